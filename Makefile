@@ -1,0 +1,67 @@
+# clubsite — two commands: `make run` and `make test` (see README.md).
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test install system-deps messages migrate demo lint bench worker clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+# Debian packages the site needs: gettext (compile translations), Pango (WeasyPrint PDFs),
+# chromium (browser tests). Installed with apt-get when missing and we are root.
+system-deps:
+	@missing=""; \
+	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	ldconfig -p | grep -q libpango-1.0 || missing="$$missing libpango-1.0-0 libpangoft2-1.0-0"; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "please install the Debian packages:$$missing" >&2; exit 1; fi; \
+	fi
+
+messages: $(VENV)/.installed
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=var -v 0
+
+install: system-deps $(VENV)/.installed messages
+
+migrate: install
+	$(PY) manage.py migrate --noinput -v 0
+
+demo: migrate
+	$(PY) manage.py import_laws
+	$(PY) manage.py demo
+
+run: demo
+	@echo ""
+	@echo "  clubsite is running at http://$(HOST):$(PORT)/"
+	@echo "  demo logins: secretaria / director / jugador, password demo1234"
+	@echo ""
+	$(VENV)/bin/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 4 \
+	  --access-logfile - --log-level warning
+
+test: install
+	$(VENV)/bin/ruff check .
+	$(PY) manage.py makemigrations --check --dry-run -v 0
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+
+worker: install
+	$(VENV)/bin/celery -A clubsite worker -l info
+
+bench: install
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) var/static

@@ -1,0 +1,34 @@
+"""Start Django for a benchmark on a throw-away database (never the site's own).
+
+SQLite in a temporary folder by default; set BENCH_DATABASE_URL to a PostgreSQL database
+that may be wiped (e.g. postgres://postgres@127.0.0.1:5432/clubsite_bench).
+"""
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def setup() -> str:
+    sys.path.insert(0, str(ROOT))
+    scratch = tempfile.mkdtemp(prefix="clubsite-bench-")
+    os.environ["CLUBSITE_VAR_DIR"] = scratch
+    os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{scratch}/b.db")
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    if os.environ.get("BENCH_DATABASE_URL"):
+        call_command("flush", "--noinput", verbosity=0)
+    call_command("migrate", "--noinput", verbosity=0)
+    from django.db import connection
+
+    return connection.vendor

@@ -1,0 +1,16 @@
+"""Celery application: tasks.py modules of every installed app are discovered.
+
+Without CELERY_BROKER_URL the settings make tasks run eagerly in-process, so a fresh
+machine needs no broker; production and CI point it at Redis and run a worker:
+``celery -A clubsite worker -l info``.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+
+app = Celery("clubsite")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

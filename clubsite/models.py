@@ -1,0 +1,306 @@
+"""The club: its settings, seasons, members, federation licences, fees and payments."""
+
+import datetime
+import unicodedata
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+def fold(text: str) -> str:
+    """Lower-case text without accents, so "Peña" is found by "pena" on any database."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+class Federation(models.TextChoices):
+    AEB = "AEB", _("AEB (Spain)")
+    FPB = "FPB", _("FPB (Portugal)")
+    ABA = "ABA", _("ABA (Argentina)")
+    OTHER = "OTHER", _("Other")
+
+
+class Club(models.Model):
+    """The one club this installation serves (row id 1)."""
+
+    name = models.CharField(_("name"), max_length=120, default="Club de Bridge")
+    federation = models.CharField(
+        _("federation"), max_length=8, choices=Federation.choices, default=Federation.AEB
+    )
+    federation_club_id = models.CharField(_("club id at the federation"), max_length=40, blank=True)
+    address = models.TextField(_("address"), blank=True)
+    season_start_month = models.PositiveSmallIntegerField(
+        _("season start month"), default=9, help_text=_("1 = January … 12 = December")
+    )
+    contact_email = models.EmailField(_("contact email"), blank=True)
+    contact_phone = models.CharField(_("contact phone"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("club")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def load(cls) -> "Club":
+        club = cls.objects.filter(pk=1).first()
+        if club is None:
+            club, _created = cls.objects.get_or_create(pk=1)
+        return club
+
+    def season_bounds(self, day: datetime.date) -> tuple[datetime.date, datetime.date]:
+        """The first and last day of the season holding ``day``."""
+        month = self.season_start_month
+        year = day.year if day.month >= month else day.year - 1
+        start = datetime.date(year, month, 1)
+        end = datetime.date(year + 1, month, 1) - datetime.timedelta(days=1)
+        return start, end
+
+
+class SeasonQuerySet(models.QuerySet):
+    def containing(self, day: datetime.date):
+        return self.filter(start__lte=day, end__gte=day)
+
+
+class Season(models.Model):
+    name = models.CharField(_("name"), max_length=20, unique=True)
+    start = models.DateField(_("start"), unique=True)
+    end = models.DateField(_("end"))
+
+    objects = SeasonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["start"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def for_date(cls, day: datetime.date | None = None) -> "Season":
+        """The season holding ``day`` (today by default), created on first need."""
+        day = day or timezone.localdate()
+        season = cls.objects.containing(day).first()
+        if season is None:
+            start, end = Club.load().season_bounds(day)
+            name = f"{start.year}-{str(end.year)[-2:]}" if start.year != end.year else str(start.year)
+            season, _created = cls.objects.get_or_create(
+                start=start, defaults={"end": end, "name": name}
+            )
+        return season
+
+    @classmethod
+    def current(cls) -> "Season":
+        return cls.for_date()
+
+    def next(self) -> "Season":
+        return Season.for_date(self.end + datetime.timedelta(days=1))
+
+    def previous(self) -> "Season":
+        return Season.for_date(self.start - datetime.timedelta(days=1))
+
+
+class Category(models.Model):
+    """A member category (junior, senior, …): fees and federation licences depend on it."""
+
+    code = models.SlugField(_("code"), max_length=20, unique=True)
+    name = models.CharField(_("name"), max_length=60)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MemberStatus(models.TextChoices):
+    ACTIVE = "active", _("Active")
+    LAPSED = "lapsed", _("Lapsed")
+    SUSPENDED = "suspended", _("Suspended")
+    RESIGNED = "resigned", _("Resigned")
+    DECEASED = "deceased", _("Deceased")
+
+
+class Gender(models.TextChoices):
+    # Mixed-pairs seating places men South/East (course, movements chapter).
+    UNKNOWN = "", _("Not stated")
+    FEMALE = "F", _("Female")
+    MALE = "M", _("Male")
+
+
+class Member(models.Model):
+    """A person who plays at the club; guests from other clubs are members flagged as guests."""
+
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=120)
+    licence_number = models.CharField(
+        _("licence number"), max_length=30, blank=True,
+        help_text=_("Federation licence number; unique when present."),
+    )
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, blank=True)
+    email = models.EmailField(_("email"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    category = models.ForeignKey(
+        Category, verbose_name=_("category"), on_delete=models.PROTECT, null=True, blank=True
+    )
+    status = models.CharField(
+        _("membership status"), max_length=12, choices=MemberStatus.choices,
+        default=MemberStatus.ACTIVE,
+    )
+    is_guest = models.BooleanField(_("guest"), default=False)
+    home_club = models.CharField(_("home club"), max_length=120, blank=True)
+    joined_on = models.DateField(_("joined on"), null=True, blank=True)
+    privacy_consent_on = models.DateField(_("privacy consent date"), null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, verbose_name=_("user account"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="member",
+    )
+    search_text = models.CharField(max_length=300, editable=False, db_index=True, default="")
+
+    history = HistoricalRecords(excluded_fields=["search_text"])
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["licence_number"], condition=~Q(licence_number=""),
+                name="unique_licence_number_when_present",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubsite:member_detail", args=[self.pk])
+
+    def save(self, *args, **kwargs):
+        self.licence_number = (self.licence_number or "").strip()
+        self.search_text = fold(f"{self.first_name} {self.last_name} {self.licence_number}")
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_text"}
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class LicenceStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    REQUESTED = "requested", _("Requested")
+    ACTIVE = "active", _("Active")
+    EXPIRED = "expired", _("Expired")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Licence(models.Model):
+    """A member's federation licence for one season."""
+
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.CASCADE, related_name="licences"
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.PROTECT, related_name="licences"
+    )
+    federation = models.CharField(_("federation"), max_length=8, choices=Federation.choices)
+    number = models.CharField(_("licence number"), max_length=30, blank=True)
+    category = models.ForeignKey(
+        Category, verbose_name=_("category"), on_delete=models.PROTECT, null=True, blank=True
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=LicenceStatus.choices, default=LicenceStatus.PENDING
+    )
+    requested_on = models.DateField(_("requested on"), null=True, blank=True)
+    valid_from = models.DateField(_("valid from"), null=True, blank=True)
+    valid_until = models.DateField(_("valid until"), null=True, blank=True)
+    fee = models.DecimalField(_("fee"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    paid = models.BooleanField(_("paid"), default=False)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-season__start"]
+        verbose_name = _("licence")
+        verbose_name_plural = _("licences")
+        constraints = [
+            models.UniqueConstraint(fields=["member", "season"], name="one_licence_per_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.season} · {self.get_status_display()}"
+
+
+class FeeKind(models.TextChoices):
+    MEMBERSHIP = "membership", _("Membership fee")
+    LICENCE = "licence", _("Licence fee")
+    OTHER = "other", _("Other")
+
+
+class Fee(models.Model):
+    """One line of a season's fee schedule: what a category pays for membership or licence."""
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="fees"
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=FeeKind.choices)
+    category = models.ForeignKey(Category, verbose_name=_("category"), on_delete=models.CASCADE)
+    amount = models.DecimalField(_("amount"), max_digits=8, decimal_places=2)
+
+    class Meta:
+        ordering = ["season__start", "kind", "category__name"]
+        verbose_name = _("fee")
+        verbose_name_plural = _("fee schedule")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "kind", "category"], name="one_fee_per_line")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.get_kind_display()} · {self.category}: {self.amount}"
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("Cash")
+    TRANSFER = "transfer", _("Bank transfer")
+    CARD = "card", _("Card")
+    DIRECT_DEBIT = "debit", _("Direct debit")
+
+
+class Payment(models.Model):
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="payments"
+    )
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.PROTECT)
+    kind = models.CharField(_("for"), max_length=12, choices=FeeKind.choices)
+    amount = models.DecimalField(_("amount"), max_digits=8, decimal_places=2)
+    method = models.CharField(_("method"), max_length=10, choices=PaymentMethod.choices)
+    paid_on = models.DateField(_("date"), default=datetime.date.today)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("recorded by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-paid_on", "-id"]
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.amount} · {self.paid_on}"

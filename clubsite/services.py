@@ -1,0 +1,214 @@
+"""The secretary's operations on members, licences and payments; each owns its transaction."""
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import (
+    Case,
+    CharField,
+    DecimalField,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .models import (
+    Club,
+    Fee,
+    FeeKind,
+    Licence,
+    LicenceStatus,
+    Member,
+    MemberStatus,
+    Payment,
+    Season,
+    fold,
+)
+
+
+class LicenceState:
+    """A member's licence standing for a season, derived in the database so lists can filter it."""
+
+    VALID = "valid"
+    IN_PROGRESS = "in_progress"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    NONE = "none"
+    CHOICES = [
+        (VALID, _("Valid")),
+        (IN_PROGRESS, _("Requested")),
+        (EXPIRED, _("Expired")),
+        (CANCELLED, _("Cancelled")),
+        (NONE, _("Never licensed")),
+    ]
+    LABELS = dict(CHOICES)
+
+
+def members_with_licence_state(season: Season, queryset: QuerySet | None = None) -> QuerySet:
+    """Members annotated with ``licence_state`` and ``licence_status`` for ``season``.
+
+    One query whatever the number of members: the state is a CASE over two subqueries.
+    """
+    queryset = Member.objects.all() if queryset is None else queryset
+    this_season = Licence.objects.filter(member=OuterRef("pk"), season=season)
+    earlier = Licence.objects.filter(member=OuterRef("pk"), season__start__lt=season.start)
+    return queryset.select_related("category").annotate(
+        licence_status=Subquery(this_season.values("status")[:1]),
+        had_licence=Exists(earlier),
+    ).annotate(
+        licence_state=Case(
+            When(licence_status=LicenceStatus.ACTIVE, then=Value(LicenceState.VALID)),
+            When(
+                licence_status__in=[LicenceStatus.PENDING, LicenceStatus.REQUESTED],
+                then=Value(LicenceState.IN_PROGRESS),
+            ),
+            When(licence_status=LicenceStatus.CANCELLED, then=Value(LicenceState.CANCELLED)),
+            When(licence_status=LicenceStatus.EXPIRED, then=Value(LicenceState.EXPIRED)),
+            When(had_licence=True, then=Value(LicenceState.EXPIRED)),
+            default=Value(LicenceState.NONE),
+            output_field=CharField(),
+        )
+    )
+
+
+def fee_for(season: Season, kind: str, category) -> Decimal:
+    if category is None:
+        return Decimal("0")
+    fee = Fee.objects.filter(season=season, kind=kind, category=category).first()
+    return fee.amount if fee else Decimal("0")
+
+
+@transaction.atomic
+def renew_licence(member: Member, season: Season) -> Licence:
+    """Ask the federation for ``member``'s licence in ``season`` (status "requested").
+
+    A licence already active or requested is left as it is; an expired or cancelled one
+    for that season is requested again. The fee comes from the season's schedule.
+    """
+    licence, created = Licence.objects.select_for_update().get_or_create(
+        member=member,
+        season=season,
+        defaults={
+            "federation": Club.load().federation,
+            "number": member.licence_number,
+            "category": member.category,
+            "status": LicenceStatus.REQUESTED,
+            "requested_on": timezone.localdate(),
+            "valid_from": season.start,
+            "valid_until": season.end,
+            "fee": fee_for(season, FeeKind.LICENCE, member.category),
+        },
+    )
+    if not created and licence.status in (LicenceStatus.EXPIRED, LicenceStatus.CANCELLED):
+        licence.status = LicenceStatus.REQUESTED
+        licence.requested_on = timezone.localdate()
+        licence.save()
+    return licence
+
+
+@transaction.atomic
+def renew_licences(members, season: Season) -> list[Licence]:
+    """Bulk renewal: every member given gets a licence request for ``season``."""
+    return [renew_licence(member, season) for member in members]
+
+
+def members_to_renew(season: Season) -> QuerySet:
+    """Who the bulk renewal for ``season`` proposes: active, non-guest members licensed the
+    season before, not yet requested for ``season``."""
+    previous = season.previous()
+    return Member.objects.filter(
+        status=MemberStatus.ACTIVE,
+        is_guest=False,
+        licences__season=previous,
+        licences__status__in=[LicenceStatus.ACTIVE, LicenceStatus.EXPIRED],
+    ).exclude(licences__season=season).distinct()
+
+
+@transaction.atomic
+def record_payment(
+    *,
+    member: Member,
+    season: Season,
+    kind: str,
+    amount: Decimal,
+    method: str,
+    paid_on: datetime.date,
+    recorded_by=None,
+    note: str = "",
+) -> Payment:
+    """Store a payment; a licence payment that covers the licence fee marks it paid."""
+    payment = Payment.objects.create(
+        member=member, season=season, kind=kind, amount=amount, method=method,
+        paid_on=paid_on, recorded_by=recorded_by, note=note,
+    )
+    if kind == FeeKind.LICENCE:
+        licence = Licence.objects.select_for_update().filter(member=member, season=season).first()
+        if licence is not None and not licence.paid:
+            paid = Payment.objects.filter(
+                member=member, season=season, kind=FeeKind.LICENCE
+            ).aggregate(total=Sum("amount"))["total"]
+            if paid >= licence.fee:
+                licence.paid = True
+                licence.save(update_fields=["paid"])
+    return payment
+
+
+@dataclass(frozen=True)
+class Arrear:
+    member: Member
+    due: Decimal
+    paid: Decimal
+
+    @property
+    def balance(self) -> Decimal:
+        return self.due - self.paid
+
+
+def arrears(season: Season) -> list[Arrear]:
+    """Active members who owe money for ``season``: membership fee of their category plus
+    the fee of any licence requested for that season, less what they paid. Two queries."""
+    money = DecimalField(max_digits=10, decimal_places=2)
+    membership_fee = Fee.objects.filter(
+        season=season, kind=FeeKind.MEMBERSHIP, category=OuterRef("category")
+    ).values("amount")[:1]
+    licence_fee = Licence.objects.filter(
+        member=OuterRef("pk"), season=season
+    ).exclude(status=LicenceStatus.CANCELLED).values("fee")[:1]
+    paid = (
+        Payment.objects.filter(member=OuterRef("pk"), season=season)
+        .values("member")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    members = (
+        Member.objects.filter(status=MemberStatus.ACTIVE, is_guest=False)
+        .select_related("category")
+        .annotate(
+            due_membership=Coalesce(Subquery(membership_fee), Value(Decimal("0")), output_field=money),
+            due_licence=Coalesce(Subquery(licence_fee), Value(Decimal("0")), output_field=money),
+            paid_total=Coalesce(Subquery(paid), Value(Decimal("0")), output_field=money),
+        )
+    )
+    result = []
+    for member in members:
+        due = member.due_membership + member.due_licence
+        if due > member.paid_total:
+            result.append(Arrear(member, due, member.paid_total))
+    return result
+
+
+def search_members(queryset: QuerySet, text: str) -> QuerySet:
+    """Accent- and case-insensitive match on names and licence number, every word required."""
+    for word in fold(text).split():
+        queryset = queryset.filter(Q(search_text__contains=word))
+    return queryset

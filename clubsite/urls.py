@@ -1,0 +1,41 @@
+"""Project URLs. No language prefix: the language lives in a cookie (see middleware)."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.i18n import set_language
+
+from . import views
+from .permissions import public
+
+club_patterns = (
+    [
+        path("members/", views.member_list, name="member_list"),
+        path("members/new/", views.member_create, name="member_create"),
+        path("members/export.csv", views.member_export, name="member_export"),
+        path("members/<int:pk>/", views.member_detail, name="member_detail"),
+        path("members/<int:pk>/edit/", views.member_edit, name="member_edit"),
+        path("members/<int:pk>/renew/", views.licence_renew, name="licence_renew"),
+        path("members/<int:pk>/payments/new/", views.payment_create, name="payment_create"),
+        path("licences/renew/", views.licences_renew, name="licences_renew"),
+        path("import/", views.roster_import, name="roster_import"),
+        path("import/confirm/", views.roster_confirm, name="roster_confirm"),
+        path("arrears/", views.arrears, name="arrears"),
+        path("arrears/remind/", views.arrears_remind, name="arrears_remind"),
+        path("fees/", views.fee_schedule, name="fee_schedule"),
+        path("settings/", views.club_settings, name="club_settings"),
+        path("audit/", views.audit_log, name="audit_log"),
+        path("me/", views.profile, name="profile"),
+    ],
+    "clubsite",
+)
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("club/", include(club_patterns)),
+    path("laws/", include("laws.urls")),
+    path("accounts/login/", public(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
+    path("i18n/setlang/", public(set_language), name="set_language"),
+    path("admin/", admin.site.urls),
+]

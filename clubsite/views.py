@@ -1,0 +1,271 @@
+"""Views of the club app: HTTP and permissions only; the rules live in services and roster."""
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+from simple_history.utils import update_change_reason
+
+from . import services
+from .exports import csv_text
+from .filters import MemberFilter
+from .forms import ClubForm, FeeFormSet, MemberForm, PaymentForm, ProfileForm, RosterUploadForm
+from .models import Club, Licence, Member, Payment, Season
+from .permissions import login_required, public, secretary_required
+from .roster import RosterPreview, commit_roster, read_roster
+from .tables import MemberTable
+
+ROSTER_SESSION_KEY = "clubsite.roster_preview"
+
+
+@public
+def home(request):
+    """The club's front page: what each visitor can do from here."""
+    context = {}
+    if request.user.is_authenticated:
+        context["member"] = Member.objects.filter(user=request.user).first()
+    return render(request, "clubsite/home.html", context)
+
+
+def _filtered_members(request, season):
+    queryset = services.members_with_licence_state(season)
+    return MemberFilter(request.GET or None, queryset=queryset)
+
+
+@secretary_required
+def member_list(request):
+    """The secretary's member list: filter, sort, page, select for renewal, export."""
+    season = Season.current()
+    member_filter = _filtered_members(request, season)
+    table = MemberTable(member_filter.qs)
+    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    without_valid = services.members_with_licence_state(
+        season, Member.objects.filter(status="active", is_guest=False)
+    ).exclude(licence_state=services.LicenceState.VALID).count()
+    return render(request, "clubsite/member_list.html", {
+        "filter": member_filter, "table": table, "season": season,
+        "without_valid": without_valid, "next_season": season.next(),
+    })
+
+
+def _per_page(request) -> int:
+    try:
+        return max(10, min(200, int(request.GET.get("per_page", 25))))
+    except ValueError:
+        return 25
+
+
+@secretary_required
+def member_export(request):
+    """The filtered member list as CSV (formula-safe)."""
+    season = Season.current()
+    members = _filtered_members(request, season).qs
+    header = [_("Last name"), _("First name"), _("Licence"), _("Category"), _("Membership"),
+              _("Licence this season"), _("Email"), _("Phone"), _("Guest")]
+    rows = (
+        [m.last_name, m.first_name, m.licence_number, m.category or "", m.get_status_display(),
+         services.LicenceState.LABELS.get(m.licence_state, ""), m.email, m.phone,
+         _("yes") if m.is_guest else _("no")]
+        for m in members.order_by("last_name", "first_name")
+    )
+    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="members-{stamp}.csv"'
+    return response
+
+
+@secretary_required
+def member_create(request):
+    form = MemberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        member = form.save()
+        messages.success(request, _("Member %(name)s created.") % {"name": member})
+        return redirect(member)
+    return render(request, "clubsite/member_form.html", {"form": form})
+
+
+@secretary_required
+def member_edit(request, pk):
+    member = get_object_or_404(Member, pk=pk)
+    form = MemberForm(request.POST or None, instance=member)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Changes saved."))
+        return redirect(member)
+    return render(request, "clubsite/member_form.html", {"form": form, "member": member})
+
+
+@secretary_required
+def member_detail(request, pk):
+    member = get_object_or_404(Member.objects.select_related("category", "user"), pk=pk)
+    season = Season.current()
+    return render(request, "clubsite/member_detail.html", {
+        "member": member,
+        "season": season,
+        "licences": member.licences.select_related("season", "category"),
+        "payments": member.payments.select_related("season", "recorded_by"),
+        "current_licence": Licence.objects.filter(member=member, season=season).first(),
+        "payment_form": PaymentForm(initial={"season": season, "paid_on": timezone.localdate()}),
+    })
+
+
+@secretary_required
+@require_POST
+def licence_renew(request, pk):
+    """Request the member's licence for the current season (or the one posted)."""
+    member = get_object_or_404(Member, pk=pk)
+    season = get_object_or_404(Season, pk=request.POST.get("season") or Season.current().pk)
+    licence = services.renew_licence(member, season)
+    messages.success(request, _("Licence for %(season)s: %(status)s.") % {
+        "season": season, "status": licence.get_status_display()})
+    return redirect(member)
+
+
+@secretary_required
+def payment_create(request, pk):
+    member = get_object_or_404(Member, pk=pk)
+    form = PaymentForm(
+        request.POST or None, initial={"season": Season.current(), "paid_on": timezone.localdate()}
+    )
+    if request.method == "POST" and form.is_valid():
+        services.record_payment(member=member, recorded_by=request.user, **form.cleaned_data)
+        messages.success(request, _("Payment recorded."))
+        return redirect(member)
+    return render(request, "clubsite/payment_form.html", {"form": form, "member": member})
+
+
+@secretary_required
+def licences_renew(request):
+    """Bulk renewal: the selected members, or everyone proposed, for the chosen season."""
+    current = Season.current()
+    season = current.next() if request.GET.get("season") != "current" else current
+    if request.method == "POST":
+        season = get_object_or_404(Season, pk=request.POST.get("season"))
+        ids = request.POST.getlist("select") or request.POST.getlist("member")
+        members = Member.objects.filter(pk__in=ids)
+        with transaction.atomic():
+            licences = services.renew_licences(members, season)
+        messages.success(request, _("%(count)d licences requested for %(season)s.") % {
+            "count": len(licences), "season": season})
+        return redirect("clubsite:member_list")
+    proposed = services.members_to_renew(season).select_related("category")
+    return render(request, "clubsite/licences_renew.html", {
+        "season": season, "current": current, "proposed": proposed,
+    })
+
+
+@secretary_required
+def roster_import(request):
+    """Upload → preview with every bad row; nothing is stored until the secretary confirms."""
+    form = RosterUploadForm(request.POST or None, request.FILES or None)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        preview = read_roster(upload.read(), upload.name)
+        if preview.ok:
+            request.session[ROSTER_SESSION_KEY] = preview.to_session()
+        else:
+            request.session.pop(ROSTER_SESSION_KEY, None)
+    return render(request, "clubsite/roster_import.html", {
+        "form": form, "preview": preview, "season": Season.current(),
+    })
+
+
+@secretary_required
+@require_POST
+def roster_confirm(request):
+    data = request.session.pop(ROSTER_SESSION_KEY, None)
+    if not data:
+        messages.error(request, _("Upload the roster file again: the preview has expired."))
+        return redirect("clubsite:roster_import")
+    counts = commit_roster(RosterPreview.from_session(data), Season.current())
+    messages.success(request, _("Roster imported: %(created)d new members, %(updated)d updated.")
+                     % counts)
+    return redirect("clubsite:member_list")
+
+
+@secretary_required
+def arrears(request):
+    season = Season.current()
+    rows = services.arrears(season)
+    return render(request, "clubsite/arrears.html", {
+        "season": season, "rows": rows, "total": sum((r.balance for r in rows), 0),
+    })
+
+
+@secretary_required
+@require_POST
+def arrears_remind(request):
+    """Queue reminder mails to everyone in arrears; a worker sends them."""
+    from .tasks import send_arrears_reminders
+
+    send_arrears_reminders.delay(Season.current().pk, request.LANGUAGE_CODE)
+    messages.success(request, _("Reminders are being sent to members in arrears with an email."))
+    return redirect("clubsite:arrears")
+
+
+@secretary_required
+def fee_schedule(request):
+    seasons = list(Season.objects.all())
+    season = get_object_or_404(Season, pk=request.GET.get("season") or Season.current().pk)
+    formset = FeeFormSet(request.POST or None, instance=season)
+    if request.method == "POST" and formset.is_valid():
+        formset.save()
+        messages.success(request, _("Fee schedule saved."))
+        return redirect(f"{request.path}?season={season.pk}")
+    return render(request, "clubsite/fee_schedule.html", {
+        "season": season, "seasons": seasons, "formset": formset,
+    })
+
+
+@secretary_required
+def club_settings(request):
+    form = ClubForm(request.POST or None, instance=Club.load())
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Club settings saved."))
+        return redirect("clubsite:club_settings")
+    return render(request, "clubsite/club_settings.html", {"form": form})
+
+
+@secretary_required
+def audit_log(request):
+    """Who changed what on members, licences and payments, newest first."""
+    limit = 200
+    records = []
+    for model in (Member, Licence, Payment):
+        latest = model.history.select_related("history_user").order_by("-history_date")[:limit]
+        records.extend((model._meta.verbose_name, record) for record in latest)
+    records.sort(key=lambda pair: pair[1].history_date, reverse=True)
+    entries = []
+    for model_name, record in records[:limit]:
+        previous = record.prev_record
+        changes = []
+        if previous is not None:
+            changes = [(c.field, c.old, c.new) for c in record.diff_against(previous).changes]
+        entries.append({"record": record, "model": model_name, "changes": changes})
+    return render(request, "clubsite/audit_log.html", {"entries": entries})
+
+
+@login_required
+def profile(request):
+    """A player's own contact details and consent — nothing else of their record."""
+    member = Member.objects.filter(user=request.user).first()
+    if member is None:
+        return render(request, "clubsite/profile.html", {"member": None})
+    form = ProfileForm(request.POST or None, instance=member)
+    if request.method == "POST" and form.is_valid():
+        member = form.save(commit=False)
+        if form.cleaned_data["privacy_consent"]:
+            member.privacy_consent_on = member.privacy_consent_on or timezone.localdate()
+        else:
+            member.privacy_consent_on = None
+        member.save()
+        update_change_reason(member, "profile")
+        messages.success(request, _("Your details were saved."))
+        return redirect("clubsite:profile")
+    return render(request, "clubsite/profile.html", {"member": member, "form": form})

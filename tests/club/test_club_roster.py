@@ -1,0 +1,86 @@
+"""Roster import: every bad row listed, nothing imported half-way."""
+
+import io
+
+import pytest
+from django.urls import reverse
+from openpyxl import Workbook
+
+from clubsite.models import Licence, Member, Season
+from clubsite.roster import commit_roster, read_roster
+
+pytestmark = pytest.mark.django_db
+
+GOOD = ("licencia;apellidos;nombre;email;fecha_nacimiento;estado\n"
+        "AEB-1;Peña;Begoña;b@example.com;03/04/1961;activa\n"
+        "AEB-2;Núñez;José;;1970-01-02;solicitada\n")
+BAD = GOOD + "AEB-2;Sin;Nombre;malcorreo;31/02/1990;rara\n;;;;;\nAEB-3;;Ana;;;\n"
+
+
+def test_bad_rows_are_all_listed_and_nothing_is_stored():
+    preview = read_roster(BAD.encode(), "roster.csv")
+    assert not preview.ok
+    bad = {row.line: row.errors for row in preview.bad_rows}
+    assert set(bad) == {4, 5}  # the blank line is skipped, not counted as bad
+    assert len(bad[4]) == 4  # repeated licence, email, date, status
+    with pytest.raises(ValueError):
+        commit_roster(preview, Season.current())
+    assert not Member.objects.exists()
+
+
+def test_good_file_creates_and_updates_by_licence_number():
+    Member.objects.create(first_name="Old", last_name="Name", licence_number="AEB-1")
+    preview = read_roster(GOOD.encode("cp1252"), "roster.csv")
+    assert preview.ok and [r.action for r in preview.rows] == ["update", "create"]
+    assert commit_roster(preview, Season.current()) == {"created": 1, "updated": 1}
+    assert Member.objects.get(licence_number="AEB-1").first_name == "Begoña"
+    assert Licence.objects.get(member__licence_number="AEB-2").status == "requested"
+
+
+def test_xlsx_roster():
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.append(["Licence number", "Last name", "First name", "Birth date"])
+    sheet.append([12345, "Silva", "João", "1980-05-06"])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    preview = read_roster(buffer.getvalue(), "r.xlsx")
+    assert preview.ok
+    assert (preview.rows[0].licence_number, preview.rows[0].birth_date) == ("12345", "1980-05-06")
+
+
+def test_missing_columns_are_named():
+    preview = read_roster(b"nombre;email\nAna;a@b.c\n", "r.csv")
+    assert preview.file_errors and "licence number" in preview.file_errors[0]
+
+
+def test_commit_is_atomic(monkeypatch):
+    preview = read_roster(GOOD.encode(), "roster.csv")
+    calls = {"n": 0}
+    original = Member.save
+
+    def failing_save(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("disk full")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Member, "save", failing_save)
+    with pytest.raises(RuntimeError):
+        commit_roster(preview, Season.current())
+    monkeypatch.undo()
+    assert not Member.objects.exists()
+
+
+def test_import_through_the_pages(secretary_client):
+    upload = io.BytesIO(BAD.encode())
+    upload.name = "roster.csv"
+    html = secretary_client.post(reverse("clubsite:roster_import"), {"file": upload}).content.decode()
+    assert "nada" in html.lower() or "nothing" in html.lower()
+    assert secretary_client.post(reverse("clubsite:roster_confirm")).status_code == 302
+    assert not Member.objects.exists()  # the bad preview was never kept
+    upload = io.BytesIO(GOOD.encode())
+    upload.name = "roster.csv"
+    secretary_client.post(reverse("clubsite:roster_import"), {"file": upload})
+    secretary_client.post(reverse("clubsite:roster_confirm"))
+    assert Member.objects.count() == 2

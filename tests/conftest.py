@@ -1,0 +1,117 @@
+"""Fixtures shared by the whole suite: users in each role, the demo club, Celery modes."""
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from clubsite.celery import app as celery_app
+from clubsite.permissions import Role
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request):
+    """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them)."""
+    eager = request.node.get_closest_marker("worker") is None
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+def make_user(username: str, *roles: str, password: str = "pass-1234-word") -> User:
+    user = User.objects.create_user(username=username, password=password)
+    user.groups.add(*Group.objects.filter(name__in=roles))
+    return user
+
+
+@pytest.fixture
+def secretary(db):
+    return make_user("sec", Role.SECRETARY)
+
+
+@pytest.fixture
+def director(db):
+    return make_user("dir", Role.DIRECTOR)
+
+
+@pytest.fixture
+def player(db):
+    return make_user("pla", Role.PLAYER)
+
+
+@pytest.fixture
+def secretary_client(client, secretary):
+    client.force_login(secretary)
+    return client
+
+
+@pytest.fixture
+def player_client(client, player):
+    client.force_login(player)
+    return client
+
+
+@pytest.fixture
+def demo_club(db):
+    from clubsite.demo import build_club
+
+    build_club()
+
+
+class WorkerProcess:
+    def __init__(self, process, mail_dir):
+        self.process = process
+        self.mail_dir = mail_dir
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db, tmp_path):
+    """A real ``celery worker`` process on the configured broker, using the test database.
+
+    Only where a broker is configured and the database is shared between processes
+    (PostgreSQL): `.ci/run` provides both.
+    """
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.db import connection
+
+    if not settings.CELERY_BROKER_URL or not settings.CELERY_RESULT_BACKEND:
+        pytest.skip("needs CELERY_BROKER_URL and CELERY_RESULT_BACKEND (run by .ci/run)")
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process needs a shared database (PostgreSQL)")
+    db = connection.settings_dict
+    url = (f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+           f"{db['PORT'] or 5432}/{db['NAME']}")
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir()
+    env = {**os.environ, "DATABASE_URL": url,
+           "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+           "EMAIL_FILE_PATH": str(mail_dir)}
+    celery_app.control.purge()
+    root = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "clubsite", "worker", "--pool=solo",
+         "--concurrency=1", "-l", "warning", "--without-gossip", "--without-mingle",
+         "--without-heartbeat"],
+        cwd=root, env=env,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        replies = celery_app.control.ping(timeout=1.0)
+        if replies:
+            break
+        if process.poll() is not None:
+            pytest.fail("the celery worker exited at start")
+    else:
+        process.kill()
+        pytest.fail("the celery worker did not answer a ping within 60 s")
+    yield WorkerProcess(process, mail_dir)
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -1,0 +1,27 @@
+"""Steps every browser journey shares: screenshots, logging in, switching language."""
+
+from pathlib import Path
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def login(page, base_url: str, username: str, password: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form.stacked button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def choose_language(page, base_url: str, code: str) -> None:
+    """Use the header's language switcher, as a person would."""
+    page.goto(f"{base_url}/")
+    page.click(f".lang-switch button[value={code}]")
+    page.wait_for_load_state()
