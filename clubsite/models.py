@@ -185,15 +185,15 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.full_name
 
-    def get_absolute_url(self) -> str:
-        return reverse("clubsite:member_detail", args=[self.pk])
-
     def save(self, *args, **kwargs):
         self.licence_number = (self.licence_number or "").strip()
         self.search_text = fold(f"{self.first_name} {self.last_name} {self.licence_number}")
         if kwargs.get("update_fields") is not None:
             kwargs["update_fields"] = {*kwargs["update_fields"], "search_text"}
         super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("clubsite:member_detail", args=[self.pk])
 
     @property
     def full_name(self) -> str:

@@ -1,0 +1,124 @@
+"""Butler ("torneo contra el par de la mano", C03 l.203-209) and IMP-pairs boards.
+
+The course's datum drops one best NS and one best EW result and averages the
+rest; the rule is a parameter because clubs use others. Artificial scores in
+Butler and cross-IMPs are ±2 / 0 IMPs by AEB norm (L17 78D note, l.3125).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from numbers import Real
+from typing import Literal
+
+from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
+from .adjusted import Real as RealResult
+from .errors import ScoringError
+from .imps import cross_imps_exact, imps
+
+DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
+AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
+    Role.NON_OFFENDER: Fraction(2),
+    Role.PARTLY_AT_FAULT: Fraction(0),
+    Role.OFFENDER: Fraction(-2),
+}
+
+
+def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> Fraction:
+    """The board's datum (NS points).
+
+    "course": without one highest and one lowest result, the mean of the rest
+    (needs three results; with fewer there is nothing to drop and the plain mean
+    is used). "mean": the plain mean. A callable gets the scores. ``round_to``
+    (e.g. 10) rounds half away from zero; the course gives no rounding.
+    """
+    if not scores:
+        raise ScoringError("scores", list(scores), "a datum needs at least one result")
+    values = sorted(Fraction(str(s)) if isinstance(s, float) else Fraction(s) for s in scores)
+    if callable(rule):
+        datum = Fraction(rule(scores))
+    elif rule == "course":
+        kept = values[1:-1] if len(values) >= 3 else values
+        datum = sum(kept, Fraction(0)) / len(kept)
+    elif rule == "mean":
+        datum = sum(values, Fraction(0)) / len(values)
+    else:
+        raise ScoringError("rule", rule, "datum rule must be 'course', 'mean' or a callable")
+    if round_to:
+        q = Decimal(datum.numerator) / Decimal(datum.denominator) / round_to
+        datum = Fraction(int(q.quantize(Decimal(1), rounding=ROUND_HALF_UP))) * round_to
+    return datum
+
+
+def butler_imps(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> list[int]:
+    """NS IMPs of each result against the datum (EW gets the negative)."""
+    datum = butler_datum(scores, rule, round_to)
+    return [imps(Fraction(str(s)) - datum if isinstance(s, float) else s - datum) for s in scores]
+
+
+@dataclass(frozen=True, slots=True)
+class LineImps:
+    ns: Fraction | None
+    ew: Fraction | None
+
+
+def _artificial_imps(value: object, table: dict[Role, Fraction]) -> Fraction:
+    if isinstance(value, Role):
+        return table[value]
+    raise ScoringError("entry", value, "IMP-scored artificial scores must be given as Roles")
+
+
+def score_imp_pairs_board(
+    entries: Sequence[object],
+    method: Literal["butler", "cross"] = "butler",
+    *,
+    rule: DatumRule = "course",
+    round_to: int | None = None,
+    artificial: dict[Role, Fraction] | None = None,
+) -> tuple[LineImps, ...]:
+    """Butler or cross-IMP marks for each line of a board, adjusted lines included.
+
+    Only real results make the datum / comparison field. A split line's NS is
+    IMPed on its NS score and EW on its EW score against that field; a weighted
+    line combines its outcomes' IMPs by weight; an artificial line gets the
+    AEB ±2/0 (``Artificial(Role..., Role...)``); a not-played line gets nothing.
+    """
+    table = artificial or AEB_ARTIFICIAL_IMPS
+    items = [as_entry(e) for e in entries]
+    field = [e.ns_score if isinstance(e, RealResult) else e for e in items if isinstance(e, int | RealResult)]
+    if method == "butler":
+        datum = butler_datum(field, rule, round_to) if field else None
+
+        def against(score: int, member: bool = False) -> Fraction:
+            if datum is None:
+                raise ScoringError("entries", entries, "no real result to compute a datum from")
+            return Fraction(imps(score - datum))
+    elif method == "cross":
+        def against(score: int, member: bool = False) -> Fraction:
+            others = list(field)
+            if member:
+                others.remove(score)  # a real result is not compared with itself
+            if not others:
+                return Fraction(0)
+            return cross_imps_exact([score, *others])[0]
+    else:
+        raise ScoringError("method", method, "must be 'butler' or 'cross'")
+
+    out: list[LineImps] = []
+    for e in items:
+        if isinstance(e, int | RealResult):
+            v = against(e if isinstance(e, int) else e.ns_score, member=True)
+            out.append(LineImps(v, -v))
+        elif isinstance(e, Split):
+            out.append(LineImps(against(e.ns_score), -against(e.ew_score)))
+        elif isinstance(e, Weighted):
+            v = sum((w * against(s) for w, s in e.outcomes), Fraction(0))
+            out.append(LineImps(v, -v))
+        elif isinstance(e, Artificial):
+            out.append(LineImps(_artificial_imps(e.ns, table), _artificial_imps(e.ew, table)))
+        elif isinstance(e, NotPlayed):
+            out.append(LineImps(None, None))
+    return tuple(out)

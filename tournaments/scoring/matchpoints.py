@@ -1,0 +1,100 @@
+"""Law 78A matchpoints on the 2-unit scale, with Neuberg factoring.
+
+Everything here works on NS-point-of-view scores of one comparison group.
+Sorting once and reading each score's first/last position gives
+``2·lower + equal`` in O(n log n) without pairwise comparisons:
+``mp = first + last`` where first/last are the 0-based positions of the
+score's run in the sorted list (lower = first, equal-others = last − first).
+
+Neuberg (C03 l.602): ``MP = N/n·(mp + 1) − 1`` with N the theoretical number of
+results and n the real ones. It is exact in rationals; the float version is
+only used by the public ``matchpoints()`` which promises floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from numbers import Rational, Real
+
+from .errors import ScoringError
+
+Score = int | Fraction
+
+
+def top_for(expected: int) -> int:
+    """Top of a board with ``expected`` theoretical results: 2·(N − 1) (C03 l.479-481)."""
+    if isinstance(expected, bool) or not isinstance(expected, int) or expected < 1:
+        raise ScoringError("expected", expected, "the theoretical number of results must be >= 1")
+    return 2 * (expected - 1)
+
+
+def _check_expected(n: int, expected: int | None) -> int:
+    if expected is None:
+        return n
+    top_for(expected)
+    if expected < n:
+        raise ScoringError(
+            "expected", expected, f"a board cannot have more real results ({n}) than expected"
+        )
+    return expected
+
+
+def _check_scores(scores: Sequence[Real]) -> None:
+    for s in scores:
+        if isinstance(s, bool) or not isinstance(s, Real):
+            raise ScoringError("score", s, "board results are numbers (NS point of view)")
+
+
+def base_matchpoints(scores: Sequence[Real]) -> list[int]:
+    """2 per lower result and 1 per equal one among ``scores`` only (no factoring)."""
+    n = len(scores)
+    ordered = sorted(scores)
+    last = {v: i for i, v in enumerate(ordered)}
+    first = {v: i for i, v in zip(range(n - 1, -1, -1), reversed(ordered), strict=True)}
+    return [first[s] + last[s] for s in scores]
+
+
+def neuberg(mp: Rational | int, n: int, expected: int) -> Fraction:
+    """Neuberg's factoring of a preliminary mark ``mp`` among ``n`` real results."""
+    return Fraction(expected * (mp + 1), n) - 1
+
+
+def matchpoints_exact(scores: Sequence[Real], expected: int | None = None) -> list[Fraction]:
+    """Exact NS marks of each score; ``expected`` > len(scores) applies Neuberg."""
+    _check_scores(scores)
+    n = len(scores)
+    big_n = _check_expected(n, expected)
+    if n == 0:
+        return []
+    base = base_matchpoints(scores)
+    if big_n == n:
+        return [Fraction(mp) for mp in base]
+    return [neuberg(mp, n, big_n) for mp in base]
+
+
+def matchpoints(scores: Sequence[Real], expected: int | None = None) -> list[float]:
+    """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1)."""
+    _check_scores(scores)
+    n = len(scores)
+    big_n = _check_expected(n, expected)
+    if n == 0:
+        return []
+    base = base_matchpoints(scores)
+    if big_n == n:
+        return [float(mp) for mp in base]
+    # Same formula as ``neuberg`` but in floats: (N·(mp+1) − n)/n has a single rounding.
+    return [(big_n * (mp + 1) - n) / n for mp in base]
+
+
+def value_against(score: Real, others: Sequence[Real], expected: int) -> Fraction:
+    """Mark a result that is not in the table would get (split/weighted scores, C03 l.696).
+
+    It is compared with the ``others`` real results and Neuberg-scaled as one
+    extra result (n' = n + 1), leaving everything else "as if it were an average".
+    """
+    _check_scores([score, *others])
+    n = len(others) + 1
+    big_n = _check_expected(n, expected)
+    mp = sum(2 if o < score else 1 if o == score else 0 for o in others)
+    return neuberg(mp, n, big_n)

@@ -1,0 +1,216 @@
+"""A pairs session: board marks → per-pair totals and percentages.
+
+Each side's marks are accumulated directly (not as "máximo teórico − NS
+marks", C03 l.584), because split and non-complementary artificial scores make
+NS + EW differ from the top. Deferred adjustments (Role percentages under
+Law 12C2c, relay and AEB unplayed-board norms) need the pair's own percentage
+on its really scored boards, so the session is scored in two passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .adjusted import Role, Unplayed, artificial_percentage, unplayed_board_percentage
+from .board import SplitRule, score_board
+from .errors import ScoringError
+from .matchpoints import top_for
+
+
+@dataclass(frozen=True, slots=True)
+class TravellerLine:
+    """One line of a traveller; a relay/bye line has only the pair that sat out."""
+
+    ns_pair: Hashable
+    ew_pair: Hashable
+    entry: object  # anything ``adjusted.as_entry`` accepts
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    board: int
+    lines: tuple[TravellerLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Procedural penalty: ``fraction_of_top`` of a top off the pair's total (C03 l.586)."""
+
+    pair: Hashable
+    fraction_of_top: Fraction
+    board: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PairBoard:
+    """A pair's mark on one board, ready to store."""
+
+    board: int
+    pair: Hashable
+    direction: str  # "NS" or "EW"
+    opponent: Hashable
+    mark: Fraction
+    kind: str  # "result", "adjusted" or "unplayed"
+
+
+@dataclass(frozen=True, slots=True)
+class PairTotal:
+    pair: Hashable
+    points: Fraction
+    maximum: int
+    percentage: Fraction  # 0..100, exact; round only for display
+    boards: int  # boards with a mark (relay/unplayed included)
+    tops: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionScore:
+    top: int
+    boards_per_pair: int
+    totals: dict[Hashable, PairTotal]
+    marks: tuple[PairBoard, ...]
+
+
+def score_session(
+    boards: Sequence[BoardResult],
+    *,
+    expected: int,
+    boards_per_pair: int | None = None,
+    edition: int = 2017,
+    penalties: Sequence[Penalty] = (),
+    max_average_plus_unplayed: int | None = 2,
+    split_rule: SplitRule = "course",
+) -> SessionScore:
+    """Matchpoint every board and total each pair.
+
+    ``expected`` is the tournament-wide theoretical results per board (the top
+    is unique for the whole event, C03 l.483). ``boards_per_pair`` is the
+    theoretical number of boards (rounds × boards per round, relay boards
+    included, C03 l.746); it defaults to the most boards any pair has a line on.
+    ``max_average_plus_unplayed`` is the AEB note to 12C2d: at most two
+    "medias máximas" per session for boards a pair could not play
+    (``Artificial(..., unplayed=True)``); later ones get 50% (the note does not
+    say what they get; flagged). None disables it.
+    """
+    top = top_for(expected)
+    provisional: list[tuple[int, Hashable, str, Hashable, Fraction | None, object, bool]] = []
+    for b in boards:
+        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule)
+        for line, m in zip(b.lines, scored.lines, strict=True):
+            unplayed_flag = bool(getattr(line.entry, "unplayed", False))
+            for pair, direction, opp, mark, deferred in (
+                (line.ns_pair, "NS", line.ew_pair, m.ns, m.ns_deferred),
+                (line.ew_pair, "EW", line.ns_pair, m.ew, m.ew_deferred),
+            ):
+                if pair is None:
+                    continue
+                kind: object = deferred if deferred is not None else ("result" if m.real else "adjusted")
+                provisional.append((b.board, pair, direction, opp, mark, kind, unplayed_flag))
+
+    own_points: dict[Hashable, Fraction] = {}
+    own_boards: dict[Hashable, int] = {}
+    counts: dict[Hashable, int] = {}
+    for _, pair, _, _, mark, kind, _ in provisional:
+        counts[pair] = counts.get(pair, 0) + 1
+        if kind == "result":
+            own_points[pair] = own_points.get(pair, Fraction(0)) + mark  # type: ignore[operator]
+            own_boards[pair] = own_boards.get(pair, 0) + 1
+    theoretical = boards_per_pair if boards_per_pair is not None else max(counts.values(), default=0)
+    if theoretical < max(counts.values(), default=0):
+        raise ScoringError("boards_per_pair", boards_per_pair, "a pair has lines on more boards")
+
+    def own_percent(pair: Hashable) -> Fraction:
+        if not own_boards.get(pair) or top == 0:
+            return Fraction(50)
+        return own_points[pair] * 100 / (top * own_boards[pair])
+
+    unplayed_counts: dict[Hashable, dict[Unplayed, int]] = {}
+    for _, pair, _, _, _, kind, _ in provisional:
+        if isinstance(kind, Unplayed):
+            per = unplayed_counts.setdefault(pair, {})
+            per[kind] = per.get(kind, 0) + 1
+
+    average_plus_used: dict[Hashable, int] = {}
+    final: list[PairBoard] = []
+    for board, pair, direction, opp, mark, kind, unplayed_flag in provisional:
+        if isinstance(kind, Role):
+            pct = artificial_percentage(kind, own_percent(pair), edition)
+            if kind is Role.NON_OFFENDER and unplayed_flag and max_average_plus_unplayed is not None:
+                used = average_plus_used.get(pair, 0)
+                average_plus_used[pair] = used + 1
+                if used >= max_average_plus_unplayed:
+                    pct = Fraction(50)
+            mark, label = pct * top / 100, "adjusted"
+        elif isinstance(kind, Unplayed):
+            pct = unplayed_board_percentage(
+                kind, own_percent(pair), unplayed_counts[pair][kind], theoretical
+            )
+            mark, label = pct * top / 100, "unplayed"
+        else:
+            label = str(kind)
+        final.append(PairBoard(board, pair, direction, opp, mark, label))  # type: ignore[arg-type]
+
+    points: dict[Hashable, Fraction] = {}
+    tops: dict[Hashable, int] = {}
+    for pb in final:
+        points[pb.pair] = points.get(pb.pair, Fraction(0)) + pb.mark
+        tops[pb.pair] = tops.get(pb.pair, 0) + (1 if pb.mark == top and top > 0 else 0)
+    for p in penalties:
+        if p.pair not in points:
+            raise ScoringError("penalty.pair", p.pair, "the pair has no board in this session")
+        points[p.pair] -= Fraction(p.fraction_of_top) * top
+    maximum = top * theoretical
+    totals = {
+        pair: PairTotal(
+            pair,
+            pts,
+            maximum,
+            pts * 100 / maximum if maximum else Fraction(50),
+            counts[pair],
+            tops[pair],
+        )
+        for pair, pts in points.items()
+    }
+    return SessionScore(top, theoretical, totals, tuple(final))
+
+
+@dataclass(frozen=True, slots=True)
+class EventTotal:
+    pair: Hashable
+    points: Fraction
+    maximum: int
+    percentage: Fraction
+    session_percentages: tuple[Fraction | None, ...]
+
+
+def combine_sessions(sessions: Sequence[SessionScore], fill_unplayed: bool = True) -> dict[Hashable, EventTotal]:
+    """Multi-session totals: points and maxima add up, so sessions weigh by their boards.
+
+    A pair missing from a session gets the AEB unplayed-session percentage
+    (L17 l.3144) when ``fill_unplayed`` is true, otherwise nothing for it.
+    """
+    from .adjusted import unplayed_session_percentage
+
+    pairs: list[Hashable] = []
+    for s in sessions:
+        for pair in s.totals:
+            if pair not in pairs:
+                pairs.append(pair)
+    out: dict[Hashable, EventTotal] = {}
+    for pair in pairs:
+        pcts = [s.totals[pair].percentage if pair in s.totals else None for s in sessions]
+        played = [p for p in pcts if p is not None]
+        pts, mx = Fraction(0), 0
+        for i, s in enumerate(sessions):
+            maximum = s.top * s.boards_per_pair
+            if pair in s.totals:
+                pts += s.totals[pair].points
+                mx += maximum
+            elif fill_unplayed:
+                last = i == len(sessions) - 1
+                pts += unplayed_session_percentage(played, last=last) * maximum / 100
+                mx += maximum
+        out[pair] = EventTotal(pair, pts, mx, pts * 100 / mx if mx else Fraction(0), tuple(pcts))
+    return out
