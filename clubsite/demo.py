@@ -27,7 +27,7 @@ from .models import (
     PaymentMethod,
     Season,
 )
-from .permissions import Role
+from .permissions import Role, ensure_roles
 
 DEMO_PASSWORD = "demo1234"
 DEMO_USERS = (
@@ -136,6 +136,7 @@ def build_club() -> str:
         if created and not is_guest:
             _licences_for(member, index, previous, current, club)
 
+    ensure_roles()
     for username, first, last, roles, number in DEMO_USERS:
         user, created = User.objects.get_or_create(
             username=username, defaults={"first_name": first, "last_name": last,

@@ -23,6 +23,14 @@ PUBLIC = "public"
 AUTHENTICATED = "authenticated"
 
 
+def ensure_roles() -> None:
+    """Create the role groups if missing (the data migration makes them; test flushes don't)."""
+    from django.contrib.auth.models import Group
+
+    for name in Role.ALL:
+        Group.objects.get_or_create(name=name)
+
+
 def roles_of(user) -> frozenset[str]:
     if user is None or not user.is_authenticated:
         return frozenset()

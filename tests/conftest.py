@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 
 from clubsite.celery import app as celery_app
-from clubsite.permissions import Role
+from clubsite.permissions import Role, ensure_roles
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +18,7 @@ def _celery_mode(request):
 
 
 def make_user(username: str, *roles: str, password: str = "pass-1234-word") -> User:
+    ensure_roles()
     user = User.objects.create_user(username=username, password=password)
     user.groups.add(*Group.objects.filter(name__in=roles))
     return user

@@ -51,7 +51,7 @@ def test_xlsx_roster():
 
 def test_missing_columns_are_named():
     preview = read_roster(b"nombre;email\nAna;a@b.c\n", "r.csv")
-    assert preview.file_errors and "licence number" in preview.file_errors[0]
+    assert preview.file_errors and "número de licencia" in preview.file_errors[0]
 
 
 def test_commit_is_atomic(monkeypatch):

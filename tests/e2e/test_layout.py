@@ -1,0 +1,45 @@
+"""Every page of the club works on a phone, a tablet and a desktop, with 44px touch targets."""
+
+import pytest
+from playwright.sync_api import expect
+from e2e_helpers import login, screenshot
+
+from clubsite.demo import DEMO_PASSWORD, build_club
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PAGES = ["/", "/club/members/", "/club/members/new/", "/club/arrears/", "/club/import/",
+         "/club/fees/", "/club/me/"]
+
+TARGETS = ("main a, main button, main input, main select, header a, header button, "
+           "header label.nav-toggle-label")
+SMALL_TARGETS = """() => [...document.querySelectorAll('""" + TARGETS + """')]
+  .filter(e => e.offsetParent !== null && e.type !== 'hidden')
+  .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+  .filter(([html, r]) => r.width > 0 && (r.height < 43.5 || r.width < 27.5))
+  .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.mark.parametrize("viewport", ["phone", "tablet"])
+def test_touch_targets_and_no_horizontal_scroll(live_server, new_page, viewport):
+    build_club()
+    page = new_page(viewport)
+    login(page, live_server.url, "secretaria", DEMO_PASSWORD)
+    for path in PAGES:
+        page.goto(live_server.url + path)
+        name = path.strip("/").replace("/", "-") or "home"
+        screenshot(page, f"layout-{viewport}-{name}")
+        assert page.evaluate(SMALL_TARGETS) == [], path
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{path} scrolls sideways by {overflow}px"
+
+
+def test_phone_menu_opens(live_server, new_page):
+    build_club()
+    page = new_page("phone")
+    login(page, live_server.url, "secretaria", DEMO_PASSWORD)
+    members_link = page.locator("nav.site-nav a[href='/club/members/']")
+    expect(members_link).to_be_hidden()
+    page.click("label.nav-toggle-label")
+    expect(members_link).to_be_visible()
+    screenshot(page, "layout-phone-menu")
