@@ -81,6 +81,13 @@ def members_with_licence_state(season: Season, queryset: QuerySet | None = None)
     )
 
 
+def members_without_valid_licence(season: Season) -> QuerySet:
+    """Active club members (not guests) with no active licence for ``season``."""
+    valid = Licence.objects.filter(member=OuterRef("pk"), season=season,
+                                   status=LicenceStatus.ACTIVE)
+    return Member.objects.filter(status=MemberStatus.ACTIVE, is_guest=False).exclude(Exists(valid))
+
+
 def fee_for(season: Season, kind: str, category) -> Decimal:
     if category is None:
         return Decimal("0")

@@ -43,9 +43,7 @@ def member_list(request):
     member_filter = _filtered_members(request, season)
     table = MemberTable(member_filter.qs)
     RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
-    without_valid = services.members_with_licence_state(
-        season, Member.objects.filter(status="active", is_guest=False)
-    ).exclude(licence_state=services.LicenceState.VALID).count()
+    without_valid = services.members_without_valid_licence(season).count()
     return render(request, "clubsite/member_list.html", {
         "filter": member_filter, "table": table, "season": season,
         "without_valid": without_valid, "next_season": season.next(),

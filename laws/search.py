@@ -1,0 +1,152 @@
+"""Full-text search over law text: PostgreSQL FTS on PostgreSQL, FTS5 on SQLite.
+
+Both backends see the same thing: lower-cased, accent-free words stemmed with the
+Snowball stemmer of the edition's language (PostgreSQL: the ``es_unaccent`` /
+``pt_unaccent`` configurations = unaccent + spanish/portuguese_stem; SQLite: the
+same Snowball stemmers applied in Python before FTS5 indexing). Ranking is the
+backend's (ts_rank_cd / bm25); snippets and highlighting are computed in Python
+so that both backends show the same result.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+from django.db import connection
+from django.utils.html import escape
+
+from .models import Edition, Node
+
+CONFIG = {"es": "es_unaccent", "pt": "pt_unaccent"}
+STEMMER_LANG = {"es": "spanish", "pt": "portuguese"}
+WORD = re.compile(r"\w+", re.UNICODE)
+FTS_TABLE = "laws_node_fts"
+LIMIT = 30
+
+
+def unaccent(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4)
+def _stemmer(language: str):
+    return snowballstemmer.stemmer(STEMMER_LANG.get(language, "spanish"))
+
+
+@lru_cache(maxsize=100_000)
+def stem(word: str, language: str) -> str:
+    """Stem of one word (lower-cased, accents removed); cached: law text reuses its words."""
+    return _stemmer(language).stemWord(unaccent(word.lower()))
+
+
+def stems(text: str, language: str) -> list[str]:
+    return [stem(w, language) for w in WORD.findall(text)]
+
+
+@dataclass
+class Hit:
+    node: Node
+    rank: float
+    snippet: str  # safe HTML with <mark>
+
+
+# -- indexing ----------------------------------------------------------------
+def index(edition: Edition) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(
+                "UPDATE laws_node SET search_vector = to_tsvector(%s::regconfig, search_text) "
+                "WHERE edition_id = %s",
+                [CONFIG.get(edition.language, "es_unaccent"), edition.pk],
+            )
+    elif connection.vendor == "sqlite":
+        rows = [
+            (pk, " ".join(stems(text, edition.language)))
+            for pk, text in edition.nodes.values_list("pk", "search_text")
+        ]
+        with connection.cursor() as cur:
+            cur.executemany(f"INSERT INTO {FTS_TABLE}(rowid, stems) VALUES (%s, %s)", rows)
+
+
+def unindex(edition: Edition) -> None:
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cur:
+            cur.execute(
+                f"DELETE FROM {FTS_TABLE} WHERE rowid IN "
+                "(SELECT id FROM laws_node WHERE edition_id = %s)",
+                [edition.pk],
+            )
+
+
+# -- querying ----------------------------------------------------------------
+def search(query: str, edition: Edition, limit: int = LIMIT) -> list[Hit]:
+    """Ranked hits for ``query`` (all words must match) within one edition."""
+    words = stems(query, edition.language)
+    if not words:
+        return []
+    if connection.vendor == "postgresql":
+        ranked = _search_postgres(query, edition, limit)
+    else:
+        ranked = _search_sqlite(words, edition, limit)
+    nodes = Node.objects.select_related("law", "edition").in_bulk([pk for pk, _ in ranked])
+    return [
+        Hit(nodes[pk], rank, snippet(nodes[pk].search_text, words, edition.language))
+        for pk, rank in ranked
+        if pk in nodes
+    ]
+
+
+def _search_postgres(query: str, edition: Edition, limit: int) -> list[tuple[int, float]]:
+    config = CONFIG.get(edition.language, "es_unaccent")
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT id, ts_rank_cd(search_vector, q) AS rank "
+            "FROM laws_node, plainto_tsquery(%s::regconfig, %s) q "
+            "WHERE edition_id = %s AND search_vector @@ q "
+            "ORDER BY rank DESC, id LIMIT %s",
+            [config, query, edition.pk, limit],
+        )
+        return [(pk, float(rank)) for pk, rank in cur.fetchall()]
+
+
+def _search_sqlite(words: list[str], edition: Edition, limit: int) -> list[tuple[int, float]]:
+    match = " AND ".join('"' + w.replace('"', "") + '"' for w in words)
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT f.rowid, -bm25({FTS_TABLE}) AS rank FROM {FTS_TABLE} f "
+            "JOIN laws_node n ON n.id = f.rowid "
+            f"WHERE {FTS_TABLE} MATCH %s AND n.edition_id = %s "
+            "ORDER BY rank DESC, f.rowid LIMIT %s",
+            [match, edition.pk, limit],
+        )
+        return [(pk, float(rank)) for pk, rank in cur.fetchall()]
+
+
+def snippet(text: str, words: list[str], language: str, width: int = 220) -> str:
+    """An escaped excerpt around the first match, with every matching word in <mark>."""
+    wanted = set(words)
+    spans = [
+        (m.start(), m.end()) for m in WORD.finditer(text) if stem(m.group(0), language) in wanted
+    ]
+    if not spans:
+        return escape(text[:width])
+    start = max(0, spans[0][0] - width // 3)
+    if start:
+        start = text.rfind(" ", 0, start) + 1
+    end = min(len(text), start + width)
+    out, pos = [], start
+    for a, b in spans:
+        if a < start or b > end:
+            continue
+        out.append(escape(text[pos:a]))
+        out.append(f"<mark>{escape(text[a:b])}</mark>")
+        pos = b
+    out.append(escape(text[pos:end]))
+    prefix = "… " if start else ""
+    suffix = " …" if end < len(text) else ""
+    return prefix + "".join(out).replace("\n", " ") + suffix
