@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, Fee, Member, Payment, Season
+from .models import Category, Club, Fee, Member, Payment, Season
 
 
 class DateInput(forms.DateInput):
@@ -106,3 +106,8 @@ class FeeForm(forms.ModelForm):
 
 
 FeeFormSet = forms.inlineformset_factory(Season, Fee, form=FeeForm, extra=2, can_delete=True)
+
+
+CategoryFormSet = forms.modelformset_factory(
+    Category, fields=["code", "name"], extra=1, can_delete=False
+)

@@ -47,14 +47,15 @@ def has_role(user, *roles: str) -> bool:
     return bool(roles_of(user) & set(roles))
 
 
-def _declare(view: Callable, access: tuple[str, ...]) -> Callable:
+def declare(view: Callable, access: tuple[str, ...]) -> Callable:
+    """Record who may use ``view``; for guards defined elsewhere (e.g. table devices)."""
     view.access = access
     return view
 
 
 def public(view: Callable) -> Callable:
     """Anyone, logged in or not."""
-    return _declare(view, (PUBLIC,))
+    return declare(view, (PUBLIC,))
 
 
 def login_required(view: Callable) -> Callable:
@@ -66,7 +67,7 @@ def login_required(view: Callable) -> Callable:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
-    return _declare(wrapper, (AUTHENTICATED,))
+    return declare(wrapper, (AUTHENTICATED,))
 
 
 def role_required(*roles: str) -> Callable[[Callable], Callable]:
@@ -81,7 +82,7 @@ def role_required(*roles: str) -> Callable[[Callable], Callable]:
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 
-        return _declare(wrapper, roles)
+        return declare(wrapper, roles)
 
     return decorator
 

@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from . import views
-from .permissions import public
+from .permissions import login_required, public
 
 club_patterns = (
     [
@@ -17,6 +17,8 @@ club_patterns = (
         path("members/<int:pk>/edit/", views.member_edit, name="member_edit"),
         path("members/<int:pk>/renew/", views.licence_renew, name="licence_renew"),
         path("members/<int:pk>/payments/new/", views.payment_create, name="payment_create"),
+        path("members/<int:pk>/account/", views.account_open, name="account_open"),
+        path("categories/", views.categories, name="categories"),
         path("licences/renew/", views.licences_renew, name="licences_renew"),
         path("import/", views.roster_import, name="roster_import"),
         path("import/confirm/", views.roster_confirm, name="roster_confirm"),
@@ -34,8 +36,24 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("club/", include(club_patterns)),
     path("laws/", include("laws.urls")),
+    path("director/", include(("tournaments.urls.director", "director"))),
+    path("table/", include(("tournaments.urls.table", "table"))),
+    path("results/", include(("tournaments.urls.public", "results"))),
     path("accounts/login/", public(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
+    path("accounts/password/reset/", public(auth_views.PasswordResetView.as_view()),
+         name="password_reset"),
+    path("accounts/password/reset/sent/", public(auth_views.PasswordResetDoneView.as_view()),
+         name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/",
+         public(auth_views.PasswordResetConfirmView.as_view()), name="password_reset_confirm"),
+    path("accounts/password/reset/done/",
+         public(auth_views.PasswordResetCompleteView.as_view()), name="password_reset_complete"),
+    path("accounts/password/change/",
+         login_required(auth_views.PasswordChangeView.as_view()), name="password_change"),
+    path("accounts/password/change/done/",
+         login_required(auth_views.PasswordChangeDoneView.as_view()),
+         name="password_change_done"),
     path("i18n/setlang/", public(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]

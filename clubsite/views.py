@@ -11,10 +11,19 @@ from django_tables2 import RequestConfig
 from simple_history.utils import update_change_reason
 
 from . import services
+from .accounts import AccountError, open_player_account
 from .exports import csv_text
 from .filters import MemberFilter
-from .forms import ClubForm, FeeFormSet, MemberForm, PaymentForm, ProfileForm, RosterUploadForm
-from .models import Club, Licence, Member, Payment, Season
+from .forms import (
+    CategoryFormSet,
+    ClubForm,
+    FeeFormSet,
+    MemberForm,
+    PaymentForm,
+    ProfileForm,
+    RosterUploadForm,
+)
+from .models import Category, Club, Licence, Member, Payment, Season
 from .permissions import login_required, public, secretary_required
 from .roster import RosterPreview, commit_roster, read_roster
 from .tables import MemberTable
@@ -121,6 +130,38 @@ def licence_renew(request, pk):
     messages.success(request, _("Licence for %(season)s: %(status)s.") % {
         "season": season, "status": licence.get_status_display()})
     return redirect(member)
+
+
+@secretary_required
+@require_POST
+def account_open(request, pk):
+    """Give the member a Player login; they set the password from the mailed link."""
+    member = get_object_or_404(Member, pk=pk)
+    try:
+        user = open_player_account(member, request)
+    except AccountError:
+        messages.error(request, _("This member already has a user account."))
+        return redirect(member)
+    if member.email:
+        messages.success(request, _("Account %(username)s created; a link to set the password "
+                                    "was sent to %(email)s.") % {"username": user.username,
+                                                                 "email": member.email})
+    else:
+        messages.warning(request, _("Account %(username)s created, but the member has no email: "
+                                    "add one and use “Forgot your password?” to set it.")
+                         % {"username": user.username})
+    return redirect(member)
+
+
+@secretary_required
+def categories(request):
+    """Member categories (junior, senior, …) that fees and licences depend on."""
+    formset = CategoryFormSet(request.POST or None, queryset=Category.objects.all())
+    if request.method == "POST" and formset.is_valid():
+        formset.save()
+        messages.success(request, _("Categories saved."))
+        return redirect("clubsite:categories")
+    return render(request, "clubsite/categories.html", {"formset": formset})
 
 
 @secretary_required

@@ -13,6 +13,7 @@ SECRETARY_PAGES = [
     ("clubsite:fee_schedule", []),
     ("clubsite:club_settings", []),
     ("clubsite:audit_log", []),
+    ("clubsite:categories", []),
 ]
 
 

@@ -1,0 +1,95 @@
+"""Tournament fixtures: registered pairs from the demo club, and movements as stored dicts.
+
+The movements are literal test data in the shape of ``Movement.to_dict()`` (the shape the
+services rely on), so these tests do not depend on the generator's internals.
+"""
+
+import datetime
+from types import SimpleNamespace
+
+import pytest
+
+from clubsite.models import Member
+from tournaments.models import ScoringMethod
+from tournaments.services import setup
+
+
+def mitchell_dict(tables: int, rounds: int, boards_per_round: int) -> dict:
+    """An odd-table Mitchell as C03 describes it: EW move up, boards move down."""
+    out = []
+    for r in range(1, rounds + 1):
+        rows = []
+        for t in range(1, tables + 1):
+            ew = (t - 1 - (r - 1)) % tables + 1
+            board_set = (t - 1 + (r - 1)) % tables + 1
+            first = (board_set - 1) * boards_per_round + 1
+            rows.append({"table": t, "ns": t, "ew": ew,
+                         "boards": list(range(first, first + boards_per_round))})
+        out.append({"round": r, "tables": rows})
+    return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
+
+
+# A complete 8-pair Howell (circle method; table offsets 0, 2, 4, 1 give every pair every
+# board set once and four different sets per round). With seven pairs, 8 is the phantom.
+HOWELL_OFFSETS = (0, 2, 4, 1)
+
+
+def howell_dict(boards_per_round: int = 3, phantom: int | None = 8) -> dict:
+    out = []
+    for r in range(7):
+        rows = [{"table": 1, "ns": 8, "ew": r + 1}]
+        for k in (1, 2, 3):
+            rows.append({"table": k + 1, "ns": (r + k) % 7 + 1, "ew": (r - k) % 7 + 1})
+        for k, row in enumerate(rows):
+            board_set = (r + HOWELL_OFFSETS[k]) % 7
+            first = board_set * boards_per_round + 1
+            row["boards"] = list(range(first, first + boards_per_round))
+        out.append({"round": r + 1, "tables": rows})
+    return {"kind": "howell", "tables": 4, "rounds": out, "sitout": phantom}
+
+
+@pytest.fixture
+def movements():
+    """``movements.mitchell(tables, rounds, boards)`` and ``movements.howell(boards, phantom)``."""
+    return SimpleNamespace(mitchell=mitchell_dict, howell=howell_dict)
+
+
+@pytest.fixture
+def pairs():
+    """``pairs(tournament, members, count)``: register ``count`` pairs of consecutive members."""
+    return make_pairs
+
+
+@pytest.fixture
+def members(db):
+    """Sixty members, alternating women and men, licence numbers in order."""
+    return [Member.objects.create(first_name=f"Nombre{i:02d}", last_name=f"Apellido{i:02d}",
+                                  licence_number=f"T-{i:03d}", gender="FM"[i % 2])
+            for i in range(60)]
+
+
+def make_pairs(tournament, members, count):
+    return [setup.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(count)]
+
+
+@pytest.fixture
+def mitchell_session(members):
+    """A running 7-table Mitchell, 7 rounds of 2 boards, 14 registered pairs."""
+    tournament = setup.create_tournament(name="Martes", date=datetime.date(2025, 3, 4),
+                                         scoring_method=ScoringMethod.MATCHPOINTS)
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    setup.seat_section(section, mitchell_dict(7, 7, 2), make_pairs(tournament, members, 14))
+    setup.start_session(session)
+    return section
+
+
+@pytest.fixture
+def howell_session(members):
+    """A running Howell for seven pairs (pair 8 is the phantom), 7 rounds of 3 boards."""
+    tournament = setup.create_tournament(name="Jueves", date=datetime.date(2025, 3, 6))
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    setup.seat_section(section, howell_dict(), make_pairs(tournament, members, 7))
+    setup.start_session(session)
+    return section

@@ -1,0 +1,46 @@
+"""The demo tournaments: built through the table-device path, and only once."""
+
+import pytest
+
+from tournaments import demo
+from tournaments.models import (
+    AuditEntry,
+    Result,
+    SessionStatus,
+    StoredRanking,
+    Tournament,
+    TournamentStatus,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def literal_movements(monkeypatch, movements):
+    """The demo asks the movements core for a Mitchell and a Howell; these tests give it the
+    literal ones so they check the demo, not the generator."""
+    monkeypatch.setattr(demo, "_movements", lambda: (
+        movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))
+
+
+def test_demo_tournaments_are_built_once(demo_club, literal_movements):
+    report = demo.build_tournaments()
+    assert "3 new" in report
+    statuses = dict(Tournament.objects.values_list("name", "status"))
+    assert statuses == {"Torneo de los martes": TournamentStatus.FINAL,
+                        "Howell del jueves": TournamentStatus.FINAL,
+                        "Torneo de la tarde": TournamentStatus.PROVISIONAL}
+    mitchell = Tournament.objects.get(name="Torneo de los martes")
+    assert mitchell.sessions.get().sections.count() == 2
+    assert Result.objects.filter(section__session__tournament=mitchell).count() == 2 * 5 * 5 * 3
+    howell = Tournament.objects.get(name="Howell del jueves")
+    assert Result.objects.filter(section__session__tournament=howell,
+                                 adjustment__isnull=False).count() == 1
+    assert StoredRanking.objects.filter(tournament=howell).count() == 7
+    running = Tournament.objects.get(name="Torneo de la tarde").sessions.get()
+    assert running.status == SessionStatus.RUNNING
+    assert Result.objects.filter(section__session=running).values("round").distinct().count() == 3
+    counts = (Tournament.objects.count(), Result.objects.count(), AuditEntry.objects.count())
+    assert "0 new" in demo.build_tournaments()
+    assert (Tournament.objects.count(), Result.objects.count(),
+            AuditEntry.objects.count()) == counts

@@ -1,0 +1,28 @@
+"""Tournaments as stored: events, seating, boards, results, their audit trail and rankings.
+
+Split by what each module holds; import from ``tournaments.models`` as usual.
+"""
+
+from .audit import AuditAction, AuditEntry
+from .boards import Board, TableCode, Vulnerability
+from .entries import Direction, Entry, EntryPlayer, EntryStatus, Seating
+from .event import (
+    EventType,
+    ScoringMethod,
+    Section,
+    Session,
+    SessionStatus,
+    Tournament,
+    TournamentStatus,
+)
+from .rankings import RankingScope, StoredMark, StoredRanking
+from .results import Penalty, Result, ResultStatus
+from .season_rule import SeasonRankingRule, SeasonRule
+
+__all__ = [
+    "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
+    "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
+    "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
+    "StoredRanking", "TableCode",
+    "Tournament", "TournamentStatus", "Vulnerability",
+]

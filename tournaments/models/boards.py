@@ -1,0 +1,90 @@
+"""Physical things on the tables: the boards of a pool, and the codes table devices sign in with."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .event import Section, Session
+
+
+class Vulnerability(models.TextChoices):
+    NONE = "", _("None")
+    NS = "NS", _("North-South")
+    EW = "EW", _("East-West")
+    ALL = "All", _("All")
+
+
+class Seat(models.TextChoices):
+    NORTH = "N", _("North")
+    EAST = "E", _("East")
+    SOUTH = "S", _("South")
+    WEST = "W", _("West")
+
+
+class Board(models.Model):
+    """One board of a session's pool; dealer and vulnerability come from the number (Law 2)
+    unless the physical board says otherwise (``conditions_overridden``)."""
+
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="boards"
+    )
+    pool = models.CharField(_("board pool"), max_length=3)
+    number = models.PositiveSmallIntegerField(_("board"))
+    dealer = models.CharField(_("dealer"), max_length=1, choices=Seat.choices)
+    vulnerability = models.CharField(
+        _("vulnerability"), max_length=3, choices=Vulnerability.choices, blank=True
+    )
+    conditions_overridden = models.BooleanField(_("conditions differ from Law 2"), default=False)
+    deal = models.CharField(
+        _("deal (PBN)"), max_length=80, blank=True, help_text=_("N:AKQ.… … as in PBN's Deal tag.")
+    )
+    double_dummy = models.JSONField(_("double-dummy tricks"), null=True, blank=True)
+    par = models.JSONField(_("par"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "pool", "number"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "pool", "number"], name="one_board_per_pool")
+        ]
+
+    def __str__(self) -> str:
+        return _("Board %(number)s") % {"number": self.number}
+
+    @property
+    def vulnerability_core(self) -> str | None:
+        """The scoring core's spelling: None, "NS", "EW" or "All"."""
+        return self.vulnerability or None
+
+
+class TableCode(models.Model):
+    """The short code a table's tablet or phones sign in with; it can write only that table's
+    boards of that session."""
+
+    section = models.ForeignKey(
+        Section, verbose_name=_("section"), on_delete=models.CASCADE, related_name="table_codes"
+    )
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="table_codes"
+    )
+    table = models.PositiveSmallIntegerField(_("table"))
+    code = models.CharField(_("code"), max_length=8)
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["section", "table"]
+        verbose_name = _("table code")
+        verbose_name_plural = _("table codes")
+        constraints = [
+            # Codes are unique everywhere, not just per session, so signing in needs nothing
+            # but the code.
+            models.UniqueConstraint(fields=["code"], name="unique_table_code"),
+            models.UniqueConstraint(
+                fields=["section", "table"], condition=Q(active=True), name="one_active_code_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.section.letter}{self.table} · {self.code}"

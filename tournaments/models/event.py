@@ -1,0 +1,165 @@
+"""The event and its structure: a tournament has sessions, a session has sections.
+
+A section keeps the movement it plays as the plain dict of ``Movement.to_dict()``, so the
+database never depends on the generator's classes; sections of a session that share a
+``pool`` key play the same physical boards and are scored together.
+"""
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class EventType(models.TextChoices):
+    PAIRS = "pairs", _("Pairs")
+    TEAMS = "teams", _("Teams")
+    INDIVIDUAL = "individual", _("Individual")
+
+
+class ScoringMethod(models.TextChoices):
+    MATCHPOINTS = "matchpoints", _("Matchpoints")
+    CROSS_IMPS = "cross_imps", _("Cross-IMPs")
+    BUTLER = "butler", _("Butler")
+    IMPS = "imps", _("IMPs (teams)")
+    VPS = "vps", _("Victory points (teams)")
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    RUNNING = "running", _("Running")
+    PROVISIONAL = "provisional", _("Provisional results")
+    FINAL = "final", _("Final results")
+
+
+class Tournament(models.Model):
+    """One event as players know it ("Torneo del martes"), with its publication rules."""
+
+    name = models.CharField(_("name"), max_length=160)
+    slug = models.SlugField(_("slug"), max_length=180, unique=True)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    event_type = models.CharField(
+        _("event type"), max_length=12, choices=EventType.choices, default=EventType.PAIRS
+    )
+    scoring_method = models.CharField(
+        _("scoring method"), max_length=12, choices=ScoringMethod.choices,
+        default=ScoringMethod.MATCHPOINTS,
+    )
+    session_count = models.PositiveSmallIntegerField(_("sessions"), default=1)
+    mixed = models.BooleanField(
+        _("mixed pairs"), default=False,
+        help_text=_("Men sit South or East."),
+    )
+    public_results = models.BooleanField(_("public results"), default=True)
+    show_traveller = models.BooleanField(_("show the traveller at the table"), default=True)
+    opponent_confirmation = models.BooleanField(_("opponents confirm each result"), default=True)
+    correction_minutes = models.PositiveSmallIntegerField(
+        _("correction period (minutes)"), default=30,
+        help_text=_("Law 79C: time after the official results are published to ask for a "
+                    "correction."),
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=TournamentStatus.choices,
+        default=TournamentStatus.DRAFT,
+    )
+    provisional_at = models.DateTimeField(_("provisional results published at"), null=True,
+                                          blank=True)
+    published_at = models.DateTimeField(_("final results published at"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        indexes = [models.Index(fields=["status", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    @property
+    def correction_period_ends(self) -> datetime.datetime | None:
+        """End of the Law 79C correction period; None until the final results are out."""
+        if self.published_at is None:
+            return None
+        return self.published_at + datetime.timedelta(minutes=self.correction_minutes)
+
+    @property
+    def is_matchpoints(self) -> bool:
+        return self.scoring_method == ScoringMethod.MATCHPOINTS
+
+
+class SessionStatus(models.TextChoices):
+    DRAFT = "draft", _("Being set up")
+    RUNNING = "running", _("Being played")
+    FINISHED = "finished", _("Finished")
+
+
+class Session(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        related_name="sessions",
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=0)
+    boards_per_round = models.PositiveSmallIntegerField(_("boards per round"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=SessionStatus.choices, default=SessionStatus.DRAFT
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Stamp of the newest result/penalty change the stored rankings include: rankings are
+    # stale when a newer change exists, so pages can re-classify only when needed.
+    classified_through = models.DateTimeField(null=True, blank=True, editable=False)
+    ranking_version = models.PositiveIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_session_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("%(tournament)s, session %(number)s") % {
+            "tournament": self.tournament.name, "number": self.number,
+        }
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == SessionStatus.RUNNING
+
+
+class Section(models.Model):
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="sections"
+    )
+    letter = models.CharField(_("letter"), max_length=3)
+    pool = models.CharField(
+        _("board pool"), max_length=3,
+        help_text=_("Sections with the same pool play the same boards and are ranked together."),
+    )
+    movement = models.JSONField(_("movement"), default=dict, blank=True)
+    tables = models.PositiveSmallIntegerField(_("tables"), default=0)
+    board_offset = models.PositiveSmallIntegerField(
+        _("board offset"), default=0,
+        help_text=_("Added to the movement's board numbers (section B playing 31-60: 30)."),
+    )
+
+    class Meta:
+        ordering = ["session", "letter"]
+        verbose_name = _("section")
+        verbose_name_plural = _("sections")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "letter"], name="one_section_letter")
+        ]
+
+    def __str__(self) -> str:
+        return _("Section %(letter)s") % {"letter": self.letter}

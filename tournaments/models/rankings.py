@@ -1,0 +1,103 @@
+"""Classification output, stored so public pages read it with a constant number of queries.
+
+Rows are replaced as a whole each time a session is classified; ``version`` is the
+session's ranking version they belong to (usable as an ETag). Names and numbers are
+copied in so a ranking page needs no join.
+"""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .entries import Entry
+from .event import Section, Session, Tournament
+from .results import Result
+
+
+class RankingScope(models.TextChoices):
+    SECTION = "section", _("Section")
+    POOL = "pool", _("All sections on the same boards")
+    EVENT = "event", _("Tournament (all sessions)")
+
+
+class StoredRanking(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        related_name="rankings",
+    )
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="rankings",
+    )
+    section = models.ForeignKey(
+        Section, verbose_name=_("section"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="rankings",
+    )
+    scope = models.CharField(_("scope"), max_length=8, choices=RankingScope.choices)
+    pool = models.CharField(_("board pool"), max_length=3, blank=True)
+    direction = models.CharField(_("line"), max_length=2, blank=True)
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="rankings"
+    )
+    number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
+    names = models.CharField(_("players"), max_length=300, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"))
+    tied = models.BooleanField(_("tied"), default=False)
+    decided_by = models.CharField(_("tie broken by"), max_length=20, blank=True)
+    points = models.DecimalField(_("points"), max_digits=12, decimal_places=2)
+    maximum = models.DecimalField(_("maximum"), max_digits=12, decimal_places=2, null=True)
+    percentage = models.DecimalField(_("percentage"), max_digits=6, decimal_places=2, null=True)
+    exact = models.CharField(_("exact score"), max_length=60, blank=True)
+    boards = models.PositiveSmallIntegerField(_("boards"), default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ["scope", "pool", "section", "direction", "place", "number"]
+        verbose_name = _("ranking line")
+        verbose_name_plural = _("rankings")
+        indexes = [
+            models.Index(fields=["session", "scope", "section", "direction", "place"]),
+            models.Index(fields=["tournament", "scope"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.names}"
+
+
+class StoredMark(models.Model):
+    """One entry's mark on one board (matchpoints or IMPs), for travellers and scorecards."""
+
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="marks"
+    )
+    section = models.ForeignKey(
+        Section, verbose_name=_("section"), on_delete=models.CASCADE, related_name="marks"
+    )
+    board_number = models.PositiveSmallIntegerField(_("board"))
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="marks"
+    )
+    direction = models.CharField(_("line"), max_length=2)
+    opponent = models.ForeignKey(
+        Entry, verbose_name=_("opponents"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
+    )
+    result = models.ForeignKey(
+        Result, verbose_name=_("result"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="marks",
+    )
+    mark = models.DecimalField(_("mark"), max_digits=10, decimal_places=2)
+    percentage = models.DecimalField(_("percentage"), max_digits=6, decimal_places=2, null=True)
+    kind = models.CharField(_("kind"), max_length=10)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ["session", "board_number", "entry"]
+        verbose_name = _("board mark")
+        verbose_name_plural = _("board marks")
+        indexes = [
+            models.Index(fields=["session", "entry"]),
+            models.Index(fields=["session", "board_number"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"B{self.board_number} {self.entry_id}: {self.mark}"

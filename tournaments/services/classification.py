@@ -1,0 +1,385 @@
+"""From stored results to stored rankings, through the scoring core.
+
+A session is loaded in a fixed number of queries whatever its size, mapped to the core's
+inputs (``BoardResult``/``TravellerLine`` per pool of sections sharing boards), scored by
+``score_session`` (matchpoints) or ``score_imp_pairs_board`` (cross-IMPs, Butler), ranked by
+``rank``, and written back as ``StoredRanking`` and ``StoredMark`` rows in one transaction,
+so pages read a finished classification with a constant number of queries.
+
+Rules applied here, where the data decides what the core is told:
+
+- the theoretical number of results on a board (N, hence the top) counts every table the
+  movement sends the board to, across the sections of the pool; the top is the same for all
+  boards of the pool (the largest N);
+- a table where one side is a phantom or has withdrawn gives the present pair a relay line
+  (``NotPlayed``): its own average, as the course scores a sit-out;
+- a line where both pairs were present but no result exists is left out (the console shows
+  it as missing, the director scores it as not played);
+- a Mitchell ranks NS and EW apart (two winners), every other movement has one ranking;
+  sections of one pool are also ranked together; withdrawn entries are not ranked;
+- in IMP-scored events a procedural penalty's amount is read as IMPs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from ..models import (
+    EntryStatus,
+    Penalty,
+    RankingScope,
+    Result,
+    ResultStatus,
+    ScoringMethod,
+    Seating,
+    Section,
+    Session,
+    StoredMark,
+    StoredRanking,
+    Tournament,
+)
+from ..scoring import (
+    BoardResult,
+    NotPlayed,
+    PairTotal,
+    SessionScore,
+    Standing,
+    TravellerLine,
+    Unplayed,
+    combine_sessions,
+    display_round,
+    rank,
+    score_imp_pairs_board,
+    score_session,
+)
+from ..scoring import Penalty as CorePenalty
+from . import plan
+from .adjustments import core_entry
+
+IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
+
+
+# --- loading --------------------------------------------------------------------------------
+
+
+@dataclass
+class SessionData:
+    """Everything classification and the console need, read in five queries."""
+
+    session: Session
+    sections: list[Section]
+    seatings: list[dict]
+    results: list[dict]
+    penalties: list[dict]
+    stamp: object = None  # newest change included (results or penalties)
+
+    def seat_map(self) -> dict[tuple[int, int, str], dict]:
+        return {(s["section_id"], s["number"], s["direction"]): s for s in self.seatings}
+
+
+def load_session(session: Session) -> SessionData:
+    session = Session.objects.select_related("tournament").get(pk=session.pk)
+    sections = list(Section.objects.filter(session=session).order_by("letter"))
+    seatings = list(Seating.objects.filter(session=session).values(
+        "section_id", "entry_id", "number", "direction", "entry__status",
+        "entry__display_name", "entry__name"))
+    results = list(Result.objects.filter(section__session=session).values(
+        "id", "section_id", "board__number", "round", "table", "ns_id", "ew_id", "contract",
+        "declarer", "tricks", "ns_score", "adjustment", "status", "confirmed", "modified_at"))
+    penalties = list(Penalty.objects.filter(session=session).values(
+        "entry_id", "fraction_of_top", "board_number", "modified_at"))
+    stamps = [r["modified_at"] for r in results] + [p["modified_at"] for p in penalties]
+    effective = [r for r in results if r["status"] == ResultStatus.OK]
+    return SessionData(session, sections, seatings, effective, penalties,
+                       max(stamps, default=None))
+
+
+def latest_change(session: Session):
+    """The newest result or penalty change of the session (two small aggregate queries)."""
+    r = Result.objects.filter(section__session=session).aggregate(m=Max("modified_at"))["m"]
+    p = Penalty.objects.filter(session=session).aggregate(m=Max("modified_at"))["m"]
+    return max((x for x in (r, p) if x is not None), default=None)
+
+
+# --- mapping and scoring (no queries) -------------------------------------------------------
+
+
+@dataclass
+class PoolScore:
+    pool: str
+    sections: list[Section]
+    top: int | None
+    totals: dict[int, PairTotal] | None = None  # matchpoints
+    imp_totals: dict[int, Fraction] | None = None  # IMP methods
+    boards: dict[int, int] = field(default_factory=dict)  # entry → boards with a mark
+    marks: list[tuple] = field(default_factory=list)  # (section, board, entry, dir, opp, mark, kind)
+    session_score: SessionScore | None = None
+
+
+def pool_inputs(data: SessionData, sections: list[Section], imp: bool
+                ) -> tuple[list[BoardResult], int, int, dict[tuple[int, int], int]]:
+    """The core's boards for one pool, its N, boards per pair, and (board, entry) → section."""
+    seats = data.seat_map()
+    section_ids = {s.pk for s in sections}
+    lines: dict[int, list[TravellerLine]] = defaultdict(list)
+    where: dict[tuple[int, int], int] = {}
+    played: set[tuple[int, int, int, int]] = set()
+    for r in data.results:
+        if r["section_id"] not in section_ids:
+            continue
+        number = r["board__number"]
+        lines[number].append(TravellerLine(
+            r["ns_id"], r["ew_id"], core_entry(r["ns_score"], r["adjustment"], imp_scoring=imp)))
+        played.add((r["section_id"], r["round"], r["table"], number))
+        where[(number, r["ns_id"])] = where[(number, r["ew_id"])] = r["section_id"]
+    plays: dict[int, int] = defaultdict(int)
+    per_pair = 0
+    for section in sections:
+        directional = plan.is_directional(section.movement)
+        per_pair = max(per_pair, plan.round_count(section.movement)
+                       * plan.boards_per_round(section.movement))
+        for slot in plan.slots(section.movement):
+            present = []
+            for number, line in ((slot.ns, "NS"), (slot.ew, "EW")):
+                seat = seats.get((section.pk, number, line if directional else ""))
+                ok = seat is not None and seat["entry__status"] == EntryStatus.ACTIVE
+                present.append(seat["entry_id"] if ok else None)
+            for b in slot.boards:
+                number = b + section.board_offset
+                plays[number] += 1
+                if (section.pk, slot.round, slot.table, number) in played:
+                    continue
+                ns_id, ew_id = present
+                if (ns_id is None) != (ew_id is None):
+                    lines[number].append(TravellerLine(ns_id, ew_id, NotPlayed(Unplayed.RELAY)))
+                    where[(number, ns_id or ew_id)] = section.pk
+    expected = max(plays.values(), default=0)
+    boards = [BoardResult(n, tuple(lines[n])) for n in sorted(lines)]
+    return boards, expected, per_pair, where
+
+
+def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolScore:
+    method = data.session.tournament.scoring_method
+    imp = method in IMP_METHODS
+    boards, expected, per_pair, where = pool_inputs(data, sections, imp)
+    entries = {e for b in boards for line in b.lines for e in (line.ns_pair, line.ew_pair)
+               if e is not None}
+    out = PoolScore(pool, sections, None)
+    if not imp:
+        penalties = [CorePenalty(p["entry_id"], Fraction(str(p["fraction_of_top"])),
+                                 p["board_number"])
+                     for p in data.penalties if p["entry_id"] in entries]
+        scored = score_session(boards, expected=max(expected, 1), boards_per_pair=per_pair or None,
+                               penalties=penalties)
+        out.top, out.totals, out.session_score = scored.top, scored.totals, scored
+        out.boards = {p: t.boards for p, t in scored.totals.items()}
+        out.marks = [(where[(m.board, m.pair)], m.board, m.pair, m.direction, m.opponent,
+                      m.mark, m.kind) for m in scored.marks]
+        return out
+    totals: dict[int, Fraction] = defaultdict(Fraction)
+    counts: dict[int, int] = defaultdict(int)
+    for b in boards:
+        marks = score_imp_pairs_board([line.entry for line in b.lines], IMP_METHODS[method])
+        for line, m in zip(b.lines, marks, strict=True):
+            for pair, direction, opp, value in ((line.ns_pair, "NS", line.ew_pair, m.ns),
+                                                (line.ew_pair, "EW", line.ns_pair, m.ew)):
+                if pair is None:
+                    continue
+                counts[pair] += 1
+                totals[pair] += value or 0
+                kind = "unplayed" if value is None else "result"
+                out.marks.append((where[(b.board, pair)], b.board, pair, direction, opp,
+                                  value or Fraction(0), kind))
+    for p in data.penalties:
+        if p["entry_id"] in totals:
+            totals[p["entry_id"]] -= Fraction(str(p["fraction_of_top"]))
+    out.imp_totals, out.boards = dict(totals), dict(counts)
+    return out
+
+
+def score_data(data: SessionData) -> list[PoolScore]:
+    pools: dict[str, list[Section]] = defaultdict(list)
+    for section in data.sections:
+        if section.movement:
+            pools[section.pool].append(section)
+    return [score_pool(data, pool, sections) for pool, sections in sorted(pools.items())]
+
+
+# --- ranking and storing --------------------------------------------------------------------
+
+
+def _decimal(value) -> object:
+    return display_round(value, 2)
+
+
+def _exact(value: Fraction) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredRanking]:
+    seats = {s["entry_id"]: s for s in data.seatings}
+    active = {e for e, s in seats.items() if s["entry__status"] == EntryStatus.ACTIVE}
+    rows: list[StoredRanking] = []
+    tournament_id = data.session.tournament_id
+    for pool in pools:
+        scores = ({e: t.percentage for e, t in pool.totals.items()} if pool.totals is not None
+                  else pool.imp_totals)
+        groups: list[tuple[str, Section | None, str]] = []
+        directional = any(plan.is_directional(s.movement) for s in pool.sections)
+        lines = ("NS", "EW") if directional else ("",)
+        for section in pool.sections:
+            groups += [(RankingScope.SECTION, section, line) for line in lines]
+        if len(pool.sections) > 1:
+            groups += [(RankingScope.POOL, None, line) for line in lines]
+        for scope, section, line in groups:
+            members = [e for e in scores if e in active and e in seats
+                       and (section is None or seats[e]["section_id"] == section.pk)
+                       and seats[e]["direction"] == line]
+            standings = [Standing(e, scores[e],
+                                  tops=pool.totals[e].tops if pool.totals is not None else 0,
+                                  name=seats[e]["entry__name"] or seats[e]["entry__display_name"])
+                         for e in members]
+            for ranked in rank(standings):
+                e = ranked.standing.pair
+                total = pool.totals[e] if pool.totals is not None else None
+                rows.append(StoredRanking(
+                    tournament_id=tournament_id, session=data.session, section=section,
+                    scope=scope, pool=pool.pool, direction=line, entry_id=e,
+                    number=seats[e]["number"], names=ranked.standing.name,
+                    place=ranked.place, tied=ranked.tied, decided_by=ranked.decided_by or "",
+                    points=_decimal(total.points if total else scores[e]),
+                    maximum=total.maximum if total else None,
+                    percentage=_decimal(total.percentage) if total else None,
+                    exact=_exact(scores[e]), boards=pool.boards.get(e, 0), version=version,
+                ))
+    return rows
+
+
+def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMark]:
+    result_of = {}
+    for r in data.results:
+        result_of[(r["board__number"], r["ns_id"])] = result_of[(r["board__number"], r["ew_id"])] \
+            = r["id"]
+    rows = []
+    for pool in pools:
+        for section_id, board, entry, direction, opp, mark, kind in pool.marks:
+            rows.append(StoredMark(
+                session=data.session, section_id=section_id, board_number=board, entry_id=entry,
+                direction=direction, opponent_id=opp, result_id=result_of.get((board, entry)),
+                mark=_decimal(mark), kind=kind, version=version,
+                percentage=_decimal(Fraction(mark) * 100 / pool.top) if pool.top else None,
+            ))
+    return rows
+
+
+def classify_session(session: Session) -> int:
+    """Re-classify ``session`` from its results; returns the new ranking version."""
+    data = load_session(session)
+    pools = score_data(data)
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        version = locked.ranking_version + 1
+        StoredRanking.objects.filter(session=locked).delete()
+        StoredMark.objects.filter(session=locked).delete()
+        StoredRanking.objects.bulk_create(ranking_rows(data, pools, version), batch_size=2000)
+        StoredMark.objects.bulk_create(mark_rows(data, pools, version), batch_size=2000)
+        locked.ranking_version = version
+        locked.classified_through = data.stamp or timezone.now()
+        locked.save(update_fields=["ranking_version", "classified_through"])
+    if data.session.tournament.session_count > 1:
+        classify_event(data.session.tournament)
+    return version
+
+
+def is_stale(session: Session) -> bool:
+    if session.ranking_version == 0:
+        return True
+    latest = latest_change(session)
+    return latest is not None and (session.classified_through is None
+                                   or latest > session.classified_through)
+
+
+def ensure_current(session: Session) -> bool:
+    """Re-classify when a result changed since the stored rankings; True if it did."""
+    if not is_stale(session):
+        return False
+    classify_session(session)
+    return True
+
+
+def mark_stale(tournament: Tournament) -> None:
+    """Seating or names changed (withdrawal, substitute, late pair): rankings must be redone."""
+    Session.objects.filter(tournament=tournament).update(classified_through=None)
+
+
+def classify_tournament(tournament: Tournament) -> None:
+    for session in tournament.sessions.all():
+        if session.sections.exists():
+            classify_session(session)
+
+
+# --- several sessions -----------------------------------------------------------------------
+
+
+def _session_for_event(pools: list[PoolScore]) -> SessionScore | None:
+    """One ``SessionScore`` for a session, its pools' points rescaled to a common top so
+    percentages are kept (a pair plays in one pool per session)."""
+    scored = [p for p in pools if p.session_score is not None]
+    if not scored:
+        return None
+    top = max(p.top for p in scored)
+    per_pair = max(p.session_score.boards_per_pair for p in scored)
+    totals = {}
+    for p in scored:
+        for pair, t in p.session_score.totals.items():
+            points = t.percentage * top * per_pair / 100
+            totals[pair] = PairTotal(pair, points, top * per_pair, t.percentage, t.boards, t.tops)
+    return SessionScore(top, per_pair, totals, ())
+
+
+def classify_event(tournament: Tournament) -> None:
+    """Totals over every session (matchpoints: ``combine_sessions``; IMPs: sums)."""
+    sessions = [s for s in tournament.sessions.order_by("number") if s.sections.exists()]
+    scored = [score_data(load_session(s)) for s in sessions]
+    names: dict[int, str] = {}
+    active: set[int] = set()
+    for s in sessions:
+        for seat in Seating.objects.filter(session=s).values(
+                "entry_id", "entry__name", "entry__display_name", "entry__status"):
+            names[seat["entry_id"]] = seat["entry__name"] or seat["entry__display_name"]
+            if seat["entry__status"] == EntryStatus.ACTIVE:
+                active.add(seat["entry_id"])
+    if tournament.scoring_method in IMP_METHODS:
+        sums: dict[int, Fraction] = defaultdict(Fraction)
+        for pools in scored:
+            for pool in pools:
+                for e, v in (pool.imp_totals or {}).items():
+                    sums[e] += v
+        standings = [Standing(e, v, name=names.get(e, "")) for e, v in sums.items() if e in active]
+        totals = None
+    else:
+        per_session = [x for x in (_session_for_event(p) for p in scored) if x is not None]
+        totals = combine_sessions(per_session)
+        standings = [Standing(e, t.percentage, name=names.get(e, ""))
+                     for e, t in totals.items() if e in active]
+    rows = []
+    for ranked in rank(standings):
+        e = ranked.standing.pair
+        t = totals[e] if totals is not None else None
+        rows.append(StoredRanking(
+            tournament=tournament, scope=RankingScope.EVENT, entry_id=e, names=names.get(e, ""),
+            place=ranked.place, tied=ranked.tied, decided_by=ranked.decided_by or "",
+            points=_decimal(t.points if t else ranked.standing.score),
+            maximum=t.maximum if t else None, percentage=_decimal(t.percentage) if t else None,
+            exact=_exact(ranked.standing.score),
+        ))
+    with transaction.atomic():
+        StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT).delete()
+        StoredRanking.objects.bulk_create(rows)

@@ -1,0 +1,577 @@
+"""The one way a result gets written: by a table device or by the director.
+
+Club Wi-Fi drops, so devices resend. A result is stored once whatever happens: the same
+idempotency key returns the stored row; the same line sent with the same content from
+another device returns the stored row too; a *different* result for a line that already
+has one is kept as a conflict for the director, never written over. Writers of one board
+are serialised by locking that board's row (PostgreSQL), and the database's unique
+constraints catch whatever a lock cannot (SQLite), after which the write is retried and
+finds the winner's row.
+
+Every change after the first entry goes through a director function here and leaves an
+``AuditEntry`` (who, when, before, after, why); after the Law 79C correction period an
+explicit override is required and recorded.
+"""
+
+import re
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import IntegrityError, OperationalError, transaction
+from django.utils.translation import gettext as _
+
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Board,
+    Direction,
+    Entry,
+    EntryStatus,
+    Penalty,
+    Result,
+    ResultStatus,
+    Seating,
+    Section,
+    StoredMark,
+    TableCode,
+)
+from ..scoring import ScoringError, ns_score, parse_contract
+from . import plan
+from .adjustments import core_entry
+from .errors import InvalidResult, NotAllowed
+from .publish import correction_allowed
+
+RETRIES = 6
+_LEAD_RE = re.compile(r"^([SHDC])(A|K|Q|J|T|10|[2-9])$")
+_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "P": "S", "C": "C", "E": "H", "O": "D"}
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """What happened to a submitted result: ``created``, ``duplicate`` or ``conflict``."""
+
+    outcome: str
+    result: Result
+
+    @property
+    def stored(self) -> bool:
+        return self.outcome in ("created", "duplicate")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A validated traveller line, ready to write."""
+
+    section: Section
+    board: Board
+    round: int
+    table: int
+    ns: Entry
+    ew: Entry
+
+
+# --- signing in and scope ------------------------------------------------------------------
+
+
+def table_for_code(code: str) -> TableCode:
+    """The table a device signs in as; only active codes of a session in play are accepted."""
+    table_code = (
+        TableCode.objects.select_related("section__session__tournament")
+        .filter(code=(code or "").strip().upper(), active=True).first()
+    )
+    if table_code is None or not table_code.section.session.is_running:
+        raise NotAllowed(_("This table code is not valid for a session being played."))
+    return table_code
+
+
+def resolve_line(section: Section, round_number: int, table: int, board_number: int,
+                 *, table_code: TableCode | None = None) -> Line:
+    """Check that ``board_number`` is played at ``table`` in ``round_number`` and find the pairs.
+
+    With a table code, the line must be that code's own table in its own session, which
+    must be in play: anything else is refused with ``NotAllowed``.
+    """
+    if table_code is not None:
+        if not table_code.active or table_code.section_id != section.pk or table_code.table != table:
+            raise NotAllowed(_("This device can only enter results for its own table."))
+        if not section.session.is_running:
+            raise NotAllowed(_("This session is not being played."))
+    slot = plan.slot_for(section.movement, round_number, table)
+    if slot is None:
+        raise (NotAllowed if table_code else InvalidResult)(
+            _("Table %(table)s does not play round %(round)s.")
+            % {"table": table, "round": round_number})
+    if board_number - section.board_offset not in slot.boards:
+        raise (NotAllowed if table_code else InvalidResult)(
+            _("Board %(board)s is not played at table %(table)s in round %(round)s.")
+            % {"board": board_number, "table": table, "round": round_number})
+    directional = plan.is_directional(section.movement)
+    wanted = {
+        (slot.ns, Direction.NS if directional else Direction.NONE): "ns",
+        (slot.ew, Direction.EW if directional else Direction.NONE): "ew",
+    }
+    found: dict[str, Entry] = {}
+    for seating in Seating.objects.filter(section=section, number__in=[slot.ns, slot.ew]) \
+            .select_related("entry"):
+        side = wanted.get((seating.number, seating.direction))
+        if side and seating.entry.status == EntryStatus.ACTIVE:
+            found[side] = seating.entry
+    if len(found) < 2:
+        raise InvalidResult(_("A pair is missing at this table this round (sit-out or "
+                              "withdrawn)."))
+    board = Board.objects.filter(session_id=section.session_id, pool=section.pool,
+                                 number=board_number).first()
+    if board is None:
+        raise InvalidResult(_("Board %(board)s does not exist in this session.")
+                            % {"board": board_number})
+    return Line(section, board, round_number, table, found["ns"], found["ew"])
+
+
+# --- validation -----------------------------------------------------------------------------
+
+
+def normalise_lead(lead: str) -> str:
+    """``"♠K"``, ``"sk"``, ``"H10"`` → ``"SK"``, ``"HT"``; empty stays empty."""
+    text = (lead or "").strip().upper().replace(" ", "")
+    if not text:
+        return ""
+    if text[0] in _SUITS:
+        text = _SUITS[text[0]] + text[1:]
+    match = _LEAD_RE.match(text)
+    if match is None:
+        raise InvalidResult(_("The lead is a suit and a card, like ♠K or H10."), "lead")
+    rank = "T" if match.group(2) == "10" else match.group(2)
+    return match.group(1) + rank
+
+
+def scored(board: Board, contract: str, declarer: str, tricks: int | None) -> dict:
+    """Validate a played result against Law 77 and compute its NS score."""
+    try:
+        parsed = parse_contract(contract or "")
+    except ScoringError as exc:
+        raise InvalidResult(_("The contract is not valid (level 1–7, a strain, X or XX, or "
+                              "pass)."), "contract") from exc
+    if parsed is None:
+        return {"contract": "PASS", "declarer": "", "tricks": None, "ns_score": 0}
+    if declarer not in ("N", "E", "S", "W"):
+        raise InvalidResult(_("Say who declared: N, E, S or W."), "declarer")
+    if tricks is None or isinstance(tricks, bool) or not 0 <= int(tricks) <= 13:
+        raise InvalidResult(_("Tricks won by declarer must be between 0 and 13."), "tricks")
+    score = ns_score(parsed, declarer, int(tricks), board.vulnerability_core)
+    return {"contract": str(parsed), "declarer": declarer, "tricks": int(tricks),
+            "ns_score": score}
+
+
+def _same_result(row: Result, data: dict) -> bool:
+    if any(getattr(row, f) != data[f] for f in ("contract", "declarer", "tricks", "ns_score")):
+        return False
+    if (row.adjustment or None) != (data.get("adjustment") or None):
+        return False
+    return not (row.lead and data["lead"] and row.lead != data["lead"])
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _retrying(write):
+    """Run ``write`` again when a concurrent writer won a race (unique constraint, or SQLite's
+    "database is locked" under a stale snapshot); the next run finds the winner's row."""
+    for attempt in range(RETRIES):
+        try:
+            return write()
+        except IntegrityError:
+            if attempt == RETRIES - 1:
+                raise
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == RETRIES - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
+                  tricks: int | None = None, lead: str = "", idempotency_key: str,
+                  table_code: TableCode | None = None, user=None,
+                  section: Section | None = None, table: int | None = None,
+                  ns_score: int | None = None) -> Submission:
+    """Write a played result once.
+
+    A table device passes ``table_code`` (its section and table follow from it); the
+    director passes ``user``, ``section`` and ``table`` and may give the traveller's
+    ``ns_score`` when it differs from the contract (the number prevails, AEB norm; the
+    console flags it).
+    """
+    if table_code is None and user is None:
+        raise NotAllowed(_("Results are entered by a table device or a director."))
+    if table_code is not None:
+        if section is not None and section.pk != table_code.section_id:
+            raise NotAllowed(_("This device can only enter results for its own table."))
+        if table is not None and table != table_code.table:
+            raise NotAllowed(_("This device can only enter results for its own table."))
+        section, table = table_code.section, table_code.table
+        if ns_score is not None:
+            raise NotAllowed(_("Only the director can enter a score without its contract."))
+    if not idempotency_key or len(idempotency_key) > 80:
+        raise InvalidResult(_("A result needs an idempotency key (at most 80 characters)."))
+    line = resolve_line(section, round, table, board, table_code=table_code)
+    data = scored(line.board, contract, declarer, tricks)
+    data["lead"] = normalise_lead(lead)
+    data["adjustment"] = None
+    if ns_score is not None:
+        data["ns_score"] = int(ns_score)
+    confirmed = not section.session.tournament.opponent_confirmation or user is not None
+    return _retrying(lambda: _write(line, data, idempotency_key, table_code, user, confirmed))
+
+
+def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
+    with transaction.atomic():
+        keyed = Result.objects.filter(idempotency_key=key).first()
+        if keyed is not None:
+            return Submission("duplicate" if keyed.status == ResultStatus.OK else keyed.status,
+                              keyed)
+        # Every writer of this board waits here, so the checks below see the winner's row.
+        Board.objects.select_for_update().filter(pk=line.board.pk).first()
+        keyed = Result.objects.filter(idempotency_key=key).first()
+        if keyed is not None:
+            return Submission("duplicate", keyed)
+        same_line = Result.objects.filter(
+            section=line.section, round=line.round, board=line.board, ns=line.ns, ew=line.ew,
+            status__in=[ResultStatus.OK, ResultStatus.CONFLICT],
+        )
+        effective = next((r for r in same_line if r.status == ResultStatus.OK), None)
+        fields = {
+            "section": line.section, "board": line.board, "round": line.round,
+            "table": line.table, "ns": line.ns, "ew": line.ew, "idempotency_key": key,
+            "entered_by": user, "entered_by_table": table_code, "confirmed": confirmed,
+            **data,
+        }
+        if effective is None:
+            return Submission("created", Result.objects.create(**fields))
+        if _same_result(effective, data):
+            return Submission("duplicate", effective)
+        for other in same_line:
+            if other.status == ResultStatus.CONFLICT and _same_result(other, data):
+                return Submission("conflict", other)
+        conflict = Result.objects.create(
+            **fields | {"status": ResultStatus.CONFLICT, "conflicts_with": effective,
+                        "confirmed": False})
+        AuditEntry.objects.create(
+            tournament_id=line.section.session.tournament_id, session_id=line.section.session_id,
+            result=conflict, action=AuditAction.CONFLICT, user=user, table_code=table_code,
+            before=effective.snapshot(), after=conflict.snapshot(),
+            reason=_("A different result was sent for a line that already had one."),
+        )
+        return Submission("conflict", conflict)
+
+
+def confirm_result(result: Result, *, table_code: TableCode | None = None, user=None) -> Result:
+    """The opponents' second tap (or the director's): marks the result as agreed."""
+    if table_code is not None and (table_code.section_id != result.section_id
+                                   or table_code.table != result.table or not table_code.active):
+        raise NotAllowed(_("This device can only confirm results of its own table."))
+    with transaction.atomic():
+        row = Result.objects.select_for_update().get(pk=result.pk)
+        if not row.confirmed:
+            row.confirmed = True
+            row.save(update_fields=["confirmed", "modified_at"])
+    return row
+
+
+# --- the director's changes -----------------------------------------------------------------
+
+
+def _audit(row: Result, action: str, user, before: dict | None, reason: str, law: str,
+           override: bool, table_code=None) -> None:
+    AuditEntry.objects.create(
+        tournament_id=row.section.session.tournament_id, session_id=row.section.session_id,
+        result=row, action=action, user=user, table_code=table_code, before=before,
+        after=row.snapshot(), reason=reason, law=law, override=override,
+    )
+
+
+def _require_reason(reason: str) -> str:
+    if not (reason or "").strip():
+        raise InvalidResult(_("Say why: a change to a result needs a reason."), "reason")
+    return reason.strip()
+
+
+def correct_result(result: Result, *, user, contract: str, declarer: str = "",
+                   tricks: int | None = None, lead: str = "", ns_score: int | None = None,
+                   reason: str, law: str = "", override: bool = False) -> Result:
+    """The director replaces a played result (a wrong entry, a Law 79 correction)."""
+    reason = _require_reason(reason)
+    tournament = result.section.session.tournament
+    overridden = correction_allowed(tournament, override)
+    with transaction.atomic():
+        row = Result.objects.select_for_update().select_related(
+            "board", "section__session").get(pk=result.pk)
+        before = row.snapshot()
+        data = scored(row.board, contract, declarer, tricks)
+        if ns_score is not None:
+            data["ns_score"] = int(ns_score)
+        data["lead"] = normalise_lead(lead)
+        for field, value in data.items():
+            setattr(row, field, value)
+        row.adjustment, row.law, row.reason = None, law, reason
+        row.save()
+        _audit(row, AuditAction.CORRECTED, user, before, reason, law, overridden)
+    return row
+
+
+def adjust_score(*, user, section: Section, round: int, table: int, board: int,
+                 adjustment: dict, reason: str, law: str = "", ns_score: int | None = None,
+                 override: bool = False) -> Result:
+    """Award an adjusted score on a line (with or without a result already there).
+
+    ``adjustment`` is one of the shapes in ``services.adjustments``; a fouled board keeps
+    the real result (``ns_score`` or the stored one).
+    """
+    reason = _require_reason(reason)
+    tournament = section.session.tournament
+    imp = not tournament.is_matchpoints
+    overridden = correction_allowed(tournament, override)
+    line = resolve_line(section, round, table, board)
+
+    def write() -> Result:
+        with transaction.atomic():
+            Board.objects.select_for_update().filter(pk=line.board.pk).first()
+            row = Result.objects.filter(section=section, round=round, board=line.board,
+                                        ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
+            before = row.snapshot() if row else None
+            fouled = adjustment.get("kind") == "fouled"
+            score = ns_score if ns_score is not None else (row.ns_score if row else None)
+            core_entry(score if fouled else None, adjustment, imp_scoring=imp)
+            if row is None:
+                row = Result(section=section, board=line.board, round=round, table=table,
+                             ns=line.ns, ew=line.ew, entered_by=user, confirmed=True)
+            if fouled:
+                row.ns_score = score
+            # Otherwise what was played stays on the row for the record; the adjustment is
+            # what scores.
+            row.adjustment, row.reason, row.law = adjustment, reason, law
+            row.save()
+            _audit(row, AuditAction.ADJUSTED, user, before, reason, law, overridden)
+            return row
+
+    return _retrying(write)
+
+
+def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
+                     override: bool = False) -> Result:
+    """The director decides between a stored result and a conflicting one; returns the kept row."""
+    reason = _require_reason(reason)
+    if conflict.status != ResultStatus.CONFLICT:
+        raise InvalidResult(_("This result is not in conflict."))
+    overridden = correction_allowed(conflict.section.session.tournament, override)
+    with transaction.atomic():
+        new = Result.objects.select_for_update().get(pk=conflict.pk)
+        old = Result.objects.select_for_update().get(pk=new.conflicts_with_id) \
+            if new.conflicts_with_id else None
+        before = old.snapshot() if old else None
+        if keep_new:
+            if old is not None:
+                old.status = ResultStatus.SUPERSEDED
+                old.save(update_fields=["status", "modified_at"])
+            new.status, new.confirmed = ResultStatus.OK, True
+            new.save(update_fields=["status", "confirmed", "modified_at"])
+            kept = new
+        else:
+            new.status = ResultStatus.REJECTED
+            new.save(update_fields=["status", "modified_at"])
+            kept = old
+        _audit(kept, AuditAction.RESOLVED, user, before, reason, "", overridden)
+    return kept
+
+
+def remove_result(result: Result, *, user, reason: str, override: bool = False) -> None:
+    """Take a line off the traveller (entered for the wrong pairs, say); it stays in the trail."""
+    reason = _require_reason(reason)
+    overridden = correction_allowed(result.section.session.tournament, override)
+    with transaction.atomic():
+        row = Result.objects.select_for_update().get(pk=result.pk)
+        before = row.snapshot()
+        row.status = ResultStatus.REJECTED
+        row.save(update_fields=["status", "modified_at"])
+        _audit(row, AuditAction.DELETED, user, before, reason, "", overridden)
+
+
+def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, law: str = "",
+                board: int | None = None, override: bool = False) -> Penalty:
+    """A procedural penalty of ``fraction_of_top`` (e.g. 0.25) of a top off the session total."""
+    reason = _require_reason(reason)
+    fraction = Decimal(str(fraction_of_top))
+    if fraction <= 0 or fraction > 10:
+        raise InvalidResult(_("A penalty is a positive fraction of a top."), "fraction_of_top")
+    overridden = correction_allowed(session.tournament, override)
+    with transaction.atomic():
+        penalty = Penalty.objects.create(session=session, entry=entry, fraction_of_top=fraction,
+                                         board_number=board, law=law, reason=reason,
+                                         given_by=user)
+        AuditEntry.objects.create(
+            tournament_id=session.tournament_id, session=session, action=AuditAction.PENALTY,
+            user=user, after={"entry": entry.pk, "fraction_of_top": str(fraction),
+                              "board": board},
+            reason=reason, law=law, override=overridden,
+        )
+    return penalty
+
+
+
+# --- what a table device sees ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAtTable:
+    """A board of a table's round: its stored result (if any) and whether a conflict waits."""
+
+    board: Board
+    result: Result | None
+    conflict: bool
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Where a pair (``line`` at this table now) or the boards go for the next round."""
+
+    what: str  # "NS", "EW" (the pair sitting there now) or "boards"
+    number: int | None  # the pair's number (None for boards)
+    table: int | None  # None: nowhere (sits out, or boards to a relay)
+    line: str  # "NS"/"EW" where the pair sits next; "" for boards
+    sitout: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableRound:
+    """One round at one table, as its device shows it."""
+
+    table_code: TableCode
+    round: int
+    rounds: int
+    ns_number: int | None
+    ew_number: int | None
+    ns: Entry | None
+    ew: Entry | None
+    boards: list[BoardAtTable]
+    moves: list[Move]
+
+    @property
+    def plays(self) -> bool:
+        """Both pairs are here (not a sit-out round for this table)."""
+        return self.ns is not None and self.ew is not None
+
+    @property
+    def complete(self) -> bool:
+        return not self.plays or all(b.done for b in self.boards)
+
+
+def _seated(section: Section) -> dict[tuple[int, str], Entry]:
+    return {(s.number, s.direction): s.entry
+            for s in Seating.objects.filter(section=section).select_related("entry")
+            if s.entry.status == EntryStatus.ACTIVE}
+
+
+def _pair_key(movement: dict, number: int | None, line: str) -> tuple[int | None, str]:
+    return number, line if plan.is_directional(movement) else ""
+
+
+def moves_after(movement: dict, round_number: int, table: int) -> list[Move]:
+    """Pure: where this table's pairs and boards go for the round after ``round_number``
+    ("move to table X, direction Y"); empty after the last round."""
+    here = plan.slot_for(movement, round_number, table)
+    following = [s for s in plan.slots(movement) if s.round == round_number + 1]
+    if here is None or not following:
+        return []
+    directional = plan.is_directional(movement)
+    out = []
+    for line, number in (("NS", here.ns), ("EW", here.ew)):
+        if number is None or plan.is_phantom(movement, number, line):
+            continue
+        spots = [(s, "NS") for s in following if s.ns == number] + \
+                [(s, "EW") for s in following if s.ew == number]
+        if directional:  # a Mitchell number belongs to its line
+            spots.sort(key=lambda spot: spot[1] != line)
+        if not spots:
+            out.append(Move(line, number, None, "", sitout=True))
+            continue
+        slot, new_line = spots[0]
+        opponent = slot.ew if new_line == "NS" else slot.ns
+        other = "EW" if new_line == "NS" else "NS"
+        out.append(Move(line, number, slot.table, new_line,
+                        sitout=plan.is_phantom(movement, opponent, other)))
+    same = [s for s in following if set(s.boards) == set(here.boards)]
+    out.append(Move("boards", None, same[0].table if same else None, ""))
+    return out
+
+
+def table_round(table_code: TableCode, round_number: int | None = None) -> TableRound:
+    """The table's ``round_number`` (by default the first with results missing): its pairs,
+    its boards with what is stored, and the moves for the next round."""
+    section = table_code.section
+    movement = section.movement
+    rounds = plan.round_count(movement)
+    seated = _seated(section)
+    rows = Result.objects.filter(section=section, table=table_code.table,
+                                 status__in=[ResultStatus.OK, ResultStatus.CONFLICT]) \
+        .select_related("board")
+    stored: dict[tuple[int, int], Result] = {}
+    conflicts: set[tuple[int, int]] = set()
+    for row in rows:
+        key = (row.round, row.board.number)
+        if row.status == ResultStatus.OK:
+            stored[key] = row
+        else:
+            conflicts.add(key)
+    slots = {s.round: s for s in plan.slots(movement) if s.table == table_code.table}
+    if round_number is None or round_number not in slots:
+        round_number = next(
+            (r for r, s in sorted(slots.items())
+             if seated.get(_pair_key(movement, s.ns, "NS"))
+             and seated.get(_pair_key(movement, s.ew, "EW"))
+             and any((r, b + section.board_offset) not in stored for b in s.boards)),
+            max(slots, default=1))
+    slot = slots.get(round_number)
+    if slot is None:
+        return TableRound(table_code, round_number, rounds, None, None, None, None, [], [])
+    numbers = [b + section.board_offset for b in slot.boards]
+    boards = {b.number: b for b in Board.objects.filter(
+        session_id=section.session_id, pool=section.pool, number__in=numbers)}
+    return TableRound(
+        table_code, round_number, rounds, slot.ns, slot.ew,
+        seated.get(_pair_key(movement, slot.ns, "NS")),
+        seated.get(_pair_key(movement, slot.ew, "EW")),
+        [BoardAtTable(boards[n], stored.get((round_number, n)),
+                      (round_number, n) in conflicts) for n in numbers if n in boards],
+        moves_after(movement, round_number, table_code.table),
+    )
+
+
+def traveller(board: Board) -> list[dict]:
+    """The board's results entered so far in its session and pool, NS score order, with
+    the matchpoints (or IMPs) of the current classification."""
+    from .classification import ensure_current
+
+    ensure_current(board.session)
+    rows = sorted(Result.objects.filter(board=board, status=ResultStatus.OK)
+                  .select_related("section"),
+                  key=lambda r: (r.ns_score is None, -(r.ns_score or 0), r.section.letter,
+                                 r.table))
+    numbers = {s.entry_id: s for s in Seating.objects.filter(session_id=board.session_id)}
+    marks: dict[tuple[int, str], object] = {
+        (m.result_id, m.direction): m.mark
+        for m in StoredMark.objects.filter(session_id=board.session_id, board_number=board.number,
+                                           result__in=rows)}
+    out = []
+    for row in rows:
+        ns_seat, ew_seat = numbers.get(row.ns_id), numbers.get(row.ew_id)
+        out.append({
+            "result": row, "section": row.section.letter,
+            "ns_label": ns_seat.label if ns_seat else "",
+            "ew_label": ew_seat.label if ew_seat else "",
+            "ns_mark": marks.get((row.pk, "NS")), "ew_mark": marks.get((row.pk, "EW")),
+        })
+    return out

@@ -1,0 +1,396 @@
+"""Setting up an event: tournament, sessions, sections, entries, and seating from a movement.
+
+A movement comes from the movements core (``tournaments.movements``) as its plain dict, and
+is stored on the section as is. Seating gives the present entries the movement's pair
+numbers in the order the director lists them; numbers left over are phantoms, so the pair
+drawn against one sits out that round. Changes once entries are seated (late pair,
+withdrawal, substitute, another number of rounds) are logged in the audit trail.
+"""
+
+import secrets
+from collections.abc import Iterable, Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubsite.models import Gender, Member
+from clubsite.services import search_members
+
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Board,
+    Direction,
+    Entry,
+    EntryPlayer,
+    EntryStatus,
+    EventType,
+    Result,
+    ScoringMethod,
+    Seating,
+    Section,
+    Session,
+    SessionStatus,
+    TableCode,
+    Tournament,
+    TournamentStatus,
+)
+from ..scoring import board_conditions
+from . import plan
+from .errors import TournamentError
+
+# No 0/O, 1/I/L, 2/Z, 5/S, 8/B, 6/G: codes are read off a card and typed on a phone.
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY3479"
+CODE_LENGTH = 5
+PLAYERS_PER_ENTRY = {EventType.PAIRS: (2, 2), EventType.INDIVIDUAL: (1, 1),
+                     EventType.TEAMS: (4, 6)}
+
+
+def as_movement_dict(movement) -> dict:
+    """Accept a ``Movement`` from the core or its ``to_dict()``."""
+    if isinstance(movement, dict):
+        return movement
+    to_dict = getattr(movement, "to_dict", None)
+    if to_dict is None:
+        raise TournamentError(_("Not a movement."))
+    return to_dict()
+
+
+# --- the event ------------------------------------------------------------------------------
+
+
+def _unique_slug(name: str, date) -> str:
+    base = slugify(f"{date:%Y-%m-%d}-{name}")[:170] or "torneo"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def create_tournament(*, name: str, date, venue: str = "", event_type: str = EventType.PAIRS,
+                      scoring_method: str = ScoringMethod.MATCHPOINTS, sessions: int = 1,
+                      user=None, **options) -> Tournament:
+    """A tournament with its ``sessions`` sessions (numbered from 1); ``options`` are the
+    publication and mixed-pairs settings of ``Tournament``."""
+    if sessions < 1:
+        raise TournamentError(_("A tournament has at least one session."), "sessions")
+    tournament = Tournament.objects.create(
+        name=name, slug=_unique_slug(name, date), date=date, venue=venue, event_type=event_type,
+        scoring_method=scoring_method, session_count=sessions, created_by=user, **options,
+    )
+    Session.objects.bulk_create(
+        Session(tournament=tournament, number=n) for n in range(1, sessions + 1))
+    return tournament
+
+
+def add_section(session: Session, letter: str | None = None, *, pool: str | None = None,
+                board_offset: int = 0) -> Section:
+    """A new section (A, B, … by default); it plays its own boards unless given a shared pool."""
+    if letter is None:
+        used = set(session.sections.values_list("letter", flat=True))
+        letter = next(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used)
+    return Section.objects.create(session=session, letter=letter, pool=pool or letter,
+                                  board_offset=board_offset)
+
+
+# --- entries --------------------------------------------------------------------------------
+
+
+def find_members(text: str, limit: int = 20) -> QuerySet:
+    """Players to register, found by name or licence number (accents and case ignored)."""
+    return search_members(Member.objects.all(), text)[:limit]
+
+
+def add_guest(*, first_name: str, last_name: str, home_club: str = "",
+              licence_number: str = "", gender: str = "") -> Member:
+    """A guest added on the spot: a member flagged as guest, found again next time."""
+    if not first_name.strip() or not last_name.strip():
+        raise TournamentError(_("A guest needs a first and a last name."), "first_name")
+    licence_number = licence_number.strip()
+    if licence_number:
+        existing = Member.objects.filter(licence_number=licence_number).first()
+        if existing is not None:
+            return existing
+    return Member.objects.create(first_name=first_name.strip(), last_name=last_name.strip(),
+                                 home_club=home_club, licence_number=licence_number,
+                                 gender=gender, is_guest=True)
+
+
+def _display_name(members: Sequence[Member]) -> str:
+    return " – ".join(m.full_name for m in members)[:300]
+
+
+@transaction.atomic
+def register_entry(tournament: Tournament, members: Sequence[Member], *, name: str = "",
+                   late: bool = False) -> Entry:
+    """Register a pair (two members), a team (four to six) or a player (individual).
+
+    In a mixed-pairs event the man is put second, so he sits South or East.
+    """
+    low, high = PLAYERS_PER_ENTRY[tournament.event_type]
+    members = list(members)
+    if not low <= len(members) <= high or len({m.pk for m in members}) != len(members):
+        raise TournamentError(
+            _("This event needs %(low)s to %(high)s different players per entry.")
+            % {"low": low, "high": high}, "members")
+    taken = EntryPlayer.objects.filter(
+        entry__tournament=tournament, entry__status=EntryStatus.ACTIVE, active=True,
+        member__in=members).select_related("member").first()
+    if taken is not None:
+        raise TournamentError(_("%(name)s is already playing in this tournament.")
+                              % {"name": taken.member.full_name}, "members")
+    if tournament.mixed and len(members) == 2 and members[0].gender == Gender.MALE:
+        members.reverse()
+    entry = Entry.objects.create(tournament=tournament, name=name, late=late,
+                                 display_name=_display_name(members))
+    EntryPlayer.objects.bulk_create(
+        EntryPlayer(entry=entry, member=m, seat=i) for i, m in enumerate(members, start=1))
+    return entry
+
+
+# --- seating --------------------------------------------------------------------------------
+
+
+def _slots_in_order(movement: dict) -> list[tuple[int, str]]:
+    """The movement's pair numbers, phantoms last (NS before EW in a Mitchell)."""
+    numbers = plan.pair_numbers(movement)
+    return sorted(numbers, key=lambda p: (plan.is_phantom(movement, p[0], p[1] or "EW"),
+                                          plan.LINE_ORDER[p[1]], p[0]))
+
+
+def _require_draft(session: Session) -> None:
+    if session.status != SessionStatus.DRAFT:
+        raise TournamentError(_("The session has started: the movement can no longer change."))
+    if Result.objects.filter(section__session=session).exists():
+        raise TournamentError(_("Results have been entered: the movement can no longer change."))
+
+
+@transaction.atomic
+def seat_section(section: Section, movement, entries: Iterable[Entry], *,
+                 assignments: Sequence[tuple[Entry, int, str]] | None = None) -> list[Seating]:
+    """Store ``movement`` on the section and give ``entries`` its pair numbers in order.
+
+    In a Mitchell the first entries take NS 1..T and the next EW 1..T. ``assignments``
+    (entry, number, line) overrides the order for the entries it names, for the director
+    who seats pairs by hand (mixed lines, a pair that must stay NS, multi-session rules).
+    """
+    session = Session.objects.select_for_update().get(pk=section.session_id)
+    _require_draft(session)
+    movement = as_movement_dict(movement)
+    numbers = _slots_in_order(movement)
+    entries = list(entries)
+    fixed = {e.pk: (n, d) for e, n, d in assignments or ()}
+    free = [p for p in numbers if p not in set(fixed.values())]
+    unplaced = [e for e in entries if e.pk not in fixed]
+    if len(unplaced) > len(free):
+        raise TournamentError(
+            _("The movement has places for %(places)s entries, not %(entries)s.")
+            % {"places": len(numbers), "entries": len(unplaced) + len(fixed)}, "movement")
+    for number, line in fixed.values():
+        if (number, line) not in numbers:
+            raise TournamentError(_("Pair %(number)s%(line)s is not in this movement.")
+                                  % {"number": number, "line": line}, "assignments")
+    wanted = [(e, *fixed[e.pk]) for e in (a[0] for a in assignments or ())]
+    wanted += [(e, n, d) for e, (n, d) in zip(unplaced, free, strict=False)]
+    Seating.objects.filter(section=section).delete()
+    Seating.objects.filter(session=session, entry__in=[e for e, _n, _d in wanted]).delete()
+    seatings = Seating.objects.bulk_create(
+        Seating(session=session, section=section, entry=e, number=n, direction=d)
+        for e, n, d in wanted)
+    section.movement = movement
+    section.tables = plan.table_count(movement)
+    section.save(update_fields=["movement", "tables"])
+    movements = [m for m in session.sections.values_list("movement", flat=True) if m]
+    session.rounds = max(plan.round_count(m) for m in movements)
+    session.boards_per_round = max(plan.boards_per_round(m) for m in movements)
+    session.save(update_fields=["rounds", "boards_per_round"])
+    ensure_boards(section)
+    issue_table_codes(section)
+    return seatings
+
+
+def ensure_boards(section: Section) -> list[Board]:
+    """Create the section's boards (shared with its pool) with Law 2 dealer and vulnerability."""
+    wanted = sorted({b + section.board_offset for b in plan.plays_per_board(section.movement)})
+    have = set(Board.objects.filter(session_id=section.session_id, pool=section.pool)
+               .values_list("number", flat=True))
+    new = []
+    for number in wanted:
+        if number in have:
+            continue
+        dealer, vul = board_conditions(number)
+        new.append(Board(session_id=section.session_id, pool=section.pool, number=number,
+                         dealer=dealer, vulnerability=vul or ""))
+    Board.objects.bulk_create(new)
+    return list(Board.objects.filter(session_id=section.session_id, pool=section.pool,
+                                     number__in=wanted))
+
+
+def override_board_conditions(board: Board, *, dealer: str, vulnerability: str | None) -> Board:
+    """What is printed on the physical board wins over Law 2's table (Law 2, last paragraph)."""
+    dealer, vul = board_conditions(board.number, (dealer, vulnerability or None))
+    board.dealer, board.vulnerability = dealer, vul or ""
+    board.conditions_overridden = (dealer, vul) != board_conditions(board.number)
+    board.save(update_fields=["dealer", "vulnerability", "conditions_overridden"])
+    return board
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def issue_table_codes(section: Section) -> list[TableCode]:
+    """One active code per table; tables that already have one keep it."""
+    have = set(TableCode.objects.filter(section=section, active=True)
+               .values_list("table", flat=True))
+    for table in range(1, section.tables + 1):
+        if table in have:
+            continue
+        for _attempt in range(20):
+            try:
+                with transaction.atomic():
+                    TableCode.objects.create(section=section, session_id=section.session_id,
+                                             table=table, code=new_code())
+                break
+            except IntegrityError:
+                continue  # the code was taken: draw another
+    TableCode.objects.filter(section=section, table__gt=section.tables).update(active=False)
+    return list(TableCode.objects.filter(section=section, active=True).order_by("table"))
+
+
+@transaction.atomic
+def replace_table_code(table_code: TableCode) -> TableCode:
+    """A code that leaked (or a lost card): the old one stops working at once."""
+    table_code.active = False
+    table_code.save(update_fields=["active"])
+    issue_table_codes(table_code.section)
+    return TableCode.objects.get(section=table_code.section, table=table_code.table, active=True)
+
+
+@transaction.atomic
+def change_movement(section: Section, movement, *, user, reason: str = "") -> list[Seating]:
+    """Another movement (e.g. fewer rounds) before the start, keeping the pairs' order."""
+    seated = sorted(Seating.objects.filter(section=section).select_related("entry"),
+                    key=lambda s: (plan.LINE_ORDER[s.direction], s.number))
+    before = {"movement": section.movement.get("kind"), "rounds": plan.round_count(section.movement)}
+    movement = as_movement_dict(movement)
+    seatings = seat_section(section, movement, [s.entry for s in seated])
+    AuditEntry.objects.create(
+        tournament_id=section.session.tournament_id, session_id=section.session_id,
+        action=AuditAction.MOVEMENT, user=user, before=before,
+        after={"movement": movement.get("kind"), "rounds": plan.round_count(movement)},
+        reason=reason,
+    )
+    return seatings
+
+
+@transaction.atomic
+def start_session(session: Session, *, user=None) -> Session:
+    """Open the session to the table devices."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status != SessionStatus.DRAFT:
+        raise TournamentError(_("The session has already started."))
+    if not Seating.objects.filter(session=session).exists():
+        raise TournamentError(_("Seat the entries before starting."))
+    session.status, session.started_at = SessionStatus.RUNNING, timezone.now()
+    session.save(update_fields=["status", "started_at"])
+    Tournament.objects.filter(pk=session.tournament_id, status=TournamentStatus.DRAFT) \
+        .update(status=TournamentStatus.RUNNING)
+    return session
+
+
+@transaction.atomic
+def finish_session(session: Session, *, user=None) -> Session:
+    """Close the session to the table devices (the director can still correct)."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status != SessionStatus.RUNNING:
+        raise TournamentError(_("The session is not being played."))
+    session.status, session.finished_at = SessionStatus.FINISHED, timezone.now()
+    session.save(update_fields=["status", "finished_at"])
+    TableCode.objects.filter(session=session).update(active=False)
+    return session
+
+
+# --- changes once seated --------------------------------------------------------------------
+
+
+def free_places(section: Section) -> list[tuple[int, str]]:
+    """The movement's pair numbers nobody holds (where a late pair can sit)."""
+    taken = set(Seating.objects.filter(section=section).values_list("number", "direction"))
+    return [p for p in _slots_in_order(section.movement) if p not in taken]
+
+
+@transaction.atomic
+def add_late_entry(section: Section, entry: Entry, *, user, number: int | None = None,
+                   direction: str | None = None) -> Seating:
+    """Seat a pair that arrived late in a free place (the sit-out's); rounds it missed show as
+    missing in the console, for the director to score as not played."""
+    places = free_places(section)
+    if number is not None:
+        wanted = (number, direction or (Direction.NONE if not plan.is_directional(
+            section.movement) else Direction.EW))
+        if wanted not in places:
+            raise TournamentError(_("That place is taken or not in the movement."), "number")
+    elif places:
+        wanted = places[0]
+    else:
+        raise TournamentError(_("There is no free place: change the movement."))
+    seating = Seating.objects.create(session_id=section.session_id, section=section, entry=entry,
+                                     number=wanted[0], direction=wanted[1])
+    Entry.objects.filter(pk=entry.pk).update(late=True)
+    AuditEntry.objects.create(
+        tournament_id=entry.tournament_id, session_id=section.session_id, action=AuditAction.LATE,
+        user=user, after={"entry": entry.pk, "number": wanted[0], "line": wanted[1]},
+    )
+    return seating
+
+
+@transaction.atomic
+def withdraw_entry(entry: Entry, *, user, reason: str) -> Entry:
+    """The entry stops playing: its opponents sit out its remaining rounds; it is not ranked."""
+    if not reason.strip():
+        raise TournamentError(_("Say why the entry withdraws."), "reason")
+    entry.status = EntryStatus.WITHDRAWN
+    entry.save(update_fields=["status"])
+    AuditEntry.objects.create(tournament_id=entry.tournament_id, action=AuditAction.WITHDRAWN,
+                              user=user, before={"status": EntryStatus.ACTIVE},
+                              after={"status": entry.status, "entry": entry.pk}, reason=reason)
+    return entry
+
+
+@transaction.atomic
+def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
+                      reason: str = "") -> EntryPlayer:
+    """``joining`` takes ``leaving``'s seat in the entry; the change is logged."""
+    out = EntryPlayer.objects.select_for_update().filter(entry=entry, member=leaving,
+                                                         active=True).first()
+    if out is None:
+        raise TournamentError(_("%(name)s is not playing in this entry.")
+                              % {"name": leaving.full_name}, "leaving")
+    if EntryPlayer.objects.filter(entry__tournament_id=entry.tournament_id, member=joining,
+                                  active=True, entry__status=EntryStatus.ACTIVE).exists():
+        raise TournamentError(_("%(name)s is already playing in this tournament.")
+                              % {"name": joining.full_name}, "joining")
+    out.active = False
+    out.save(update_fields=["active"])
+    player, created = EntryPlayer.objects.get_or_create(
+        entry=entry, member=joining, defaults={"seat": out.seat, "substitute": True})
+    if not created:
+        player.active, player.seat = True, out.seat
+        player.save(update_fields=["active", "seat"])
+    playing = [p.member for p in entry.entry_players.filter(active=True)
+               .select_related("member").order_by("seat")]
+    entry.display_name = _display_name(playing)
+    entry.save(update_fields=["display_name"])
+    AuditEntry.objects.create(
+        tournament_id=entry.tournament_id, action=AuditAction.SUBSTITUTE, user=user,
+        before={"member": leaving.pk, "name": leaving.full_name},
+        after={"member": joining.pk, "name": joining.full_name, "entry": entry.pk},
+        reason=reason,
+    )
+    return player

@@ -1,0 +1,1 @@
+"""Tournaments' URLs, one module per audience: directors, table devices, public results."""

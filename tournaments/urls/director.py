@@ -1,0 +1,3 @@
+"""URLs of the director pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the public pages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the table pages."""
+
+urlpatterns: list = []
