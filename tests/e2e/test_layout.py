@@ -1,8 +1,8 @@
 """Every page of the club works on a phone, a tablet and a desktop, with 44px touch targets."""
 
 import pytest
-from playwright.sync_api import expect
 from e2e_helpers import login, screenshot
+from playwright.sync_api import expect
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 

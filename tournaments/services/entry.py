@@ -550,9 +550,12 @@ def table_round(table_code: TableCode, round_number: int | None = None) -> Table
     )
 
 
-def traveller(board: Board) -> list[dict]:
-    """The board's results entered so far in its session and pool, NS score order, with
-    the matchpoints (or IMPs) of the current classification."""
+def traveller(board: Board) -> tuple[list[dict], int | None]:
+    """The board's results entered so far in its session and pool, best NS score first, with
+    the marks of the current classification (matchpoints scaled to the whole field by
+    Neuberg, or IMPs) and the matchpoint top (None for IMP scoring)."""
+    from collections import Counter
+
     from .classification import ensure_current
 
     ensure_current(board.session)
@@ -574,4 +577,12 @@ def traveller(board: Board) -> list[dict]:
             "ew_label": ew_seat.label if ew_seat else "",
             "ns_mark": marks.get((row.pk, "NS")), "ew_mark": marks.get((row.pk, "EW")),
         })
-    return out
+    top = None
+    if board.session.tournament.is_matchpoints:
+        plays: Counter = Counter()
+        for section in Section.objects.filter(session_id=board.session_id, pool=board.pool):
+            plays.update({b + section.board_offset: n
+                          for b, n in plan.plays_per_board(section.movement).items()})
+        expected = max(plays.values(), default=1)  # the classification's one top per pool
+        top = 2 * (expected - 1)
+    return out, top

@@ -1,3 +1,16 @@
-"""URLs of the table pages."""
+"""URLs of the table devices (namespace "table"). The code URL comes last: it takes any word."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from ..views import table
+
+urlpatterns = [
+    path("", table.index, name="index"),
+    path("leave/", table.leave, name="leave"),
+    path("play/", table.home, name="home"),
+    path("play/<int:round>/<int:board>/", table.board, name="board"),
+    path("preview/", table.preview, name="preview"),
+    path("result/", table.result, name="result"),
+    path("confirm/<int:pk>/", table.confirm, name="confirm"),
+    path("<str:code>/", table.enter, name="enter"),
+]

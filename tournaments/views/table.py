@@ -1,0 +1,361 @@
+"""Score entry at the table: a tablet (or the players' phones) signed in with the table code.
+
+Views here check the device and nothing else: the table code in the Django session says
+which section and table the device is; ``services.entry`` decides what that table may write
+(its own boards, its own rounds, a session in play) and stores each result once. The board
+page works as a plain form; ``static/tournaments/table.js`` adds the offline queue.
+"""
+
+import json
+import uuid
+from functools import wraps
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.permissions import declare, public
+
+from ..forms.table import (
+    DOUBLES,
+    LEAD_RANKS,
+    LEAD_SUITS,
+    LEVELS,
+    MADE,
+    PASS,
+    SEATS,
+    STRAINS,
+    ResultForm,
+    made_text,
+)
+from ..models import Result, ResultStatus, TableCode
+from ..scoring import parse_contract
+from ..services import entry
+from ..services.errors import InvalidResult, NotAllowed
+
+SESSION_KEY = "tournaments.table_code"
+TABLE_DEVICE = "table device"
+# The service names the inputs by what it stores; the form by the buttons.
+FORM_FIELD = {"contract": "level", "declarer": "declarer", "tricks": "made", "lead": "lead_suit"}
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
+
+
+# --- the guard ------------------------------------------------------------------------------
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "") or \
+        request.content_type == "application/json"
+
+
+def _refuse(request, message):
+    if _wants_json(request):
+        return JsonResponse({"error": str(message)}, status=403)
+    return render(request, "tournaments/table/refused.html", {"message": message}, status=403)
+
+
+def _signed_in_code(request) -> TableCode | None:
+    code_id = request.session.get(SESSION_KEY)
+    if code_id is None:
+        return None
+    return TableCode.objects.select_related("section__session__tournament") \
+        .filter(pk=code_id).first()
+
+
+def table_device_required(view):
+    """A device signed in with an active code of a session in play; anything else is refused.
+
+    The view finds the table code on ``request.table_code``; a ``NotAllowed`` from the
+    services (another table's board, a round it does not play) becomes a 403 page.
+    """
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        table_code = _signed_in_code(request)
+        if table_code is None:
+            if request.method == "GET" and not _wants_json(request):
+                return redirect("table:index")
+            return _refuse(request, _("Sign in with the table code first."))
+        if not table_code.active or not table_code.section.session.is_running:
+            request.session.pop(SESSION_KEY, None)
+            return _refuse(request, _("This table code no longer works: the session is over "
+                                      "or the director gave the table a new code."))
+        request.table_code = table_code
+        try:
+            return view(request, *args, **kwargs)
+        except NotAllowed as exc:
+            return _refuse(request, str(exc) or _("This device cannot do that."))
+
+    return declare(wrapper, (TABLE_DEVICE,))
+
+
+# --- signing in and out ---------------------------------------------------------------------
+
+
+def _sign_in(request, code: str) -> TableCode:
+    table_code = entry.table_for_code(code)
+    request.session[SESSION_KEY] = table_code.pk
+    return table_code
+
+
+@public
+def index(request):
+    """The sign-in page: one big field for the code on the table card."""
+    error, code = None, ""
+    if request.method == "POST":
+        code = request.POST.get("code", "").strip()
+        try:
+            _sign_in(request, code)
+        except NotAllowed as exc:
+            error = str(exc)
+        else:
+            return redirect("table:home")
+    current = _signed_in_code(request)
+    if current is not None and not (current.active and current.section.session.is_running):
+        current = None
+    return render(request, "tournaments/table/index.html",
+                  {"error": error, "code": code, "current": current})
+
+
+@public
+def enter(request, code):
+    """The QR code on the table card opens this: signed in at once."""
+    try:
+        _sign_in(request, code)
+    except NotAllowed as exc:
+        return render(request, "tournaments/table/index.html",
+                      {"error": str(exc), "code": code, "current": None}, status=404)
+    return redirect("table:home")
+
+
+@public
+@require_POST
+def leave(request):
+    """Sign this device out of its table (the code keeps working on other devices)."""
+    request.session.pop(SESSION_KEY, None)
+    messages.info(request, _("This device has left the table."))
+    return redirect("table:index")
+
+
+# --- the table's round ----------------------------------------------------------------------
+
+
+def _round_param(request) -> int | None:
+    try:
+        return int(request.GET["round"])
+    except (KeyError, ValueError):
+        return None
+
+
+@table_device_required
+def home(request):
+    """The round at this table: pairs, boards and what is saved, then where everyone moves."""
+    current = entry.table_round(request.table_code)
+    shown = entry.table_round(request.table_code, _round_param(request)) \
+        if _round_param(request) else current
+    return render(request, "tournaments/table/home.html", {
+        "table_code": request.table_code, "tr": shown, "current_round": current.round,
+        "round_numbers": range(1, shown.rounds + 1),
+        "boards": [_board_row(b) for b in shown.boards],
+        "js_text": _js_text(),
+    })
+
+
+def _board_row(board_at) -> dict:
+    return {"board": board_at.board, "result": _result_parts(board_at.result),
+            "conflict": board_at.conflict, "done": board_at.done}
+
+
+def _result_parts(result: Result | None) -> dict | None:
+    """What a stored result looks like on screen: 4♠X N +1, lead ♥10, NS +590."""
+    if result is None:
+        return None
+    parts = {"pk": result.pk, "confirmed": result.confirmed, "ns_score": result.ns_score,
+             "adjusted": result.is_adjusted, "passed": result.contract == PASS}
+    contract = parse_contract(result.contract) if result.contract else None
+    if contract is not None:
+        parts.update(level=contract.level, strain=SUIT_SYMBOL[contract.strain],
+                     strain_class=f"suit-{contract.strain.lower()}",
+                     double="X" * contract.doubled, declarer=result.declarer,
+                     made=made_text(contract.level, result.tricks))
+    if result.lead:
+        parts.update(lead_suit=SUIT_SYMBOL[result.lead[0]], lead_class=f"suit-{result.lead[0].lower()}",
+                     lead_rank="10" if result.lead[1:] == "T" else result.lead[1:])
+    return parts
+
+
+def _score_parts(ns_score: int | None) -> dict:
+    if ns_score is None:
+        return {"side": "", "points": None}
+    if ns_score == 0:
+        return {"side": "", "points": 0}
+    return {"side": _("NS") if ns_score > 0 else _("EW"), "points": abs(ns_score)}
+
+
+def _js_text() -> dict:
+    """The words table.js shows, translated here."""
+    return {
+        "waiting": _("Waiting to send: kept on this device, it will be sent when the "
+                     "connection is back."),
+        "sending": _("Sending…"),
+        "waiting_short": _("Waiting to send"),
+        "saved": _("Saved."),
+        "conflict": _("A different result was already stored for this board: yours was sent "
+                      "to the director, who will decide."),
+        "refused": _("The server refused this result:"),
+        "invalid": _("Please correct the result; nothing was saved."),
+        "all_saved": _("Every result is saved."),
+        "pending": _("Results waiting to be sent: %(count)s"),
+        "offline_preview": _("No connection: the score will be shown once it is back."),
+        "discard": _("Discard"),
+        "board": _("Board %(board)s"),
+    }
+
+
+# --- one board ------------------------------------------------------------------------------
+
+
+def _board_context(request, round_number: int, board_number: int, form=None) -> dict:
+    table_code = request.table_code
+    line = entry.resolve_line(table_code.section, round_number, table_code.table, board_number,
+                              table_code=table_code)
+    tr = entry.table_round(table_code, round_number)
+    rows = Result.objects.filter(section=line.section, round=round_number, board=line.board,
+                                 ns=line.ns, ew=line.ew,
+                                 status__in=[ResultStatus.OK, ResultStatus.CONFLICT])
+    stored = next((r for r in rows if r.status == ResultStatus.OK), None)
+    conflict = any(r.status == ResultStatus.CONFLICT for r in rows)
+    tournament = line.section.session.tournament
+    to_confirm = stored is not None and not stored.confirmed and tournament.opponent_confirmation
+    show_traveller = (stored is not None and tournament.show_traveller and not to_confirm)
+    later = [b.board.number for b in tr.boards if not b.done and b.board.number != board_number]
+    if form is None and stored is None:
+        form = ResultForm(initial={"round": round_number, "board": board_number,
+                                   "idempotency_key": uuid.uuid4().hex})
+    return {
+        "table_code": table_code, "tr": tr, "line": line, "board": line.board,
+        "round": round_number, "form": form, "stored": _result_parts(stored),
+        "score": _score_parts(stored.ns_score if stored else None), "conflict": conflict,
+        "to_confirm": to_confirm,
+        "traveller": _traveller(line.board) if show_traveller else None,
+        "next_board": later[0] if later else None,
+        "choices": {"levels": LEVELS, "strains": STRAINS, "doubles": DOUBLES, "seats": SEATS,
+                    "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},
+        "js_text": _js_text(),
+    }
+
+
+def _traveller(board) -> dict:
+    rows, top = entry.traveller(board)
+    return {"top": top, "rows": [row | {"parts": _result_parts(row["result"]),
+                                        "score": _score_parts(row["result"].ns_score)}
+                                 for row in rows]}
+
+
+def _submit(request, form: ResultForm) -> entry.Submission:
+    """Hand a valid form to the service; its refusals land on the form's fields."""
+    data = form.cleaned_data
+    try:
+        return entry.submit_result(
+            table_code=request.table_code, round=data["round"], board=data["board"],
+            contract=data["contract"], declarer=data["declarer"], tricks=data["tricks"],
+            lead=data["lead"], idempotency_key=data["idempotency_key"])
+    except InvalidResult as exc:
+        form.add_error(FORM_FIELD.get(exc.field), exc.message)
+        return None
+
+
+@table_device_required
+def board(request, round, board):
+    """The board screen: the entry buttons, or the saved result with the opponents' tap
+    and the traveller. Posting here is the path without JavaScript."""
+    if request.method == "POST":
+        form = ResultForm(request.POST)
+        if form.is_valid():
+            if (form.cleaned_data["round"], form.cleaned_data["board"]) != (round, board):
+                return _refuse(request, _("This form belongs to another board."))
+            submission = _submit(request, form)
+            if submission is not None:
+                if submission.outcome in ("created", "duplicate"):
+                    messages.success(request, _("Board %(board)s saved.") % {"board": board})
+                else:
+                    messages.warning(request, _js_text()["conflict"])
+                return redirect("table:board", round=round, board=board)
+        return render(request, "tournaments/table/board.html",
+                      _board_context(request, round, board, form), status=400)
+    try:
+        context = _board_context(request, round, board)
+    except InvalidResult as exc:
+        return render(request, "tournaments/table/refused.html", {"message": exc.message},
+                      status=404)
+    return render(request, "tournaments/table/board.html", context)
+
+
+@table_device_required
+@require_POST
+def preview(request):
+    """The score of what the buttons say, before saving (htmx): the server's Law 77 only."""
+    form = ResultForm(request.POST)
+    context = {"complete": form.is_complete(), "error": None, "score": None}
+    if context["complete"]:
+        if form.is_valid():
+            data = form.cleaned_data
+            table_code = request.table_code
+            try:
+                line = entry.resolve_line(table_code.section, data["round"], table_code.table,
+                                          data["board"], table_code=table_code)
+                scored = entry.scored(line.board, data["contract"], data["declarer"],
+                                      data["tricks"])
+            except InvalidResult as exc:
+                context["error"] = exc.message
+            else:
+                context["score"] = _score_parts(scored["ns_score"])
+        else:
+            context["error"] = next(iter(form.errors.values()))[0]
+    return render(request, "tournaments/table/_preview.html", context)
+
+
+def _payload(request):
+    if request.content_type == "application/json":
+        try:
+            data = json.loads(request.body or b"{}")
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+    return request.POST
+
+
+@table_device_required
+@require_POST
+def result(request):
+    """The JSON endpoint table.js posts to (and posts again until it hears back)."""
+    data = _payload(request)
+    if data is None:
+        return JsonResponse({"errors": {"__all__": [_("Not a result.")]}}, status=400)
+    form = ResultForm(data)
+    submission = _submit(request, form) if form.is_valid() else None
+    if submission is None:
+        return JsonResponse({"errors": {field: [str(e) for e in errors]
+                                        for field, errors in form.errors.items()}}, status=400)
+    outcome = submission.outcome
+    if outcome not in ("created", "duplicate", "conflict"):
+        # The key's row was later decided by the director: replaced means it had been stored.
+        outcome = "duplicate" if outcome == ResultStatus.SUPERSEDED else "conflict"
+    round_number, board_number = form.cleaned_data["round"], form.cleaned_data["board"]
+    return JsonResponse({
+        "outcome": outcome, "ns_score": submission.result.ns_score, "board": board_number,
+        "round": round_number, "result": submission.result.pk,
+        "url": reverse("table:board", kwargs={"round": round_number, "board": board_number}),
+    }, status=201 if outcome == "created" else 200)
+
+
+@table_device_required
+@require_POST
+def confirm(request, pk):
+    """The opponents' tap: they agree with the result shown."""
+    row = get_object_or_404(Result, pk=pk, status=ResultStatus.OK)
+    entry.confirm_result(row, table_code=request.table_code)
+    return redirect("table:board", round=row.round, board=row.board.number)
