@@ -11,7 +11,8 @@ must share boards between tables (declared, so ``validate`` accepts it).
 Starters come from, in order of preference: a closed form in the field Z_p (p prime with p - 1
 not a power of two: pairs {x, a*x} with a of order 2*t, t odd > 1 - the Mullin-Nemeth idea),
 a small exhaustive search (side 9, which has no strong starter), or a seeded hill climb for a
-strong starter (the remaining sides up to 29).  All are deterministic and cached.
+strong starter (the remaining sides up to 29; its results are recorded in HILL_CLIMB_RESULTS,
+which the tests check against a fresh climb).  All are deterministic and cached.
 """
 
 from __future__ import annotations
@@ -167,7 +168,25 @@ def howell_base(n: int) -> Base:
         return _field_starter(n)
     if n == 9:
         return _search_starter_adder(n)
+    if n in HILL_CLIMB_RESULTS:
+        return HILL_CLIMB_RESULTS[n]
     return _hill_climb_strong_starter(n)
+
+
+# What ``_hill_climb_strong_starter`` returns for the sides that need it up to
+# MAX_HOWELL_TABLES (the climb takes up to 60 ms a side; the movements tests recompute every
+# entry and compare, so this is a record of the generator's output, not a copied table).
+HILL_CLIMB_RESULTS: dict[int, Base] = {
+    15: ((4, 5, 9), (11, 9, 5), (13, 1, 14), (6, 2, 8), (7, 12, 4), (14, 8, 7), (10, 3, 13)),
+    17: ((1, 2, 3), (5, 3, 8), (15, 12, 10), (11, 7, 1), (9, 14, 6), (10, 4, 14), (13, 6, 2),
+         (8, 16, 7)),
+    21: ((15, 16, 10), (5, 7, 12), (13, 10, 2), (18, 1, 19), (4, 20, 3), (11, 17, 7), (9, 2, 11),
+         (14, 6, 20), (12, 3, 15), (19, 8, 6)),
+    25: ((23, 22, 20), (10, 8, 18), (15, 18, 8), (5, 9, 14), (17, 12, 4), (21, 2, 23),
+         (13, 6, 19), (16, 24, 15), (4, 20, 24), (1, 11, 12), (3, 14, 17), (19, 7, 1)),
+    27: ((3, 4, 7), (17, 15, 5), (11, 14, 25), (26, 22, 21), (23, 18, 14), (1, 7, 8), (12, 5, 17),
+         (24, 16, 13), (19, 10, 2), (25, 8, 6), (2, 13, 15), (9, 21, 3), (6, 20, 26)),
+}
 
 
 def _is_prime(n: int) -> bool:

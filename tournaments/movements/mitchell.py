@@ -9,9 +9,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import partial
+from itertools import repeat
 from typing import Literal
 
-from .model import Contestant, Design, Movement, MovementError, Round, TableRound, board_numbers
+from .model import (
+    Contestant,
+    Design,
+    Movement,
+    MovementError,
+    Round,
+    TableRound,
+    board_numbers,
+    new_round,
+)
 from .validate import one_winner_problems
 
 EvenMethod = Literal["skip", "twin", "plain"]
@@ -58,45 +69,66 @@ def mitchell(
     twin = tables % 2 == 0 and even == "twin"
     skip = tables % 2 == 0 and even == "skip"
 
-    ns_ids = {(name, t): f"{name}{t}NS" for name in names for t in range(1, tables + 1)}
-    ew_ids = {(name, t): f"{name}{t}EW" for name in names for t in range(1, tables + 1)}
-    set_boards = {s: board_numbers(s, boards_per_round) for s in range(1, tables + 1)}
+    # Each round is a rotation of the EW pairs and of the board sets, so a round is built with
+    # list slicing and zip instead of per-table arithmetic; the rare special tables (half table,
+    # twin table) are patched afterwards.  The output is the same table by table.
+    ns_lists = [[f"{name}{t}NS" for t in range(1, tables + 1)] for name in names]
+    ew_twice = [[f"{name}{t}EW" for t in range(1, tables + 1)] * 2 for name in names]
+    numbers = range(1, tables + 1)
+    sets_twice = list(numbers) * 2
+    boards_twice = [board_numbers(s, boards_per_round) for s in numbers] * 2
+    # index (0-based) of the board-set position each table holds; the twin layout moves sets
+    position = list(range(half)) + list(range(half + 1, tables)) + [0]
+    missing_ns = missing_ew = None
+    if missing is not None:
+        missing_ns = next((t for t in numbers if f"{t}NS" == missing), None)
+        missing_ew = next((t for t in numbers if f"{t}EW" == missing), None)
+    new_table = partial(tuple.__new__, TableRound)
+    empty: tuple[int, ...] = ()
     built: list[Round] = []
     for r in range(1, rounds + 1):
+        shift = (r - 1) + (1 if skip and r > half else 0)
+        k = -shift % tables
+        b = (r - 1) % tables
+        sets_r = sets_twice[b:b + tables]
+        boards_r = boards_twice[b:b + tables]
+        if twin:
+            sets_r = list(map(sets_r.__getitem__, position))
+            boards_r = list(map(boards_r.__getitem__, position))
+        # the table where the missing pair would play this round (1-based), if any
+        gap = missing_ns if missing_ns is not None else (
+            (missing_ew - 1 + shift) % tables + 1 if missing_ew is not None else None
+        )
+        flip = r in switched
         entries: list[TableRound] = []
         sitout: list[Contestant] = []
         relay: list[int] = []
-        sets_at = _sets_this_round(tables, r, twin)
         for copy, name in enumerate(names):
-            for t in range(1, tables + 1):
-                shift = (r - 1) + (1 if skip and r > half else 0)
-                ew_no = (t - 1 - shift) % tables + 1
-                ns_id, ew_id = ns_ids[(name, t)], ew_ids[(name, ew_no)]
-                board_set = sets_at[t]
-                boards = set_boards[board_set]
-                if missing is not None and (f"{t}NS" == missing or f"{ew_no}EW" == missing):
-                    present = ew_id if f"{t}NS" == missing else ns_id
-                    sitout.append(present)
-                    if copy == 0 and (not twin or t not in (1, tables)):
-                        relay.extend(boards)
-                    continue
-                if r in switched:
-                    ns_id, ew_id = ew_id, ns_id
-                shares: tuple[int, ...] = ()
-                if twin and t in (1, tables):
-                    other = tables if t == 1 else 1
-                    if missing is None or other not in _phantom_tables(missing, r, tables, skip):
-                        shares = (other,)
-                entries.append(
-                    TableRound(t, ns_id, ew_id, boards, board_set, name, shares_with=shares,
-                               copy=copy)
-                )
+            ns_r = ns_lists[copy]
+            ew_r = ew_twice[copy][k:k + tables]
+            row = list(map(new_table, zip(
+                numbers, ew_r if flip else ns_r, ns_r if flip else ew_r, boards_r, sets_r,
+                repeat(name), repeat(None), repeat(empty), repeat(copy),
+            )))
+            if twin:
+                phantoms = (_phantom_tables(missing, r, tables, skip) if missing is not None
+                            else set())
+                if tables not in phantoms:
+                    row[0] = new_table((*row[0][:7], (tables,), copy))
+                if 1 not in phantoms:
+                    row[-1] = new_table((*row[-1][:7], (1,), copy))
+            if gap is not None:
+                sitout.append(ew_r[gap - 1] if gap == missing_ns else ns_r[gap - 1])
+                if copy == 0 and (not twin or gap not in (1, tables)):
+                    relay.extend(boards_r[gap - 1])
+                del row[gap - 1]
+            entries += row
         if twin:
-            relay.extend(board_numbers(sets_at[0], boards_per_round))
-        built.append(
-            Round(r, tuple(entries), tuple(sitout), tuple(sorted(set(relay))),
-                  duplicate=sections > 1 and r == 1)
-        )
+            relay.extend(board_numbers((half + r - 1) % tables + 1, boards_per_round))
+        built.append(new_round(
+            r, tuple(entries), tuple(sitout), tuple(sorted(set(relay))) if relay else (),
+            sections > 1 and r == 1,
+        ))
 
     everyone_ns = [f"{n}{t}NS" for n in names for t in range(1, tables + 1)]
     everyone_ew = [f"{n}{t}EW" for n in names for t in range(1, tables + 1)]
@@ -141,18 +173,6 @@ def mitchell(
         phantom=missing,
         notes=tuple(notes),
     )
-
-
-def _sets_this_round(tables: int, r: int, twin: bool) -> dict[int, int]:
-    """Board set per table (key 0 = relay stand) for a round."""
-    if not twin:
-        return {t: (t - 1 + r - 1) % tables + 1 for t in range(1, tables + 1)}
-    half = tables // 2
-    position = {t: t for t in range(1, half + 1)}
-    position.update({t: t + 1 for t in range(half + 1, tables)})
-    position[tables] = 1
-    position[0] = half + 1
-    return {t: (p - 1 + r - 1) % tables + 1 for t, p in position.items()}
 
 
 def _phantom_tables(missing: str, r: int, tables: int, skip: bool) -> set[int]:

@@ -2,7 +2,7 @@
 
 The model is deliberately flat and JSON shaped: a Django service only needs to ask "which table
 plays which boards in round r, and who sits NS/EW there", so every ``Movement`` keeps an index
-built once at construction time and answers those questions in O(1).
+built once (on the first such question) and answers those questions in O(1).
 
 Contestant identities (documented here because other code stores them):
 
@@ -143,6 +143,31 @@ class Round:
         return out
 
 
+_ROUND_SLOTS = tuple(
+    getattr(Round, name).__set__ for name in ("number", "tables", "sitout", "relay", "duplicate")
+)
+
+
+def new_round(
+    number: int,
+    tables: tuple[TableRound, ...],
+    sitout: tuple[Contestant, ...] = (),
+    relay: tuple[int, ...] = (),
+    duplicate: bool = False,
+) -> Round:
+    """``Round(...)`` for generators building thousands of rounds: a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``; this fills the slots directly
+    and gives the same object."""
+    rnd = object.__new__(Round)
+    set_number, set_tables, set_sitout, set_relay, set_duplicate = _ROUND_SLOTS
+    set_number(rnd, number)
+    set_tables(rnd, tables)
+    set_sitout(rnd, sitout)
+    set_relay(rnd, relay)
+    set_duplicate(rnd, duplicate)
+    return rnd
+
+
 @dataclass(frozen=True, slots=True)
 class Design:
     """What the movement claims, so ``validate`` checks exactly the promises it made.
@@ -249,7 +274,8 @@ class TableCardLine:
 class Movement:
     """A complete movement.  Build one with a generator or ``Movement.from_dict``.
 
-    Lookups (``at``, ``seat_of``) are dictionary hits; the indexes are built in ``__post_init__``.
+    Lookups (``at``, ``seat_of``) are dictionary hits; the indexes are built once, on the first
+    lookup (generating and validating a movement never needs them, so they cost nothing there).
     """
 
     kind: str
@@ -259,28 +285,35 @@ class Movement:
     design: Design = field(default_factory=Design)
     phantom: Contestant | None = None
     notes: tuple[str, ...] = ()
-    _by_table: dict[tuple[str, int, int], TableRound] = field(
-        init=False, repr=False, compare=False
+    _index: tuple[
+        dict[tuple[str, int, int], TableRound],
+        dict[tuple[int, Contestant], TableRound],
+    ] | None = field(default=None, init=False, repr=False, compare=False)
+    _contestants: list[Contestant] | None = field(
+        default=None, init=False, repr=False, compare=False
     )
-    _by_contestant: dict[tuple[int, Contestant], TableRound] = field(
-        init=False, repr=False, compare=False
-    )
-    _contestants: list[Contestant] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self._by_table = {}
-        self._by_contestant = {}
-        seen: dict[Contestant, None] = {}
+    @property
+    def _by_table(self) -> dict[tuple[str, int, int], TableRound]:
+        return (self._index or self._build_index())[0]
+
+    @property
+    def _by_contestant(self) -> dict[tuple[int, Contestant], TableRound]:
+        return (self._index or self._build_index())[1]
+
+    def _build_index(self) -> tuple[
+        dict[tuple[str, int, int], TableRound], dict[tuple[int, Contestant], TableRound]
+    ]:
+        by_table: dict[tuple[str, int, int], TableRound] = {}
+        by_contestant: dict[tuple[int, Contestant], TableRound] = {}
         for rnd in self.rounds:
             number = rnd.number
             for tr in rnd.tables:
-                self._by_table.setdefault((tr.section, number, tr.table), tr)
+                by_table.setdefault((tr.section, number, tr.table), tr)
                 for c in tr.contestants():
-                    self._by_contestant.setdefault((number, c), tr)
-                    seen[c] = None
-            for c in rnd.sitout:
-                seen[c] = None
-        self._contestants = sorted(seen, key=_sort_key)
+                    by_contestant.setdefault((number, c), tr)
+        self._index = (by_table, by_contestant)
+        return self._index
 
     # ----------------------------------------------------------------- lookups
     @property
@@ -300,6 +333,19 @@ class Movement:
         return self._by_contestant.get((round, contestant))
 
     def contestants(self) -> list[Contestant]:
+        if self._contestants is None:
+            seen: dict[Contestant, None] = {}
+            for rnd in self.rounds:
+                for tr in rnd.tables:
+                    if tr.players is not None:
+                        seen.update(dict.fromkeys(tr.players))
+                    else:
+                        if tr.ns is not None:
+                            seen[tr.ns] = None
+                        if tr.ew is not None:
+                            seen[tr.ew] = None
+                seen.update(dict.fromkeys(rnd.sitout))
+            self._contestants = sorted(seen, key=_sort_key)
         return list(self._contestants)
 
     def boards(self) -> list[int]:

@@ -156,15 +156,18 @@ def _shifted_destinations(tables: int) -> tuple[int, ...]:
     dest = [0] * tables
     for parity in (1, 0):
         cls = [t for t in range(1, tables + 1) if t % 2 == parity]
-        best: tuple[int, int, list[int]] | None = None
-        for s in range(1, len(cls)):
-            moved = [cls[(i + s) % len(cls)] for i in range(len(cls))]
-            gap = min(abs(2 * t - (2 * u - 1)) for t, u in zip(cls, moved, strict=True))
-            score = (gap, -abs(abs(moved[0] - cls[0]) - tables // 2))
+        size = len(cls)
+        best: tuple[int, int, int] | None = None
+        for s in range(1, size):
+            # cls steps by 2, so table cls[i] sends rank 2*cls[i] to cls[i+s] (s < size - i)
+            # or cls[i+s-size]: |2t - (2u - 1)| is 4s - 1 or 4(size - s) + 1, both occurring
+            gap = min(4 * s - 1, 4 * (size - s) + 1)
+            score = (gap, -abs(abs(cls[s] - cls[0]) - tables // 2))
             if best is None or score > best[:2]:
-                best = (*score, moved)
-        for t, u in zip(cls, best[2] if best else cls, strict=True):
-            dest[t - 1] = u
+                best = (*score, s)
+        shift = best[2] if best else 0
+        for i, t in enumerate(cls):
+            dest[t - 1] = cls[(i + shift) % size]
     return tuple(dest)
 
 

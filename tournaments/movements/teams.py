@@ -33,6 +33,21 @@ class Match:
         return {"open": {"ns": f"{h}a", "ew": f"{a}b"}, "closed": {"ns": f"{a}a", "ew": f"{h}b"}}
 
 
+# A frozen dataclass's __init__ goes through object.__setattr__ field by field (about 1 us);
+# round_robin builds thousands of matches, so it fills the slots directly: the same object.
+_set_table, _set_home, _set_away = (
+    Match.table.__set__, Match.home.__set__, Match.away.__set__  # type: ignore[attr-defined]
+)
+
+
+def _match(table: int, home: int, away: int) -> Match:
+    match = object.__new__(Match)
+    _set_table(match, table)
+    _set_home(match, home)
+    _set_away(match, away)
+    return match
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRound:
     round: int
@@ -79,16 +94,16 @@ def round_robin(
     rounds: list[MatchRound] = []
     for leg in range(legs):
         for r, row in enumerate(grid, start=1):
-            matches: list[Match] = []
             bye = None
-            for home, away in row:
-                if leg:
-                    home, away = away, home  # C03 l.251: the second leg reverses positions
-                if n != teams and n in (home, away):
-                    bye = away if home == n else home
-                    continue
-                matches.append(Match(len(matches) + 1, home, away))
-            rounds.append(MatchRound(r + leg * len(grid), tuple(matches), bye))
+            if n != teams:  # the phantom team n plays at exactly one table: its opponent's bye
+                bye = next(away if home == n else home for home, away in row if n in (home, away))
+                row = [m for m in row if n not in m]
+            if leg:  # C03 l.251: the second leg reverses positions
+                homes, aways = [a for _, a in row], [h for h, _ in row]
+            else:
+                homes, aways = [h for h, _ in row], [a for _, a in row]
+            matches = tuple(map(_match, range(1, len(row) + 1), homes, aways))
+            rounds.append(MatchRound(r + leg * len(grid), matches, bye))
     return Schedule(
         kind="round_robin",
         teams=teams,
@@ -111,27 +126,18 @@ def inverse_square(n: int) -> list[list[tuple[int, int]]]:
     """C03 l.255-285: fill first slots (n alternating at the last table), then second slots
     right-to-left and bottom-to-top, both with a counter cycling 1..n-1."""
     m, half = n - 1, n // 2
-    grid: list[list[list[int]]] = [[[0, 0] for _ in range(half)] for _ in range(m)]
-    counter = 0
-
-    def tick() -> int:
-        nonlocal counter
-        counter = counter % m + 1
-        return counter
-
+    # The k-th tick of a counter cycling 1..m is k % m + 1, so each slot's value follows from
+    # how many ticks came before it: first pass row by row (half ticks a row, the last one for
+    # the table with team n); second pass from the bottom row up and right to left.
+    rows = []
     for r in range(m):
-        for t in range(half - 1):
-            grid[r][t][0] = tick()
-        last = grid[r][half - 1]
-        if r % 2 == 0:
-            last[0], last[1] = tick(), n
-        else:
-            last[0], last[1] = n, tick()
-    counter = 0
-    for r in range(m - 1, -1, -1):
-        for t in range(half - 2, -1, -1):
-            grid[r][t][1] = tick()
-    return [[(a, b) for a, b in row] for row in grid]
+        start = r * half
+        later = (m - 1 - r) * (half - 1) + half - 2
+        row = [((start + t) % m + 1, (later - t) % m + 1) for t in range(half - 1)]
+        last = (start + half - 1) % m + 1
+        row.append((last, n) if r % 2 == 0 else (n, last))
+        rows.append(row)
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

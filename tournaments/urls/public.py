@@ -1,3 +1,21 @@
-"""URLs of the public pages."""
+"""URLs of the public results pages (namespace "results")."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from ..views import public
+
+urlpatterns = [
+    path("", public.index, name="index"),
+    path("me/", public.my_results, name="mine"),
+    path("season/", public.season_ranking, name="season"),
+    path("season/<int:pk>/", public.season_ranking, name="season_for"),
+    path("player/<int:pk>/", public.player, name="player"),
+    path("<slug:slug>/", public.tournament, name="tournament"),
+    path("<slug:slug>/overall/", public.event_ranking, name="event"),
+    path("<slug:slug>/<int:session>/section/<str:letter>/", public.section_ranking,
+         name="section"),
+    path("<slug:slug>/<int:session>/pool/<str:pool>/", public.pool_ranking, name="pool"),
+    path("<slug:slug>/<int:session>/pair/<int:entry>/", public.scorecard, name="scorecard"),
+    path("<slug:slug>/<int:session>/board/<str:pool>/<int:number>/", public.board,
+         name="board"),
+]

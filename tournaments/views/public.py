@@ -1,0 +1,224 @@
+"""Results for players: index, tournament, rankings, scorecards, boards, players, season.
+
+The pages are declared ``public``; whether a given tournament may be seen is decided per
+tournament by ``services.results`` (public results, or a logged-in club user), and a hidden
+one answers 404 exactly like a missing one, so its existence is not revealed. Rankings come
+from the stored classification, re-classified first when stale.
+"""
+
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import get_format
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+
+from clubsite.models import Member, Season
+from clubsite.permissions import login_required, public
+
+from ..models import Section
+from ..services import classification, results
+from ..services.season_ranking import season_ranking as build_season_ranking
+from ..tables import SeasonRankingTable, ranking_table
+
+LINE_NAMES = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West"), "": ""}
+
+
+def _tournament_or_404(request, slug):
+    tournament = results.visible_tournament(request.user, slug)
+    if tournament is None:
+        raise Http404(_("No results for this tournament."))
+    return tournament
+
+
+def _session_or_404(request, slug, number):
+    session = results.visible_session(request.user, slug, number)
+    if session is None:
+        raise Http404(_("No results for this session."))
+    return session
+
+
+def _status(tournament) -> dict:
+    return {"tournament": tournament, "correction": results.correction_period(tournament)}
+
+
+@public
+def index(request):
+    """Tournaments with published results, newest first; ones being played are flagged."""
+    page = Paginator(results.visible_tournaments(request.user), 30).get_page(
+        request.GET.get("page"))
+    return render(request, "tournaments/results/index.html", {
+        "page": page, "member": results.member_for(request.user),
+    })
+
+
+@login_required
+def my_results(request):
+    """The logged-in player's own page, when their account is linked to a member."""
+    member = results.member_for(request.user)
+    if member is None:
+        return render(request, "tournaments/results/no_member.html", status=404)
+    return redirect("results:player", pk=member.pk)
+
+
+@public
+def tournament(request, slug):
+    tournament = _tournament_or_404(request, slug)
+    overview = results.tournament_overview(tournament)
+    has_event = tournament.session_count > 1
+    return render(request, "tournaments/results/tournament.html", {
+        **_status(tournament), "sessions": overview, "has_event": has_event,
+    })
+
+
+def _decimal_text(value, separator: str) -> str:
+    """A stored two-decimal number as the visitor's locale writes it ("61,23")."""
+    return "" if value is None else str(value).replace(".", separator)
+
+
+def _tables(request, groups, imps: bool, link) -> list[dict]:
+    """One sortable table per line, each with its own sort parameter (``ns-sort``…)."""
+    separator = get_format("DECIMAL_SEPARATOR")
+    out = []
+    for group in groups:
+        for row in group.rows:
+            row["url"] = link(row)
+            row["points_text"] = _decimal_text(row["points"], separator)
+            row["percentage_text"] = _decimal_text(row["percentage"], separator)
+        prefix = f"{group.direction.lower()}-" if group.direction else ""
+        table = ranking_table(group.rows, imps, prefix=prefix)
+        RequestConfig(request, paginate=False).configure(table)
+        out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
+                    "table": table})
+    return out
+
+
+def _scorecard_link(session):
+    slug, number = session.tournament.slug, session.number
+    return lambda row: reverse("results:scorecard", args=[slug, number, row["entry_id"]])
+
+
+@public
+def section_ranking(request, slug, session, letter):
+    """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
+    session = _session_or_404(request, slug, session)
+    classification.ensure_current(session)
+    section = get_object_or_404(Section.objects.defer("movement"), session=session,
+                                letter=letter)
+    siblings = list(Section.objects.filter(session=session).values_list("letter", "pool"))
+    groups = results.section_ranking(section)
+    imps = session.tournament.scoring_method in results.IMP_SCORED
+    return render(request, "tournaments/results/ranking.html", {
+        **_status(session.tournament), "session": session, "section": section,
+        "tables": _tables(request, groups, imps, _scorecard_link(session)),
+        "title": _("Section %(letter)s") % {"letter": section.letter},
+        "current_letter": section.letter, "siblings": siblings, "imps": imps,
+        "overall_pool": section.pool if sum(1 for _l, p in siblings if p == section.pool) > 1
+        else "",
+    })
+
+
+@public
+def pool_ranking(request, slug, session, pool):
+    """Every section playing the same boards ranked together."""
+    session = _session_or_404(request, slug, session)
+    classification.ensure_current(session)
+    groups = results.pool_ranking(session, pool)
+    if not groups:
+        raise Http404(_("No overall ranking here."))
+    for group in groups:
+        for row in group.rows:
+            row["show_section"] = True
+    imps = session.tournament.scoring_method in results.IMP_SCORED
+    siblings = list(Section.objects.filter(session=session).values_list("letter", "pool"))
+    return render(request, "tournaments/results/ranking.html", {
+        **_status(session.tournament), "session": session, "pool": pool,
+        "tables": _tables(request, groups, imps, _scorecard_link(session)),
+        "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
+        "current_letter": "", "overall_pool": pool,
+    })
+
+
+@public
+def event_ranking(request, slug):
+    """Totals over every session of a multi-session tournament."""
+    tournament = _tournament_or_404(request, slug)
+    results.refresh(tournament.sessions.all())
+    groups = results.event_ranking(tournament)
+    if not groups:
+        raise Http404(_("No overall ranking here."))
+    imps = tournament.scoring_method in results.IMP_SCORED
+    tournament_url = reverse("results:tournament", args=[slug])
+    return render(request, "tournaments/results/ranking.html", {
+        **_status(tournament), "tables": _tables(request, groups, imps,
+                                                 lambda row: tournament_url),
+        "title": _("All sessions"), "imps": imps, "siblings": [], "current_letter": "",
+        "overall_pool": "",
+    })
+
+
+@public
+def scorecard(request, slug, session, entry):
+    """A pair's every board: opponents, contract, score, marks; and the totals."""
+    session = _session_or_404(request, slug, session)
+    classification.ensure_current(session)
+    card = results.scorecard(session, entry)
+    if card is None:
+        raise Http404(_("This pair did not play in this session."))
+    players = list(Member.objects.filter(entry_seats__entry_id=entry).order_by(
+        "entry_seats__seat").distinct())
+    return render(request, "tournaments/results/scorecard.html", {
+        **_status(session.tournament), "session": session, "card": card, "players": players,
+        "entry_id": entry,
+    })
+
+
+@public
+def board(request, slug, session, pool, number):
+    """A board: its traveller, frequency table and hand record."""
+    session = _session_or_404(request, slug, session)
+    classification.ensure_current(session)
+    data = results.traveller(session, pool, number, get_language())
+    if data is None:
+        raise Http404(_("No such board."))
+    numbers = list(session.boards.filter(pool=pool).order_by("number")
+                   .values_list("number", flat=True))
+    at = numbers.index(number)
+    return render(request, "tournaments/results/board.html", {
+        **_status(session.tournament), "session": session, "pool": pool, "data": data,
+        "previous": numbers[at - 1] if at > 0 else None,
+        "next": numbers[at + 1] if at + 1 < len(numbers) else None,
+        "strains": results.strain_headers(), "highlight": request.GET.get("pair", ""),
+    })
+
+
+@public
+def player(request, pk):
+    """A player's tournaments (partner, percentage, place), average and partners."""
+    member = get_object_or_404(Member, pk=pk)
+    history = results.player_history(member, request.user)
+    if not history.rows and not request.user.is_authenticated:
+        raise Http404(_("No results for this player."))
+    return render(request, "tournaments/results/player.html", {
+        "history": history, "is_me": results.member_for(request.user) == member,
+    })
+
+
+@public
+def season_ranking(request, pk=None):
+    """The club's ranking for a season under its rule (sortable)."""
+    season = get_object_or_404(Season, pk=pk) if pk else Season.current()
+    ranking = build_season_ranking(season, request.user)
+    rows = ranking.rows()
+    for row in rows:
+        row["url"] = reverse("results:player", args=[row["member_id"]])
+        row["average_sort"] = row["average"] if row["average"] is not None else -1
+    table = SeasonRankingTable(rows)
+    RequestConfig(request, paginate=False).configure(table)
+    return render(request, "tournaments/results/season.html", {
+        "ranking": ranking, "table": table,
+        "seasons": Season.objects.filter(start__lte=timezone.localdate()).order_by("-start")[:6],
+    })
