@@ -394,3 +394,62 @@ def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
         reason=reason,
     )
     return player
+
+
+# --- the director's choice of movement ------------------------------------------------------
+
+
+def build_movement(kind: str, *, tables: int | None = None, rounds: int | None = None,
+                   boards_per_round: int = 2, pairs: int | None = None, **options) -> dict:
+    """A movement from the core as the stored dict: ``kind`` "mitchell" or "howell", with an
+    advice's ``call`` or the director's own numbers (``pairs`` places the phantom)."""
+    from ..movements import MovementError, howell, mitchell
+
+    try:
+        if kind == "mitchell":
+            if tables is None:
+                raise TournamentError(_("Say how many tables."), "tables")
+            if pairs is not None and not 2 * tables - 1 <= pairs <= 2 * tables:
+                pairs = None
+            movement = mitchell(tables, rounds, boards_per_round, pairs=pairs,
+                                even=options.get("even", "skip"))
+        elif kind == "howell":
+            movement = howell(None if pairs else tables, boards_per_round, pairs=pairs,
+                              rounds=rounds)
+        else:
+            raise TournamentError(_("Choose a Mitchell or a Howell here."), "kind")
+    except MovementError as exc:
+        raise TournamentError(_("This movement is not possible: %(reason)s")
+                              % {"reason": exc}, "movement") from exc
+    return movement.to_dict()
+
+
+def movement_summary(movement: dict) -> dict:
+    """Kind, tables, rounds and boards per round of a stored movement, for the pages."""
+    return {"kind": movement.get("kind", ""), "tables": plan.table_count(movement),
+            "rounds": plan.round_count(movement),
+            "boards_per_round": plan.boards_per_round(movement),
+            "boards": len(plan.plays_per_board(movement))}
+
+
+@transaction.atomic
+def update_tournament(tournament: Tournament, changes: dict) -> Tournament:
+    """Save the event's settings; a new session count adds sessions or drops empty ones."""
+    changes = dict(changes)
+    count = changes.pop("session_count", tournament.session_count)
+    if count < 1:
+        raise TournamentError(_("A tournament has at least one session."), "session_count")
+    extra = tournament.sessions.filter(number__gt=count)
+    if extra.exclude(status=SessionStatus.DRAFT).exists() or \
+            Seating.objects.filter(session__in=extra).exists():
+        raise TournamentError(_("Sessions with seated entries cannot be removed."),
+                              "session_count")
+    extra.delete()
+    have = set(tournament.sessions.values_list("number", flat=True))
+    Session.objects.bulk_create(Session(tournament=tournament, number=n)
+                                for n in range(1, count + 1) if n not in have)
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    tournament.session_count = count
+    tournament.save()
+    return tournament

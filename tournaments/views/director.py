@@ -1,0 +1,313 @@
+"""The director's pages for the event itself: the list, the tournament form, entries, audit
+trail and publication. Sessions, movements and boards are in ``director_setup``; printing in
+``director_print``; the live console and results in ``director_run``.
+
+Views speak HTTP and check the role; every rule is in ``tournaments.services``.
+"""
+
+from django.contrib import messages
+from django.db.models import Count, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.models import Member
+from clubsite.permissions import director_required
+
+from ..forms.director import (
+    EntryForm,
+    GuestForm,
+    PublishForm,
+    SubstituteForm,
+    TournamentForm,
+    WithdrawForm,
+    add_service_error,
+)
+from ..models import (
+    AuditEntry,
+    Entry,
+    EntryPlayer,
+    EntryStatus,
+    Tournament,
+)
+from ..services import publish, setup
+from ..services.adjustments import describe
+from ..services.errors import TournamentError
+from .director_common import get_tournament, law_link
+
+SEARCH_LIMIT = 12
+
+
+@director_required
+def index(request):
+    """The director's tournaments, newest first."""
+    tournaments = Tournament.objects.annotate(
+        entry_count=Count("entries", filter=Q(entries__status=EntryStatus.ACTIVE))
+    ).order_by("-date", "-created_at")
+    return render(request, "tournaments/director/index.html", {"tournaments": tournaments})
+
+
+@director_required
+def tournament_create(request):
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        sessions = data.pop("session_count")
+        try:
+            tournament = setup.create_tournament(sessions=sessions, user=request.user, **data)
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect("director:tournament", tournament.pk)
+    return render(request, "tournaments/director/tournament_form.html", {"form": form})
+
+
+@director_required
+def tournament_edit(request, pk):
+    tournament = get_tournament(pk)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            setup.update_tournament(tournament, form.cleaned_data)
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Changes saved."))
+            return redirect("director:tournament", tournament.pk)
+    return render(request, "tournaments/director/tournament_form.html",
+                  {"form": form, "tournament": tournament})
+
+
+@director_required
+def tournament_detail(request, pk):
+    tournament = get_tournament(pk)
+    sessions = tournament.sessions.prefetch_related("sections")
+    return render(request, "tournaments/director/tournament.html", {
+        "tournament": tournament, "sessions": sessions,
+        "entry_count": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
+        "publish_form": PublishForm(),
+        "period_over": publish.correction_period_over(tournament),
+    })
+
+
+# --- entries --------------------------------------------------------------------------------
+
+
+def _slot_count(tournament) -> int:
+    return setup.PLAYERS_PER_ENTRY[tournament.event_type][1]
+
+
+def _playing_ids(tournament) -> set[int]:
+    return set(EntryPlayer.objects.filter(
+        entry__tournament=tournament, entry__status=EntryStatus.ACTIVE, active=True)
+        .values_list("member_id", flat=True))
+
+
+def _member(pk) -> Member | None:
+    try:
+        return Member.objects.filter(pk=int(pk)).first()
+    except (TypeError, ValueError):
+        return None
+
+
+def _guest_form(data, i: int) -> GuestForm:
+    """The guest half-typed in slot ``i`` stays on the page whatever button was pressed."""
+    prefix = f"guest{i}"
+    typed = any(key.startswith(prefix + "-") and data.get(key) for key in data)
+    return GuestForm(data if typed else None, prefix=prefix)
+
+
+def _slot(tournament, data, i: int, *, playing=None, guest_form=None, error=None) -> dict:
+    """What one player slot shows: the chosen member, the search and its results."""
+    query = (data.get(f"q{i}") or "").strip()
+    chosen = _member(data.get(f"player{i}"))
+    results = list(setup.find_members(query, SEARCH_LIMIT)) if query else []
+    if chosen is not None:
+        results = [chosen] + [m for m in results if m.pk != chosen.pk]
+    return {
+        "n": i, "query": query, "chosen": chosen, "results": results,
+        "playing": _playing_ids(tournament) if playing is None else playing,
+        "guest": guest_form or _guest_form(data, i), "error": error,
+    }
+
+
+def _entries_page(request, tournament, data, *, form=None, guest_forms=None, status=200):
+    playing = _playing_ids(tournament)
+    errors = form.errors if form is not None else {}
+    slots = [_slot(tournament, data, i, playing=playing,
+                   guest_form=(guest_forms or {}).get(i),
+                   error=(errors.get(f"player{i}") or [None])[0])
+             for i in range(1, _slot_count(tournament) + 1)]
+    entries = (tournament.entries.prefetch_related("entry_players__member")
+               .order_by("status", "id"))
+    return render(request, "tournaments/director/entries.html", {
+        "tournament": tournament, "entries": entries, "slots": slots,
+        "non_field_errors": form.non_field_errors() if form is not None else [],
+        "withdraw_form": WithdrawForm(),
+    }, status=status)
+
+
+@director_required
+def entries(request, pk):
+    """Register entries: each player found by name or licence (live search) or added as a
+    guest on the spot; what was typed survives every round trip."""
+    tournament = get_tournament(pk)
+    if request.method != "POST":
+        return _entries_page(request, tournament, {})
+    data = request.POST.copy()
+    action = data.get("action", "register")
+    if action == "search":
+        return _entries_page(request, tournament, data)
+    if action.startswith("guest"):
+        i = int(action[5:] or 0) if action[5:].isdigit() else 0
+        guest_form = GuestForm(data, prefix=f"guest{i}")
+        if 1 <= i <= _slot_count(tournament) and guest_form.is_valid():
+            try:
+                guest = setup.add_guest(**guest_form.cleaned_data)
+            except TournamentError as exc:
+                add_service_error(guest_form, exc)
+            else:
+                data[f"player{i}"] = str(guest.pk)
+                for name in GuestForm.base_fields:
+                    data.pop(f"guest{i}-{name}", None)
+                messages.success(request, _("Guest %(name)s added.") % {"name": guest.full_name})
+                return _entries_page(request, tournament, data)
+        return _entries_page(request, tournament, data, guest_forms={i: guest_form}, status=400)
+    form = EntryForm(data, slots=_slot_count(tournament))
+    if form.is_valid():
+        try:
+            entry = setup.register_entry(tournament, form.members())
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Registered: %(entry)s.") % {"entry": entry})
+            return redirect("director:entries", tournament.pk)
+    return _entries_page(request, tournament, data, form=form, status=400)
+
+
+@director_required
+def member_search(request, pk):
+    """The live search's results for one player slot (an htmx fragment)."""
+    tournament = get_tournament(pk)
+    try:
+        i = max(1, min(int(request.GET.get("slot", 1)), 6))
+    except ValueError:
+        i = 1
+    slot = _slot(tournament, request.GET, i)
+    return render(request, "tournaments/director/_member_results.html", {"slot": slot})
+
+
+@director_required
+@require_POST
+def entry_withdraw(request, pk):
+    entry = get_object_or_404(Entry, pk=pk)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say why the entry withdraws."))
+    else:
+        try:
+            setup.withdraw_entry(entry, user=request.user, reason=form.cleaned_data["reason"])
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("%(entry)s withdrawn.") % {"entry": entry})
+    return redirect("director:entries", entry.tournament_id)
+
+
+@director_required
+def entry_substitute(request, pk):
+    """A substitute takes a player's seat in an entry (found by search or added as a guest)."""
+    entry = get_object_or_404(Entry.objects.select_related("tournament"), pk=pk)
+    data = request.POST.copy() if request.method == "POST" else {}
+    form = SubstituteForm(data or None, entry=entry)
+    guest_form = None
+    action = data.get("action", "save") if data else ""
+    if action == "guest1":
+        guest_form = GuestForm(data, prefix="guest1")
+        if guest_form.is_valid():
+            try:
+                guest = setup.add_guest(**guest_form.cleaned_data)
+            except TournamentError as exc:
+                add_service_error(guest_form, exc)
+            else:
+                data["player1"] = str(guest.pk)
+                guest_form = None
+        form = SubstituteForm(data, entry=entry)
+        form.errors.clear()
+    elif action == "search":
+        form.errors.clear()
+    elif action == "save" and form.is_valid():
+        try:
+            setup.substitute_player(entry, leaving=form.cleaned_data["leaving"],
+                                    joining=form.cleaned_data["player1"], user=request.user,
+                                    reason=form.cleaned_data["reason"])
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("Substitute recorded."))
+            return redirect("director:entries", entry.tournament_id)
+    slot = _slot(entry.tournament, data, 1, guest_form=guest_form,
+                 error=(form.errors.get("player1") or [None])[0] if data else None)
+    return render(request, "tournaments/director/substitute.html",
+                  {"entry": entry, "tournament": entry.tournament, "form": form, "slot": slot})
+
+
+# --- audit and publication ------------------------------------------------------------------
+
+
+def _shown(key: str, value) -> str:
+    """An audited value as the director reads it: adjusted scores as on the traveller."""
+    if value is None or value == "":
+        return "—"
+    if key == "adjustment" and isinstance(value, dict):
+        return describe(value)
+    return str(value)
+
+
+@director_required
+def audit(request, pk):
+    """Every change after entry: who, when, before and after, why, and whether overridden."""
+    tournament = get_tournament(pk)
+    rows = []
+    for item in (AuditEntry.objects.filter(tournament=tournament)
+                 .select_related("user", "table_code", "session", "result__board",
+                                 "result__section")):
+        before, after = item.before or {}, item.after or {}
+        keys = [k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k)]
+        rows.append({"entry": item,
+                     "changes": [(k, _shown(k, before.get(k)), _shown(k, after.get(k)))
+                                 for k in keys],
+                     "law": law_link(item.law)})
+    return render(request, "tournaments/director/audit.html",
+                  {"tournament": tournament, "rows": rows})
+
+
+@director_required
+@require_POST
+def publish_provisional(request, pk):
+    tournament = get_tournament(pk)
+    try:
+        publish.publish_provisional(tournament, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Provisional results published."))
+    return redirect("director:tournament", tournament.pk)
+
+
+@director_required
+@require_POST
+def publish_final(request, pk):
+    tournament = get_tournament(pk)
+    form = PublishForm(request.POST)
+    form.is_valid()
+    try:
+        publish.publish_final(tournament, user=request.user,
+                              override=form.cleaned_data.get("override", False))
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Final results published; the correction period is "
+                                    "open."))
+    return redirect("director:tournament", tournament.pk)

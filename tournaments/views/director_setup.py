@@ -1,0 +1,359 @@
+"""The director's set-up of a session: sections, the movement (from the core's advice or by
+hand), seating, late pairs, the number of rounds, the start; and the boards (conditions,
+PBN import, dealing, double-dummy analysis)."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.permissions import director_required
+
+from ..forms.director import (
+    BoardConditionsForm,
+    DealForm,
+    LateEntryForm,
+    ManualMovementForm,
+    PBNImportForm,
+    RoundsForm,
+    SectionForm,
+)
+from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
+from ..movements import MovementError, advise
+from ..services import boards as board_service
+from ..services import plan, setup
+from ..services.errors import TournamentError
+from ..tasks import analyse_session_boards
+from .director_common import get_section, get_session
+
+ADVICE_SHOWN = 12
+PICKABLE = ("mitchell", "howell")
+
+
+def _section_cards(session):
+    cards = []
+    for section in session.sections.order_by("letter"):
+        seated = Seating.objects.filter(section=section).count()
+        places = len(plan.pair_numbers(section.movement)) if section.movement else 0
+        cards.append({
+            "section": section, "seated": seated, "places": places,
+            "summary": setup.movement_summary(section.movement) if section.movement else None,
+            "free": setup.free_places(section) if section.movement else [],
+            "late_form": _late_form(section) if section.movement else None,
+            "rounds_form": RoundsForm(initial={"rounds": plan.round_count(section.movement)})
+            if section.movement else None,
+        })
+    return cards
+
+
+def _late_form(section, data=None):
+    seated = Seating.objects.filter(session_id=section.session_id).values("entry_id")
+    entries = Entry.objects.filter(tournament_id=section.session.tournament_id,
+                                   status=EntryStatus.ACTIVE).exclude(pk__in=seated)
+    return LateEntryForm(data, entries=entries, places=setup.free_places(section))
+
+
+@director_required
+def session_detail(request, pk):
+    session = get_session(pk)
+    return render(request, "tournaments/director/session.html", {
+        "session": session, "tournament": session.tournament,
+        "cards": _section_cards(session), "section_form": SectionForm(),
+        "dealt": Board.objects.filter(session=session).exclude(deal="").count(),
+        "analysed": Board.objects.filter(session=session, double_dummy__isnull=False).count(),
+    })
+
+
+@director_required
+@require_POST
+def section_add(request, pk):
+    session = get_session(pk)
+    form = SectionForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        if session.sections.filter(letter=data["letter"]).exists():
+            messages.error(request, _("Section %(letter)s already exists.")
+                           % {"letter": data["letter"]})
+        else:
+            section = setup.add_section(session, data["letter"], pool=data["pool"],
+                                        board_offset=data["board_offset"] or 0)
+            messages.success(request, _("Section %(letter)s added.") % {"letter": section.letter})
+    else:
+        messages.error(request, _("The section was not added: check the letter and the pool."))
+    return redirect("director:session", session.pk)
+
+
+# --- movement -------------------------------------------------------------------------------
+
+
+def _available_entries(section):
+    """Active entries not seated in another section of the session, in registration order."""
+    elsewhere = Seating.objects.filter(session_id=section.session_id) \
+        .exclude(section=section).values("entry_id")
+    return list(Entry.objects.filter(tournament_id=section.session.tournament_id,
+                                     status=EntryStatus.ACTIVE)
+                .exclude(pk__in=elsewhere).order_by("id"))
+
+
+def _chosen_entries(request, available):
+    ids = request.POST.getlist("entries") if request.method == "POST" \
+        else request.GET.getlist("entries")
+    if request.method != "POST" and "picked" not in request.GET:
+        return available  # first visit: every pair present
+    wanted = {int(i) for i in ids if i.isdigit()}
+    return [e for e in available if e.pk in wanted]
+
+
+def _suggestions(count):
+    if count < 4:
+        return []
+    try:
+        found = advise(count)
+    except MovementError:
+        return []
+    return found[:ADVICE_SHOWN]
+
+
+@director_required
+def movement(request, pk):
+    """Choose a movement for the pairs present: one of the advice's suggestions (ranked by
+    comparisons, as the course advises) or a Mitchell/Howell by hand; then seat them."""
+    section = get_section(pk)
+    available = _available_entries(section)
+    chosen = _chosen_entries(request, available)
+    suggestions = _suggestions(len(chosen))
+    manual = ManualMovementForm(
+        request.POST if request.POST.get("action") == "manual" else None,
+        initial={"tables": (len(chosen) + 1) // 2, "rounds": max(1, (len(chosen) + 1) // 2),
+                 "boards_per_round": 2})
+    if request.method == "POST":
+        movement_dict = None
+        try:
+            if request.POST.get("action") == "manual":
+                if manual.is_valid():
+                    movement_dict = setup.build_movement(
+                        pairs=len(chosen) or None, **manual.cleaned_data)
+            else:
+                index = int(request.POST.get("suggestion", "-1"))
+                if not 0 <= index < len(suggestions):
+                    raise TournamentError(_("Choose one of the suggestions."))
+                pick = suggestions[index]
+                movement_dict = setup.build_movement(pick.kind, **pick.call)
+            if movement_dict is not None:
+                if Seating.objects.filter(section=section).exists():
+                    setup.change_movement(section, movement_dict, user=request.user,
+                                          reason=request.POST.get("reason", ""))
+                    seated = {s.entry_id for s in Seating.objects.filter(section=section)}
+                    extra = [e for e in chosen if e.pk not in seated]
+                    if extra:
+                        messages.warning(request, _("%(count)s pair(s) not yet seated: add them "
+                                                    "as late pairs or seat again.")
+                                         % {"count": len(extra)})
+                else:
+                    setup.seat_section(section, movement_dict, chosen)
+                messages.success(request, _("Movement chosen and pairs seated."))
+                return redirect("director:seating", section.pk)
+        except (TournamentError, ValueError) as exc:
+            message = getattr(exc, "message", None) or _("Choose one of the suggestions.")
+            if request.POST.get("action") == "manual":
+                manual.add_error(None, message)
+            else:
+                messages.error(request, message)
+    return render(request, "tournaments/director/movement.html", {
+        "section": section, "session": section.session, "tournament": section.session.tournament,
+        "available": available, "chosen": {e.pk for e in chosen}, "count": len(chosen),
+        "suggestions": [(i, s, s.kind in PICKABLE) for i, s in enumerate(suggestions)],
+        "manual": manual,
+        "current": setup.movement_summary(section.movement) if section.movement else None,
+    }, status=400 if request.method == "POST" else 200)
+
+
+@director_required
+def seating(request, pk):
+    """Who holds which pair number and line; the director can move pairs by hand."""
+    section = get_section(pk)
+    seats = list(Seating.objects.filter(section=section).select_related("entry")
+                 .order_by("direction", "number"))
+    places = plan.pair_numbers(section.movement) if section.movement else []
+    if request.method == "POST":
+        assignments, taken, problem = [], set(), None
+        for seat in seats:
+            value = request.POST.get(f"place-{seat.entry_id}", "")
+            try:
+                number, line = value.split(":")
+                place = (int(number), line)
+            except ValueError:
+                problem = _("Every pair needs a place.")
+                break
+            if place in taken:
+                problem = _("Two pairs cannot hold place %(place)s.") % {
+                    "place": f"{place[0]}{place[1]}"}
+                break
+            taken.add(place)
+            assignments.append((seat.entry, *place))
+        if problem is None:
+            try:
+                setup.seat_section(section, section.movement, [], assignments=assignments)
+            except TournamentError as exc:
+                problem = exc.message
+        if problem is None:
+            messages.success(request, _("Seating saved."))
+            return redirect("director:seating", section.pk)
+        messages.error(request, problem)
+    return render(request, "tournaments/director/seating.html", {
+        "section": section, "session": section.session, "tournament": section.session.tournament,
+        "seats": seats, "places": places,
+        "editable": section.session.status == SessionStatus.DRAFT,
+    })
+
+
+@director_required
+@require_POST
+def late_entry(request, pk):
+    section = get_section(pk)
+    form = _late_form(section, request.POST)
+    if form.is_valid():
+        number, line = form.chosen_place()
+        try:
+            seat = setup.add_late_entry(section, form.cleaned_data["entry"], user=request.user,
+                                        number=number, direction=line)
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Late pair seated as %(place)s.") % {"place": seat.label})
+    else:
+        messages.error(request, _("Choose the late pair and a free place."))
+    return redirect("director:session", section.session_id)
+
+
+@director_required
+@require_POST
+def change_rounds(request, pk):
+    """Another number of rounds before the start, same kind of movement, same pairs' order."""
+    section = get_section(pk)
+    form = RoundsForm(request.POST)
+    if form.is_valid() and section.movement:
+        summary = setup.movement_summary(section.movement)
+        seated = Seating.objects.filter(section=section).count()
+        kind = "howell" if not plan.is_directional(section.movement) else "mitchell"
+        try:
+            movement_dict = setup.build_movement(
+                kind, tables=summary["tables"], rounds=form.cleaned_data["rounds"],
+                boards_per_round=summary["boards_per_round"], pairs=seated or None)
+            setup.change_movement(section, movement_dict, user=request.user,
+                                  reason=form.cleaned_data["reason"])
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Now %(rounds)s rounds.")
+                             % {"rounds": form.cleaned_data["rounds"]})
+    else:
+        messages.error(request, _("Give a number of rounds."))
+    return redirect("director:session", section.session_id)
+
+
+@director_required
+@require_POST
+def session_start(request, pk):
+    session = get_session(pk)
+    try:
+        setup.start_session(session, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+        return redirect("director:session", session.pk)
+    messages.success(request, _("Session started: the tables can enter results."))
+    return redirect("director:console", session.pk)
+
+
+@director_required
+@require_POST
+def session_finish(request, pk):
+    session = get_session(pk)
+    try:
+        setup.finish_session(session, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Session finished: the table codes are closed."))
+    return redirect("director:tournament", session.tournament_id)
+
+
+# --- boards ---------------------------------------------------------------------------------
+
+
+def _boards_page(request, section, *, pbn_form=None, problems=(), status=200):
+    boards = Board.objects.filter(session_id=section.session_id, pool=section.pool) \
+        .order_by("number")
+    rows = [{"board": b, "form": BoardConditionsForm(
+        initial={"dealer": b.dealer, "vulnerability": b.vulnerability}, prefix=f"b{b.pk}"),
+        "hands": board_service.hands(b.deal) if b.deal else None} for b in boards]
+    return render(request, "tournaments/director/boards.html", {
+        "section": section, "session": section.session, "tournament": section.session.tournament,
+        "rows": rows, "pbn_form": pbn_form or PBNImportForm(), "deal_form": DealForm(),
+        "problems": problems, "suits": "SHDC",
+    }, status=status)
+
+
+@director_required
+def boards(request, pk):
+    return _boards_page(request, get_section(pk))
+
+
+@director_required
+@require_POST
+def board_conditions(request, pk, board):
+    section = get_section(pk)
+    item = get_object_or_404(Board, pk=board, session_id=section.session_id, pool=section.pool)
+    form = BoardConditionsForm(request.POST, prefix=f"b{item.pk}")
+    if form.is_valid():
+        setup.override_board_conditions(item, dealer=form.cleaned_data["dealer"],
+                                        vulnerability=form.cleaned_data["vulnerability"] or None)
+        messages.success(request, _("Board %(number)s updated.") % {"number": item.number})
+    else:
+        messages.error(request, _("Choose a dealer and a vulnerability."))
+    return redirect(reverse("director:boards", args=[section.pk]) + f"#board-{item.number}")
+
+
+@director_required
+@require_POST
+def pbn_import(request, pk):
+    section = get_section(pk)
+    form = PBNImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            imported = board_service.import_pbn(section, form.cleaned_data["file"])
+        except board_service.PBNImportError as exc:
+            form.add_error("file", exc.message)
+            return _boards_page(request, section, pbn_form=form, problems=exc.problems,
+                                status=400)
+        messages.success(request, _("%(count)s deals imported.") % {"count": len(imported)})
+        return redirect("director:boards", section.pk)
+    return _boards_page(request, section, pbn_form=form, status=400)
+
+
+@director_required
+@require_POST
+def deal(request, pk):
+    section = get_section(pk)
+    form = DealForm(request.POST)
+    if form.is_valid():
+        dealt = board_service.deal_boards(section, seed=form.cleaned_data["seed"],
+                                          replace=form.cleaned_data["replace"])
+        messages.success(request, _("%(count)s boards dealt.") % {"count": len(dealt)})
+    return redirect("director:boards", section.pk)
+
+
+@director_required
+@require_POST
+def analyse(request, pk):
+    """Compute double-dummy tables and par for the session's deals (in the background)."""
+    session = get_session(pk)
+    result = analyse_session_boards.delay(session.pk, bool(request.POST.get("replace")))
+    if result.ready():
+        messages.success(request, _("Hand analysis done for %(count)s boards.")
+                         % {"count": result.get()})
+    else:  # pragma: no cover - only with a broker
+        messages.info(request, _("Hand analysis started; it appears with the boards when "
+                                 "ready."))
+    return redirect("director:session", session.pk)
