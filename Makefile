@@ -16,10 +16,12 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Debian packages the site needs: gettext (compile translations), Pango (WeasyPrint PDFs),
-# chromium (browser tests). Installed with apt-get when missing and we are root.
+# chromium (browser tests), poppler-utils (tests read PDFs back as text).
+# Installed with apt-get when missing and we are root.
 system-deps:
 	@missing=""; \
 	command -v msgfmt >/dev/null || missing="$$missing gettext"; \
+	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
 	ldconfig -p | grep -q libpango-1.0 || missing="$$missing libpango-1.0-0 libpangoft2-1.0-0"; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \

@@ -170,6 +170,13 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers an unacknowledged task (a worker killed mid-task) after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+}
+# Publishing results queues their PDF. Without a broker that would render in the web
+# request, so the embedded default makes PDFs on demand from the tournament's PDF page.
+RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_URL))
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}

@@ -35,6 +35,7 @@ club_patterns = (
 urlpatterns = [
     path("", views.home, name="home"),
     path("club/", include(club_patterns)),
+    path("club/uploads/", include(("tournaments.urls.uploads", "uploads"))),
     path("laws/", include("laws.urls")),
     path("director/", include(("tournaments.urls.director", "director"))),
     path("table/", include(("tournaments.urls.table", "table"))),

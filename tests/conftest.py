@@ -8,6 +8,12 @@ from clubsite.permissions import Role, ensure_roles
 
 
 @pytest.fixture(autouse=True)
+def _no_pdf_on_publish(settings, request):
+    """Publishing renders a PDF in production; tests that are not about PDFs skip that work."""
+    settings.RESULTS_PDF_ON_PUBLISH = request.node.get_closest_marker("pdf_on_publish") is not None
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them)."""
     eager = request.node.get_closest_marker("worker") is None

@@ -21,3 +21,7 @@ def analyse_session_boards(session_id: int, replace: bool = False) -> int:
     if not replace:
         boards = boards.filter(double_dummy__isnull=True)
     return analyse_boards(boards.order_by("pool", "number"))
+
+
+# Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.
+from . import jobs  # noqa: E402, F401

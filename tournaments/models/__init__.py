@@ -3,6 +3,7 @@
 Split by what each module holds; import from ``tournaments.models`` as usual.
 """
 
+from . import uploads  # noqa: F401  (background jobs: uploads, imports, PDFs)
 from .audit import AuditAction, AuditEntry
 from .boards import Board, TableCode, Vulnerability
 from .entries import Direction, Entry, EntryPlayer, EntryStatus, Seating

@@ -7,6 +7,7 @@ override, which the audit trail records.
 
 import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,6 +33,15 @@ def correction_allowed(tournament: Tournament, override: bool) -> bool:
     return True
 
 
+def _queue_results_pdf(tournament: Tournament) -> None:
+    """Render the results PDF of the version just published, in a worker, after commit."""
+    if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
+        return
+    from ..jobs import results_published
+
+    transaction.on_commit(lambda: results_published.delay(tournament.pk))
+
+
 def publish_provisional(tournament: Tournament, *, user) -> Tournament:
     """Show the current rankings as provisional (during or right after play)."""
     from .classification import classify_tournament
@@ -45,6 +55,7 @@ def publish_provisional(tournament: Tournament, *, user) -> Tournament:
         tournament.save(update_fields=["status", "provisional_at"])
         AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
                                   after={"status": tournament.status})
+        _queue_results_pdf(tournament)
     return tournament
 
 
@@ -70,4 +81,5 @@ def publish_final(tournament: Tournament, *, user, at: datetime.datetime | None 
                    "correction_period_ends": tournament.correction_period_ends.isoformat()},
             override=overridden,
         )
+        _queue_results_pdf(tournament)
     return tournament

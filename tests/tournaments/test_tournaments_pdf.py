@@ -1,0 +1,159 @@
+"""Results and set-up PDFs: content, versions, storage, failures, and the worker task."""
+
+import random
+import subprocess
+
+import pytest
+
+from tournaments import demo, jobs
+from tournaments import pdf as pdfs
+from tournaments.exports.deals import random_deal
+from tournaments.models import Board, Tournament
+from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_events(demo_club, monkeypatch, movements, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    monkeypatch.setattr(demo, "_movements", lambda: (
+        movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))
+    demo.build_tournaments()
+    rng = random.Random(5)
+    for board in Board.objects.all():
+        board.deal = random_deal(rng)
+        board.double_dummy = {s: {"C": 7, "D": 6, "H": 9, "S": 10, "NT": 8} for s in "NESW"}
+        board.par = {"score": 420, "contracts": ["4SN="]}
+        board.save(update_fields=["deal", "double_dummy", "par"])
+    return {t.name: t for t in Tournament.objects.all()}
+
+
+@pytest.fixture
+def request_pdf(django_capture_on_commit_callbacks):
+    """``pdfs.request_pdf`` with its on-commit task run (eagerly), as after a real commit."""
+    def run(*args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return pdfs.request_pdf(*args, **kwargs)
+    return run
+
+
+def pdf_text(path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_results_pdf_is_made_stored_and_reused(demo_events, tmp_path, request_pdf):
+    tournament = demo_events["Torneo de los martes"]
+    pdf, created = request_pdf(tournament, language="en")  # eager: made at commit
+    assert created
+    pdf.refresh_from_db()
+    assert pdf.state == PdfState.DONE and pdf.progress == 100 and pdf.pages > 10
+    assert pdf.version == str(tournament.sessions.get().ranking_version)
+    path = pdf.file.path
+    text = pdf_text(path)
+    for expected in ("Contents", "Ranking", "Travellers and frequencies", "Hand records",
+                     "Personal scorecards", "Torneo de los martes", f"Page 1 of {pdf.pages}"):
+        assert expected in text, expected
+    assert "♠" in text and "♥" in text
+    again, created = request_pdf(tournament, language="en")
+    assert not created and again.pk == pdf.pk
+    assert ResultsPdf.objects.count() == 1
+
+
+def test_a_correction_makes_a_new_version(demo_events, request_pdf):
+    from tournaments.models import Result
+    from tournaments.services import entry
+
+    tournament = demo_events["Howell del jueves"]
+    first, _created = request_pdf(tournament, language="es")
+    row = Result.objects.filter(section__session__tournament=tournament).first()
+    entry.correct_result(row, user=None, contract="3NT", declarer="N", tricks=10,
+                         reason="Corrección", override=True)
+    second, created = request_pdf(tournament, language="es")
+    assert created and second.version != first.version
+    second.refresh_from_db()
+    first.refresh_from_db()
+    assert second.state == PdfState.DONE and second.file.name.endswith(f"-v{second.version}.pdf")
+    assert first.file.name.endswith(f"-v{first.version}.pdf") and first.file.storage.exists(
+        first.file.name)
+
+
+def test_setup_pdf_has_guide_cards_movement_cards_and_table_codes(demo_events, request_pdf):
+    tournament = demo_events["Torneo de la tarde"]
+    pdf, _created = request_pdf(tournament, kind=PdfKind.SETUP, language="en")
+    pdf.refresh_from_db()
+    assert pdf.state == PdfState.DONE
+    text = pdf_text(pdf.file.path)
+    assert "Table guide cards" in text and "Pair movement cards" in text
+    codes = tournament.sessions.get().table_codes.filter(active=True)
+    assert codes.count() == 5 and all(c.code in text for c in codes)
+
+
+def test_a_broken_template_fails_clearly_and_can_be_retried(demo_events, monkeypatch, request_pdf):
+    tournament = demo_events["Howell del jueves"]
+
+    def broken(*args, **kwargs):
+        raise ValueError("template exploded")
+
+    monkeypatch.setattr(pdfs, "render_to_string", broken)
+    pdf, _created = request_pdf(tournament, language="en")
+    pdf.refresh_from_db()
+    assert pdf.state == PdfState.FAILED and "template exploded" in pdf.error
+    monkeypatch.undo()
+    again, created = request_pdf(tournament, language="en")
+    again.refresh_from_db()
+    assert not created and again.pk == pdf.pk and again.state == PdfState.DONE
+
+
+def test_the_task_is_idempotent(demo_events, request_pdf):
+    tournament = demo_events["Howell del jueves"]
+    pdf, _created = request_pdf(tournament, language="en")
+    pdf.refresh_from_db()
+    name = pdf.file.name
+    assert jobs.generate_pdf(pdf.pk) == PdfState.DONE
+    pdf.refresh_from_db()
+    assert pdf.file.name == name
+    assert jobs.results_published(tournament.pk, "en") == pdf.pk
+
+
+def test_render_the_demo_for_a_visual_check(demo_events, tmp_path):
+    """Writes var/screenshots/pdf-*.png pages (looked at by hand; the test checks they exist)."""
+    from django.conf import settings
+
+    out = settings.BASE_DIR / "var" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, kind in (("Torneo de los martes", PdfKind.RESULTS),
+                       ("Torneo de la tarde", PdfKind.SETUP)):
+        html, _v = pdfs.render_html(demo_events[name], kind, "es")
+        content, pages = pdfs.render_pdf(html)
+        target = tmp_path / f"{kind}.pdf"
+        target.write_bytes(content)
+        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "12", str(target),
+                        str(out / f"pdf-{kind}")], check=True)
+    assert list(out.glob("pdf-results-*.png")) and list(out.glob("pdf-setup-*.png"))
+
+
+@pytest.mark.pdf_on_publish
+def test_publishing_queues_the_results_pdf(demo_events, monkeypatch,
+                                           django_capture_on_commit_callbacks):
+    from tournaments.services import publish
+
+    queued = []
+    monkeypatch.setattr(jobs.results_published, "delay", lambda pk: queued.append(pk))
+    tournament = next(t for t in demo_events.values() if t.status == "final")
+    with django_capture_on_commit_callbacks(execute=True):
+        publish.publish_final(tournament, user=None, override=True)
+    assert queued == [tournament.pk]
+
+
+def test_publishing_without_the_setting_queues_nothing(demo_events, monkeypatch,
+                                                       django_capture_on_commit_callbacks):
+    from tournaments.services import publish
+
+    queued = []
+    monkeypatch.setattr(jobs.results_published, "delay", lambda pk: queued.append(pk))
+    tournament = next(t for t in demo_events.values() if t.status == "final")
+    with django_capture_on_commit_callbacks(execute=True):
+        publish.publish_final(tournament, user=None, override=True)
+    assert queued == []

@@ -1,0 +1,207 @@
+"""Sending files to a federation over HTTP(S), once.
+
+No federation publishes an API, so the endpoint speaks a plain POST the secretary
+configures: a multipart form (``file`` plus fields) or JSON (the file as text). Every
+request carries the upload's id as ``Idempotency-Key`` header and ``upload_id`` field, so a
+retry after a lost answer (or a worker killed mid-request) cannot file the results twice
+at a server that honours it; on our side one file goes once per endpoint (unique content
+hash). Each attempt is written down *before* the request leaves and completed after, so
+an interrupted one still shows on the page.
+
+``send`` is what the Celery task runs; it raises ``RetryLater`` for what may pass (timeouts,
+refused connections, 5xx, 408/429) and ``UploadRefused`` for what will not (other 4xx).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import Tournament
+from ..models.uploads import (
+    AuthKind,
+    FederationEndpoint,
+    FileFormat,
+    PostMode,
+    Upload,
+    UploadAttempt,
+    UploadState,
+)
+from ..services.errors import TournamentError
+from . import pbn, usebio
+from .data import load_event
+from .licences import licence_batch
+
+EXCERPT = 500
+CONTENT_TYPES = {FileFormat.USEBIO: "application/xml", FileFormat.PBN: "text/plain",
+                 FileFormat.LICENCE_CSV: "text/csv"}
+
+
+class RetryLater(Exception):
+    """The federation did not take the file this time; try again later."""
+
+
+class UploadRefused(Exception):
+    """The federation refused the file; retrying will not help."""
+
+
+def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
+               ) -> tuple[str, str, str]:
+    """(file name, text, results version) of what an endpoint of format ``fmt`` takes."""
+    if fmt == FileFormat.LICENCE_CSV:
+        if season is None:
+            raise TournamentError(_("Choose the season of the licence batch."), "season")
+        name, text = licence_batch(season)
+        return name, text, ""
+    if tournament is None:
+        raise TournamentError(_("Choose the tournament to upload."), "tournament")
+    data = load_event(tournament)
+    if fmt == FileFormat.PBN:
+        return f"{tournament.slug}-v{data.version}.pbn", pbn.render(data), data.version
+    return f"{tournament.slug}-v{data.version}.xml", usebio.render(data), data.version
+
+
+def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | None = None,
+                   season=None, user=None) -> tuple[Upload, bool]:
+    """The upload of this file to this endpoint, created (and queued) only if new.
+
+    Returns (upload, created). The same results (same file) asked for again return the
+    existing upload, whatever its state; a correction makes a new file, hence a new upload.
+    """
+    if not endpoint.enabled:
+        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
+    name, text, version = build_file(endpoint.file_format, tournament=tournament, season=season)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    with transaction.atomic():
+        upload, created = Upload.objects.get_or_create(
+            endpoint=endpoint, content_hash=digest,
+            defaults={"tournament": tournament, "season": season, "results_version": version,
+                      "file_format": endpoint.file_format, "file_name": name, "content": text,
+                      "created_by": user})
+        if created:
+            from ..jobs import send_upload
+
+            transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    return upload, created
+
+
+def retry_upload(upload: Upload) -> Upload:
+    """The secretary's retry of a failed upload (same id, same bytes)."""
+    if upload.state not in (UploadState.FAILED, UploadState.QUEUED):
+        raise TournamentError(_("Only a failed upload can be retried."))
+    if not upload.endpoint.enabled:
+        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="")
+    from ..jobs import send_upload
+
+    transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    upload.refresh_from_db()
+    return upload
+
+
+def mark_manual(upload: Upload) -> Upload:
+    """The secretary uploaded the downloaded file by hand on the federation's site."""
+    if upload.state == UploadState.SENT:
+        raise TournamentError(_("This upload was already sent."))
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.MANUAL, sent_at=timezone.now())
+    upload.refresh_from_db()
+    return upload
+
+
+# --- the HTTP request -----------------------------------------------------------------------
+
+
+def _multipart(fields: dict[str, str], file_name: str, content: bytes, content_type: str
+               ) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    parts = []
+    for key, value in fields.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
+                     f"{value}\r\n".encode())
+    safe_name = file_name.replace('"', "")
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                 f'filename="{safe_name}"\r\nContent-Type: {content_type}\r\n\r\n'.encode()
+                 + content + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def build_request(upload: Upload) -> urllib.request.Request:
+    endpoint = upload.endpoint
+    fields = {"upload_id": str(upload.upload_id), "format": upload.file_format,
+              "file_name": upload.file_name,
+              "tournament": upload.tournament.slug if upload.tournament else "",
+              "results_version": upload.results_version,
+              "season": upload.season.name if upload.season else ""}
+    if endpoint.mode == PostMode.JSON:
+        body = json.dumps(fields | {"content": upload.content}).encode()
+        content_type = "application/json"
+    else:
+        body, content_type = _multipart(fields, upload.file_name, upload.content.encode(),
+                                        CONTENT_TYPES.get(upload.file_format, "text/plain"))
+    headers = {"Content-Type": content_type, "Idempotency-Key": str(upload.upload_id),
+               "User-Agent": "clubsite-uploader/1.0"}
+    if endpoint.auth == AuthKind.TOKEN and endpoint.secret:
+        headers["Authorization"] = f"Bearer {endpoint.secret}"
+    elif endpoint.auth == AuthKind.BASIC:
+        pair = f"{endpoint.username}:{endpoint.secret}".encode()
+        headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
+    return urllib.request.Request(endpoint.url, data=body, headers=headers, method="POST")
+
+
+def _finish(attempt: UploadAttempt, started: float, *, status=None, response="", error=""):
+    attempt.http_status, attempt.response, attempt.error = status, response[:EXCERPT], error
+    attempt.duration_ms = int((time.monotonic() - started) * 1000)
+    attempt.save(update_fields=["http_status", "response", "error", "duration_ms"])
+
+
+def send(upload_pk: int) -> str:
+    """One attempt at sending; returns the upload's state. Safe to run twice: an upload
+    already sent (or uploaded by hand) is left alone."""
+    with transaction.atomic():
+        upload = Upload.objects.select_for_update(of=("self",)).select_related(
+            "endpoint", "tournament", "season").get(pk=upload_pk)
+        if upload.state in (UploadState.SENT, UploadState.MANUAL):
+            return upload.state
+        upload.state = UploadState.SENDING
+        upload.save(update_fields=["state"])
+    attempt = UploadAttempt.objects.create(upload=upload)
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(build_request(upload),  # noqa: S310 (configured URL)
+                                    timeout=upload.endpoint.timeout) as reply:
+            status, text = reply.status, reply.read(EXCERPT * 4).decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:
+        text = exc.read(EXCERPT * 4).decode("utf-8", "replace") if exc.fp else ""
+        _finish(attempt, started, status=exc.code, response=text,
+                error=_("The federation answered %(status)s.") % {"status": exc.code})
+        Upload.objects.filter(pk=upload.pk).update(response_status=exc.code,
+                                                   error=attempt.error)
+        if exc.code >= 500 or exc.code in (408, 429):
+            raise RetryLater(attempt.error) from exc
+        raise UploadRefused(attempt.error) from exc
+    except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        error = _("The federation could not be reached (%(reason)s).") % {"reason": reason}
+        _finish(attempt, started, error=error)
+        Upload.objects.filter(pk=upload.pk).update(error=error)
+        raise RetryLater(error) from exc
+    _finish(attempt, started, status=status, response=text)
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.SENT, sent_at=timezone.now(),
+                                               response_status=status, error="")
+    return UploadState.SENT
+
+
+def give_up(upload_pk: int, error: str) -> None:
+    Upload.objects.filter(pk=upload_pk).exclude(state__in=[UploadState.SENT,
+                                                           UploadState.MANUAL]).update(
+        state=UploadState.FAILED, error=error)

@@ -1,0 +1,121 @@
+"""A tournament's results as PBN 2.1: one game per board with its deal and ``ScoreTable``,
+and each pool's ranking as a ``TotalScoreTable`` on its first board.
+
+Sections that share boards (a pool) share one traveller per board; pair ids then carry
+the section letter ("A3"). Columns follow PBN 2.1's names; empty cells are ``-``; a
+string with spaces is quoted, and only the last column (``Names``) may hold one, so
+readers that split rows on blanks still find every other column in place.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..models import ScoringMethod, Tournament
+from .data import EventData, Line, Participant, load_event, number_text
+from .usebio import score_text
+
+VULNERABLE = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
+SCORING = {ScoringMethod.MATCHPOINTS: "MatchPoints", ScoringMethod.CROSS_IMPS: "IMP;Cross",
+           ScoringMethod.BUTLER: "Butler", ScoringMethod.IMPS: "IMP",
+           ScoringMethod.VPS: "IMP;VP"}
+
+
+def _tag(name: str, value) -> str:
+    text = str(value if value is not None else "").replace('"', "'").replace("\n", " ")
+    return f'[{name} "{text}"]'
+
+
+def _cell(value) -> str:
+    text = "" if value is None else str(value)
+    if text == "":
+        return "-"
+    if any(c.isspace() for c in text):
+        return '"' + text.replace('"', "'") + '"'
+    return text
+
+
+def _row(cells) -> str:
+    return " ".join(_cell(c) for c in cells)
+
+
+def _pair_id(p: Participant, letter: str, many: bool) -> str:
+    return f"{letter}{p.number}" if many else str(p.number)
+
+
+def score_columns(imp: bool) -> list[str]:
+    marks = (["IMP_NS\\6R", "IMP_EW\\6R"] if imp
+             else ["MP_NS\\5R", "MP_EW\\5R", "Percentage_NS\\3R", "Percentage_EW\\3R"])
+    return ["Table\\2R", "Round\\2R", "PairId_NS\\4R", "PairId_EW\\4R", "Contract\\5L",
+            "Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R", *marks]
+
+
+TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "Direction\\2R", "TotalScore\\7R",
+                 "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
+
+
+def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
+    score = score_text(line)
+    if score.lstrip("-").isdigit():
+        value = int(score)
+        ns, ew = (value, None) if value >= 0 else (None, -value)
+        if value == 0:
+            ns = 0
+    else:
+        ns, ew = score, None
+    marks = ([number_text(line.ns_mark), number_text(line.ew_mark)] if imp else
+             [number_text(line.ns_mark), number_text(line.ew_mark),
+              number_text(line.ns_pct, 0), number_text(line.ew_pct, 0)])
+    contract = "Pass" if line.contract == "PASS" else line.contract
+    return [line.table, line.round, _pair_id(line.ns, letter, many),
+            _pair_id(line.ew, letter, many), contract if not line.adjustment else None,
+            line.declarer, line.tricks, line.lead, ns, ew, *marks]
+
+
+def render(data: EventData) -> str:
+    t = data.tournament
+    imp = not t.is_matchpoints
+    out = ["% PBN 2.1", "% EXPORT", "% Content-type: text/x-pbn; charset=UTF-8",
+           "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
+    for session in data.sessions:
+        event = t.name if len(data.sessions) == 1 else f"{t.name} ({session.number})"
+        pools: dict[str, list] = defaultdict(list)
+        for section in session.sections:
+            pools[section.pool].append(section)
+        for pool_sections in pools.values():
+            many = len(session.sections) > 1
+            boards: dict[int, dict] = {}
+            lines: dict[int, list] = defaultdict(list)
+            for section in pool_sections:
+                for board in section.boards:
+                    boards.setdefault(board.number, board)
+                    lines[board.number] += [(line, section.letter) for line in board.lines]
+            standings = [(p, s.letter) for s in pool_sections for p in s.participants]
+            for index, number in enumerate(sorted(boards)):
+                board = boards[number]
+                out += [_tag("Event", event), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
+                        _tag("Board", number), _tag("Dealer", board.dealer),
+                        _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None"))]
+                if board.deal:
+                    out.append(_tag("Deal", board.deal))
+                out.append(_tag("Scoring", SCORING.get(t.scoring_method, "MatchPoints")))
+                if board.par and board.par.get("score") is not None:
+                    out.append(_tag("OptimumScore", f"NS {board.par['score']}"))
+                out.append(_tag("ScoreTable", ";".join(score_columns(imp))))
+                for line, letter in sorted(lines[number], key=lambda x: (x[1], x[0].table,
+                                                                          x[0].round)):
+                    out.append(_row(_line_row(line, letter, many, imp)))
+                if index == 0:
+                    out.append(_tag("TotalScoreTable", ";".join(TOTAL_COLUMNS)))
+                    for p, letter in sorted(standings, key=lambda x: (x[0].direction,
+                                                                      x[0].place or 9999)):
+                        out.append(_row([p.place, _pair_id(p, letter, many), p.direction,
+                                         number_text(p.points), number_text(p.percentage),
+                                         p.boards, p.name]))
+                out.append("")
+    return "\n".join(out) + "\n"
+
+
+def export(tournament: Tournament) -> str:
+    """The tournament's current results as PBN text."""
+    return render(load_event(tournament))

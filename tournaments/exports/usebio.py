@@ -1,0 +1,186 @@
+"""A tournament's results as USEBIO 1.2 XML, the exchange format federations and scorers read.
+
+Layout written (``docs``: shared specs, formats.md): ``USEBIO › CLUB`` and one ``EVENT``
+with its header, then ``SESSION › SECTION`` each holding its ``PARTICIPANTS`` (pairs with
+two ``PLAYER``s and their licence numbers, teams, or players) and its ``BOARD``s with
+``TRAVELLER_LINE``s carrying the marks of the event's method; a multi-session event adds
+the overall totals as ``PARTICIPANTS`` directly under ``EVENT``; known deals go in a
+``HANDSET``. Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
+Scores are from North-South's side; an artificial adjusted score is written ``A6040``.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from ..models import EventType, ScoringMethod, Tournament
+from .data import EventData, Line, Participant, load_event, number_text
+from .deals import SUITS, hands
+
+PROGRAM = "clubsite"
+PROGRAM_VERSION = "1.0"
+EVENT_TYPES = {
+    ScoringMethod.MATCHPOINTS: "MP_PAIRS", ScoringMethod.CROSS_IMPS: "CROSS_IMP",
+    ScoringMethod.BUTLER: "BUTLER_PAIRS",
+}
+SCORING = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMPS",
+           ScoringMethod.BUTLER: "BUTLER", ScoringMethod.IMPS: "IMPS", ScoringMethod.VPS: "VPS"}
+MARK_TAGS = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMP_POINTS",
+             ScoringMethod.BUTLER: "BUTLER_POINTS"}
+ROLE_PERCENT = {"A+": 60, "A": 50, "A-": 40, "A−": 40}
+SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
+
+
+def event_type(tournament: Tournament) -> str:
+    if tournament.event_type == EventType.TEAMS:
+        return "TEAMS"
+    if tournament.event_type == EventType.INDIVIDUAL:
+        return "INDIVIDUAL"
+    return EVENT_TYPES.get(tournament.scoring_method, "PAIRS")
+
+
+def _sub(parent: ET.Element, tag: str, text=None, **attrs) -> ET.Element:
+    el = ET.SubElement(parent, tag, {k: str(v) for k, v in attrs.items()})
+    if text is not None and text != "":
+        el.text = str(text)
+    return el
+
+
+def score_text(line: Line) -> str:
+    """NS score, or the adjusted score: ``A6040`` (artificial), ``NP`` (not played)."""
+    adj = line.adjustment
+    if adj:
+        kind = adj.get("kind")
+        if kind == "artificial":
+            def pct(side) -> str:
+                side = ROLE_PERCENT.get(str(side).strip().upper(), side)
+                return number_text(side, 0) if not isinstance(side, str) else side
+            return f"A{pct(adj.get('ns'))}{pct(adj.get('ew'))}"
+        if kind == "not_played":
+            return "NP"
+        if kind == "split":
+            return str(adj.get("ns_score", ""))
+    if line.ns_score is None:
+        return "NP"
+    return str(line.ns_score)
+
+
+def _player(parent: ET.Element, player, club_id: str) -> None:
+    el = _sub(parent, "PLAYER")
+    _sub(el, "PLAYER_NAME", player.name)
+    _sub(el, "NATIONAL_ID_NUMBER", player.licence)
+    if not player.guest:
+        _sub(el, "CLUB_ID_NUMBER", club_id)
+
+
+def _totals(el: ET.Element, p: Participant) -> None:
+    _sub(el, "BOARDS_PLAYED", p.boards or None)
+    _sub(el, "TOTAL_SCORE", number_text(p.points))
+    _sub(el, "PERCENTAGE", number_text(p.percentage))
+    if p.place is not None:
+        _sub(el, "PLACE", f"{p.place}=" if p.tied else p.place)
+
+
+def _participants(parent: ET.Element, people: list[Participant], kind: str,
+                  club_id: str) -> None:
+    box = _sub(parent, "PARTICIPANTS")
+    for p in people:
+        if kind == "TEAMS":
+            el = _sub(box, "TEAM", TEAM_ID=p.number or p.entry_id, TEAM_NAME=p.name)
+        elif kind == "INDIVIDUAL":
+            el = _sub(box, "PLAYER")
+            if p.players:
+                _sub(el, "PLAYER_NAME", p.players[0].name)
+                _sub(el, "NATIONAL_ID_NUMBER", p.players[0].licence)
+            _sub(el, "PLAYER_NUMBER", p.number or None)
+            _totals(el, p)
+            continue
+        else:
+            el = _sub(box, "PAIR")
+            _sub(el, "PAIR_NUMBER", p.number or None)
+            _sub(el, "DIRECTION", p.direction or None)
+        _totals(el, p)
+        for player in p.players:
+            _player(el, player, club_id)
+
+
+def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
+    el = _sub(parent, "BOARD")
+    _sub(el, "BOARD_NUMBER", board.number)
+    for line in board.lines:
+        t = _sub(el, "TRAVELLER_LINE")
+        _sub(t, "ROUND_NUMBER", line.round)
+        _sub(t, "TABLE_NUMBER", line.table)
+        _sub(t, "NS_PAIR_NUMBER", line.ns.number)
+        _sub(t, "EW_PAIR_NUMBER", line.ew.number)
+        _sub(t, "CONTRACT", line.contract or None)
+        _sub(t, "PLAYED_BY", line.declarer or None)
+        _sub(t, "LEAD", line.lead or None)
+        _sub(t, "TRICKS", line.tricks)
+        _sub(t, "SCORE", score_text(line))
+        if mark_tag:
+            _sub(t, f"NS_{mark_tag}", number_text(line.ns_mark))
+            _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
+
+
+def build(data: EventData) -> ET.Element:
+    t = data.tournament
+    kind = event_type(t)
+    root = ET.Element("USEBIO", {"Version": "1.2"})
+    club = _sub(root, "CLUB")
+    _sub(club, "CLUB_NAME", data.club_name)
+    _sub(club, "CLUB_ID_NUMBER", data.club_id)
+    event = _sub(root, "EVENT", EVENT_TYPE=kind)
+    _sub(event, "EVENT_IDENTIFIER", t.slug)
+    _sub(event, "EVENT_DESCRIPTION", t.name)
+    _sub(event, "PROGRAM_NAME", PROGRAM)
+    _sub(event, "PROGRAM_VERSION", PROGRAM_VERSION)
+    directional = any(sec.directional for s in data.sessions for sec in s.sections)
+    _sub(event, "WINNER_TYPE", 2 if directional else 1)
+    _sub(event, "TITLE", t.name)
+    _sub(event, "DATE", f"{t.date:%d/%m/%Y}")
+    _sub(event, "VENUE", t.venue or None)
+    _sub(event, "SESSION_COUNT", len(data.sessions))
+    _sub(event, "SECTION_COUNT", max((len(s.sections) for s in data.sessions), default=0))
+    _sub(event, "BOARDS_PLAYED", data.board_count)
+    _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
+    _sub(event, "RESULTS_VERSION", data.version)
+    mark_tag = MARK_TAGS.get(t.scoring_method)
+    deals: dict[int, str] = {}
+    for session in data.sessions:
+        s_el = _sub(event, "SESSION", SESSION_ID=session.number)
+        for section in session.sections:
+            sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
+            _participants(sec_el, section.participants, kind, data.club_id)
+            for board in section.boards:
+                _board(sec_el, board, mark_tag)
+                if board.deal:
+                    deals.setdefault(board.number, board.deal)
+    if data.totals:
+        _participants(event, data.totals, kind, data.club_id)
+    if deals:
+        handset = _sub(event, "HANDSET")
+        for number in sorted(deals):
+            b = _sub(handset, "BOARD")
+            _sub(b, "BOARD_NUMBER", number)
+            for seat, suits in hands(deals[number]).items():
+                h = _sub(b, "HAND")
+                _sub(h, "DIRECTION", seat)
+                for suit, holding in sorted(zip(SUITS, suits, strict=True),
+                                            key=lambda x: "CDHS".index(x[0])):
+                    _sub(h, SUIT_TAGS[suit], holding)
+    return root
+
+
+def render(data: EventData) -> str:
+    root = build(data)
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n'
+            + body + "\n")
+
+
+def export(tournament: Tournament) -> str:
+    """The tournament's current results as USEBIO 1.2 text (UTF-8 declared)."""
+    return render(load_event(tournament))

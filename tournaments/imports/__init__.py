@@ -1,0 +1,1 @@
+"""Results files from other scoring programs brought into the club's history."""

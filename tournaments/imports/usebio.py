@@ -1,0 +1,399 @@
+"""Importing a USEBIO 1.2 file as a finished tournament, then checking its figures.
+
+The file becomes a tournament like any other: sections with a movement rebuilt from the
+travellers (round and table when the file gives them, otherwise from who met whom),
+entries whose players are members found by licence number (anyone else becomes a guest,
+found again by licence or name next time), boards with the file's deals, and the results
+as the director's entries (the file's score prevails over its contract, as on a paper
+traveller). Sections of a session with the same boards are scored together (one pool).
+
+Then our scoring core scores it (``services.classification``) and ``verify`` lists every
+figure where the file and we disagree beyond the file's own rounding: pair totals,
+percentages, places, each line's marks, and scores that do not match their contract. All of
+it happens in one transaction: a file that fails anywhere leaves nothing behind but a
+refused ``ResultImport`` saying why.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Board,
+    Entry,
+    RankingScope,
+    Result,
+    Section,
+    SessionStatus,
+    StoredMark,
+    StoredRanking,
+    Tournament,
+    TournamentStatus,
+)
+from ..models.uploads import ImportState, ResultImport
+from ..services import entry as entry_service
+from ..services import setup
+from ..services.classification import classify_tournament
+from ..services.errors import TournamentError
+from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
+
+__all__ = ["UsebioError", "import_file", "import_event", "report_text"]
+
+
+@dataclass
+class Meeting:
+    round: int
+    table: int
+    ns: int
+    ew: int
+    boards: list[int]
+
+
+def meetings(section: FileSection) -> list[Meeting]:
+    """Who met whom on which boards, with a round and a table for each meeting.
+
+    The file's ROUND_NUMBER/TABLE_NUMBER are used when every line has them and they are
+    consistent; otherwise rounds are rebuilt so no pair plays twice in a round.
+    """
+    lines = [(n, line) for n, ls in section.boards.items() for line in ls]
+    given: dict[tuple[int, int], Meeting] = {}
+    consistent = all(line.round and line.table for _n, line in lines)
+    for number, line in lines if consistent else ():
+        m = given.setdefault((line.round, line.table),
+                             Meeting(line.round, line.table, line.ns, line.ew, []))
+        if (m.ns, m.ew) != (line.ns, line.ew):
+            consistent = False
+            break
+        m.boards.append(number)
+    if consistent:
+        return sorted(given.values(), key=lambda m: (m.round, m.table))
+    pairs: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for number, line in lines:
+        pairs[(line.ns, line.ew)].append(number)
+    busy: dict[int, set[tuple[int, str]]] = defaultdict(set)
+    out = []
+    for (ns, ew), boards in sorted(pairs.items(), key=lambda kv: (min(kv[1]), kv[0])):
+        rnd = 1
+        while (ns, "NS") in busy[rnd] or (ew, "EW") in busy[rnd] or (
+                not section.directional and ({(ns, "NS"), (ns, "EW"), (ew, "NS"), (ew, "EW")}
+                                             & busy[rnd])):
+            rnd += 1
+        busy[rnd] |= {(ns, "NS"), (ew, "EW")}
+        table = sum(1 for m in out if m.round == rnd) + 1
+        out.append(Meeting(rnd, table, ns, ew, sorted(boards)))
+    return sorted(out, key=lambda m: (m.round, m.table))
+
+
+def movement_for(section: FileSection, plays: list[Meeting]) -> dict:
+    directional = section.directional
+    rounds: dict[int, list[dict]] = defaultdict(list)
+    for m in plays:
+        rounds[m.round].append({
+            "table": m.table, "ns": f"{m.ns}NS" if directional else m.ns,
+            "ew": f"{m.ew}EW" if directional else m.ew, "boards": sorted(m.boards)})
+    return {"kind": "imported", "numbering": "directional" if directional else "pairs",
+            "tables": max((m.table for m in plays), default=0),
+            "rounds": [{"round": r, "tables": sorted(t, key=lambda x: x["table"])}
+                       for r, t in sorted(rounds.items())],
+            "sitout": None}
+
+
+# --- people ---------------------------------------------------------------------------------
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    if "," in name:
+        last, _c, first = name.partition(",")
+        return first.strip() or last.strip(), last.strip()
+    parts = name.split()
+    if len(parts) == 1:
+        return parts[0], parts[0]
+    return parts[0], " ".join(parts[1:])
+
+
+class People:
+    """Members by licence number, loaded once; guests made (or found) for everyone else."""
+
+    def __init__(self, event: FileEvent) -> None:
+        licences = {p.licence for s in event.sections for pair in s.pairs for p in pair.players
+                    if p.licence}
+        self.by_licence = {m.licence_number: m for m in
+                           Member.objects.filter(licence_number__in=licences)}
+        self.matched: set[int] = set()
+        self.guests: set[int] = set()
+
+    def member(self, player: FilePlayer) -> Member:
+        found = self.by_licence.get(player.licence) if player.licence else None
+        if found is not None:
+            (self.guests if found.is_guest else self.matched).add(found.pk)
+            return found
+        first, last = _split_name(player.name)
+        if not player.licence:
+            found = Member.objects.filter(is_guest=True, licence_number="", first_name=first,
+                                          last_name=last).first()
+        if found is None:
+            found = Member.objects.create(first_name=first[:80], last_name=last[:120],
+                                          licence_number=player.licence[:30], is_guest=True)
+            if player.licence:
+                self.by_licence[player.licence] = found
+        self.guests.add(found.pk)
+        return found
+
+
+def _pair_key(pair: FilePair) -> tuple:
+    return tuple(sorted(p.licence or p.name.casefold() for p in pair.players))
+
+
+# --- the import -----------------------------------------------------------------------------
+
+
+def _pools(sections: list[FileSection]) -> dict[int, str]:
+    """Section index → pool: sections of a session with the same boards share one."""
+    pools: dict[int, str] = {}
+    seen: dict[tuple, str] = {}
+    for i, s in enumerate(sections):
+        key = (s.session, tuple(sorted(s.boards)))
+        pools[i] = seen.setdefault(key, s.letter)
+    return pools
+
+
+def _lead(text: str) -> str:
+    try:
+        return entry_service.normalise_lead(text)
+    except TournamentError:
+        return ""
+
+
+PASS_WORDS = ("PASS", "P", "AP", "PASSED", "ALL PASS")
+
+
+def _result(board: Board, line: FileLine, notes: list[dict], where: str) -> dict:
+    """The result row's fields; the contract is checked against Law 77 when the file gives
+    the tricks, and a score that does not match its contract is noted (the score stands)."""
+    data = {"contract": "", "declarer": "", "tricks": None, "ns_score": line.score,
+            "lead": _lead(line.lead), "adjustment": line.adjustment}
+    contract = line.contract.strip()
+    passed = contract.upper() in PASS_WORDS
+    if contract and (passed or line.tricks is not None):
+        try:
+            played = entry_service.scored(board, contract, "" if passed else line.declarer,
+                                          None if passed else line.tricks)
+        except TournamentError as exc:
+            raise UsebioError(_("%(where)s: %(problem)s") % {"where": where,
+                                                              "problem": exc.message}) from exc
+        data.update(contract=played["contract"], declarer=played["declarer"],
+                    tricks=played["tricks"])
+        if line.adjustment is None and line.score != played["ns_score"]:
+            notes.append({"what": "score", "where": where, "file": str(line.score),
+                          "ours": str(played["ns_score"])})
+    elif contract:
+        data.update(contract=contract[:8], declarer=line.declarer)
+    if line.adjustment is None and line.score is None:
+        raise UsebioError(_("%(where)s: the line has no score.") % {"where": where})
+    return data
+
+
+@transaction.atomic
+def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[Tournament, dict]:
+    """Create the tournament from parsed data; returns it and the import summary."""
+    tournament = setup.create_tournament(
+        name=event.name, date=event.date, venue=event.venue, scoring_method=event.scoring_method,
+        sessions=event.session_count, user=user)
+    sessions = {s.number: s for s in tournament.sessions.all()}
+    people = People(event)
+    entries: dict[tuple, Entry] = {}
+    pools = _pools(event.sections)
+    pair_entry: dict[tuple[int, str], Entry] = {}  # (section index, "3NS") → entry
+    made = []
+    for i, fs in enumerate(event.sections):
+        session = sessions[fs.session]
+        section = setup.add_section(session, fs.letter, pool=pools[i])
+        plays = meetings(fs)
+        movement = movement_for(fs, plays)
+        assignments = []
+        for pair in fs.pairs:
+            key = _pair_key(pair)
+            entry = entries.get(key)
+            if entry is None:
+                try:
+                    entry = setup.register_entry(tournament,
+                                                 [people.member(p) for p in pair.players])
+                except TournamentError as exc:
+                    raise UsebioError(_("Pair %(number)s: %(problem)s")
+                                      % {"number": pair.number, "problem": exc.message}) from exc
+                entries[key] = entry
+            pair_entry[(i, f"{pair.number}{pair.direction}")] = entry
+            assignments.append((entry, pair.number, pair.direction))
+        numbers = {(m.ns, "NS" if fs.directional else "") for m in plays} | {
+            (m.ew, "EW" if fs.directional else "") for m in plays}
+        assignments = [a for a in assignments if (a[1], a[2]) in numbers]
+        setup.seat_section(section, movement, [a[0] for a in assignments],
+                           assignments=assignments)
+        made.append((section, fs, plays))
+    deals = event.deals
+    if deals:
+        dealt = list(Board.objects.filter(session__tournament=tournament, number__in=list(deals)))
+        for board in dealt:
+            board.deal = deals[board.number]
+        Board.objects.bulk_update(dealt, ["deal"])
+    notes: list[dict] = []
+    rows = []
+    for section, fs, plays in made:
+        i = event.sections.index(fs)
+        boards = {b.number: b for b in Board.objects.filter(session=section.session,
+                                                            pool=section.pool)}
+        slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
+        for number, lines in fs.boards.items():
+            for line in lines:
+                where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
+                    "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
+                m = slot[(line.ns, line.ew, number)]
+                ns = pair_entry[(i, f"{line.ns}{'NS' if fs.directional else ''}")]
+                ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
+                rows.append(Result(section=section, board=boards[number], round=m.round,
+                                   table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
+                                   reason=_("Imported from %(file)s") % {"file": file_name}
+                                   if file_name else "",
+                                   **_result(boards[number], line, notes, where)))
+    try:
+        with transaction.atomic():
+            Result.objects.bulk_create(rows, batch_size=1000)
+    except IntegrityError as exc:
+        raise UsebioError(_("The file has two results for the same pairs on the same board."))\
+            from exc
+    tournament.sessions.update(status=SessionStatus.FINISHED, finished_at=timezone.now())
+    classify_tournament(tournament)
+    now = timezone.now()
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINAL,
+                                                       published_at=now, correction_minutes=0)
+    tournament.refresh_from_db()
+    AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
+                              after={"status": tournament.status, "imported": file_name},
+                              reason=_("Imported from a USEBIO file."))
+    summary = {
+        "event": event.name, "program": event.program, "club": event.club_name,
+        "sessions": event.session_count, "sections": len(event.sections),
+        "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
+        "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
+        "lines": len(rows), "deals": len(deals),
+    }
+    return tournament, {"summary": summary, "notes": notes}
+
+
+# --- verifying ------------------------------------------------------------------------------
+
+
+def _tolerance(value: Decimal) -> Decimal:
+    """Half a unit of the file's last decimal, plus our own 2-decimal rounding."""
+    places = max(-value.as_tuple().exponent, 0)
+    return Decimal(5).scaleb(-(places + 1)) + Decimal("0.005")
+
+
+def _differs(file_value: Decimal | None, ours) -> bool:
+    if file_value is None:
+        return False
+    if ours is None:
+        return True
+    return abs(Decimal(ours) - file_value) > _tolerance(file_value)
+
+
+def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
+    """Every figure of the file our scoring does not reproduce."""
+    out: list[dict] = []
+    sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
+        session__tournament=tournament).select_related("session")}
+    ranks = defaultdict(dict)
+    for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION):
+        ranks[r.section_id][(r.number, r.direction)] = r
+    marks = {}
+    for m in StoredMark.objects.filter(session__tournament=tournament).select_related("result"):
+        if m.result_id:
+            marks[(m.section_id, m.board_number, m.result.round, m.result.table,
+                   m.direction)] = m.mark
+    for fs in event.sections:
+        section = sections[(fs.session, fs.letter)]
+        plays = meetings(fs)
+        slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
+        for pair in fs.pairs:
+            where = _("Section %(section)s, pair %(pair)s") % {
+                "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
+            r = ranks[section.pk].get((pair.number, pair.direction))
+            for what, file_value, ours in (
+                    ("total", pair.total, r.points if r else None),
+                    ("percentage", pair.percentage, r.percentage if r else None)):
+                if _differs(file_value, ours):
+                    out.append({"what": what, "where": where, "file": str(file_value),
+                                "ours": "" if ours is None else str(ours)})
+            if pair.place is not None and (r is None or r.place != pair.place):
+                out.append({"what": "place", "where": where, "file": str(pair.place),
+                            "ours": str(r.place) if r else ""})
+        for number, lines in sorted(fs.boards.items()):
+            for line in lines:
+                m = slot[(line.ns, line.ew, number)]
+                where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
+                    "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
+                for side, file_value in (("NS", line.ns_mark), ("EW", line.ew_mark)):
+                    ours = marks.get((section.pk, number, m.round, m.table, side))
+                    if _differs(file_value, ours):
+                        out.append({"what": f"mark {side}", "where": where,
+                                    "file": str(file_value),
+                                    "ours": "" if ours is None else str(ours)})
+    return out
+
+
+def import_file(data: bytes | str, *, file_name: str = "", user=None,
+                key: str = "") -> ResultImport:
+    """Parse, import and verify; a refused file is recorded with its error and raises
+    ``UsebioError`` after everything it started was rolled back. With a ``key``, a second
+    call with the same key returns the first call's import instead of importing again."""
+    if key:
+        done = ResultImport.objects.filter(key=key).first()
+        if done is not None:
+            return done
+    try:
+        event = parse(data)
+        with transaction.atomic():
+            tournament, outcome = import_event(event, user=user, file_name=file_name)
+            differences = outcome["notes"] + verify(tournament, event)
+            return ResultImport.objects.create(
+                file_name=file_name[:200], key=key, tournament=tournament,
+                state=ImportState.DONE,
+                summary=outcome["summary"], differences=differences, created_by=user)
+    except UsebioError as exc:
+        ResultImport.objects.create(file_name=file_name[:200], key=key,
+                                    state=ImportState.FAILED, error=exc.message,
+                                    created_by=user)
+        raise
+
+
+def report_text(record: ResultImport) -> str:
+    """The verify report as plain text (the command prints it; the page shows a table)."""
+    if record.state == ImportState.FAILED:
+        return _("Refused: %(error)s") % {"error": record.error}
+    s = record.summary
+    lines = [
+        _("Imported “%(event)s” as %(slug)s.") % {"event": s.get("event"),
+                                                 "slug": record.tournament.slug
+                                                 if record.tournament else "-"},
+        _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
+          "%(boards)s boards, %(lines)s results, %(deals)s deals.") % s,
+    ]
+    if not record.differences:
+        lines.append(_("Verify: our scoring reproduces every figure of the file."))
+    else:
+        lines.append(_("Verify: %(count)s differences between the file and our scoring:")
+                     % {"count": len(record.differences)})
+        for d in record.differences:
+            lines.append(f"  {d['where']}: {d['what']} {_('file')} {d['file']} · "
+                         f"{_('ours')} {d['ours'] or '-'}")
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""``python manage.py import_usebio FILE``: import a USEBIO 1.2 file, print the verify report."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.imports.usebio import UsebioError, import_file, report_text
+
+
+class Command(BaseCommand):
+    help = "Import a USEBIO 1.2 results file as a finished tournament and verify its figures."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the USEBIO XML file")
+        parser.add_argument("--strict", action="store_true",
+                            help="exit with status 1 when the verify report finds differences")
+
+    def handle(self, *args, file: str, strict: bool = False, **options):
+        path = Path(file)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{path}: {exc.strerror}") from exc
+        try:
+            record = import_file(data, file_name=path.name)
+        except UsebioError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(report_text(record))
+        if strict and record.differences:
+            raise CommandError(f"{len(record.differences)} differences")

@@ -1,0 +1,275 @@
+"""Printable PDFs with WeasyPrint: the results of a tournament and the cards to set it up.
+
+*Results*: ranking per section (and line), travellers with their frequency table, hand
+records with the double-dummy table and par, and each entry's personal scorecard.
+*Set-up*: table guide cards, pair movement cards and the table codes with a QR code each.
+A4, page headers with the club and the event, "page n / N" from CSS counters, a table of
+contents with page numbers (``target-counter``) when the document has several parts.
+
+Data comes from ``exports.data.load_event`` (the stored classification, brought up to date
+first) and the display helpers of ``services.results``; the PDF is stored in media storage
+under the results' version, so a correction (a new version) gives a new file.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections import defaultdict
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubsite.models import Club
+
+from .exports.data import EventData, Line, load_event, number_text
+from .models import Section, TableCode, Tournament
+from .models.uploads import PdfKind, PdfState, ResultsPdf
+from .services import plan
+from .services.results import (
+    contract_call,
+    double_dummy_rows,
+    lead_card,
+    par_text,
+    parse_deal,
+    strain_headers,
+    trick_result,
+)
+
+VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext_lazy("E-W"),
+              "All": gettext_lazy("All")}
+
+
+def css_string(text: str) -> str:
+    """``text`` as a CSS string literal (for ``@page`` margin boxes)."""
+    safe = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return f'"{safe}"'
+
+
+def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
+    def pair(p):
+        return f"{letter_of.get(p.entry_id, '') if many else ''}{p.number}"
+
+    return {"ns": pair(line.ns), "ew": pair(line.ew), "contract": contract_call(line.contract),
+            "declarer": line.declarer, "lead": lead_card(line.lead),
+            "result": trick_result(line.contract, line.tricks),
+            "ns_score": line.ns_score if line.ns_score is not None and line.ns_score >= 0
+            and not line.adjustment else "",
+            "ew_score": -line.ns_score if line.ns_score is not None and line.ns_score < 0
+            and not line.adjustment else "",
+            "adjusted": bool(line.adjustment), "ns_mark": number_text(line.ns_mark),
+            "ew_mark": number_text(line.ew_mark), "table": line.table, "round": line.round}
+
+
+def _frequencies(lines: list[Line]) -> list[dict]:
+    table: dict[int, dict] = {}
+    for line in lines:
+        if line.ns_score is None or line.adjustment:
+            continue
+        row = table.setdefault(line.ns_score, {"score": line.ns_score, "count": 0,
+                                               "ns_mark": number_text(line.ns_mark),
+                                               "ew_mark": number_text(line.ew_mark)})
+        row["count"] += 1
+    return [table[s] for s in sorted(table, reverse=True)]
+
+
+def results_context(data: EventData) -> dict:
+    """Everything the results template shows, computed once (no queries in the template)."""
+    sessions = []
+    for session in data.sessions:
+        pools: dict[str, list] = defaultdict(list)
+        for section in session.sections:
+            pools[section.pool].append(section)
+        many = len(session.sections) > 1
+        letter_of = {p.entry_id: s.letter for s in session.sections for p in s.participants}
+        rankings = []
+        for section in session.sections:
+            lines = ("NS", "EW") if section.directional else ("",)
+            for line in lines:
+                rankings.append({"section": section.letter, "line": line, "rows": [
+                    p for p in section.participants if p.direction == line]})
+        boards = []
+        for pool_sections in pools.values():
+            merged: dict[int, dict] = {}
+            for section in pool_sections:
+                for b in section.boards:
+                    item = merged.setdefault(b.number, {"board": b, "lines": []})
+                    item["lines"] += b.lines
+            for number in sorted(merged):
+                b, lines = merged[number]["board"], merged[number]["lines"]
+                lines.sort(key=lambda ln: -(ln.ns_score or 0))
+                boards.append({
+                    "number": number, "dealer": b.dealer,
+                    "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
+                    "hands": parse_deal(b.deal), "dd": double_dummy_rows(b.double_dummy),
+                    "par": par_text(b.par),
+                    "lines": [_line_row(ln, letter_of, many) for ln in lines],
+                    "frequencies": _frequencies(lines)})
+        cards = []
+        for section in session.sections:
+            for p in sorted(section.participants, key=lambda p: (p.direction, p.number)):
+                rows = []
+                for b in section.boards:
+                    for ln in b.lines:
+                        if p.entry_id in (ln.ns.entry_id, ln.ew.entry_id):
+                            ns_side = ln.ns.entry_id == p.entry_id
+                            row = _line_row(ln, letter_of, many)
+                            row.update(board=b.number, side="NS" if ns_side else "EW",
+                                       versus=(ln.ew if ns_side else ln.ns).name,
+                                       mark=row["ns_mark"] if ns_side else row["ew_mark"])
+                            rows.append(row)
+                rows.sort(key=lambda r: (r["round"], r["board"]))
+                cards.append({"participant": p, "section": section.letter, "rows": rows})
+        sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
+                         "cards": cards, "many": len(data.sessions) > 1})
+    return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
+            "imp": not data.tournament.is_matchpoints}
+
+
+def _qr_svg(text: str) -> str:
+    """A QR code of ``text`` as an SVG data URI (vector: sharp at any print size)."""
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+def setup_context(tournament: Tournament) -> dict:
+    base = getattr(settings, "SITE_URL", "").rstrip("/")
+    sessions = []
+    for session in tournament.sessions.order_by("number"):
+        sections = []
+        for section in Section.objects.filter(session=session).order_by("letter"):
+            mv = section.movement or {}
+            names = {(s.number, s.direction): s.entry.name or s.entry.display_name
+                     for s in section.seatings.select_related("entry")}
+            directional = plan.is_directional(mv)
+            tables: dict[int, list] = defaultdict(list)
+            pairs: dict[tuple[int, str], list] = defaultdict(list)
+            for slot in plan.slots(mv):
+                boards = [b + section.board_offset for b in slot.boards]
+                tables[slot.table].append({"round": slot.round, "ns": slot.ns, "ew": slot.ew,
+                                           "boards": boards})
+                for own, other, line in ((slot.ns, slot.ew, "NS"), (slot.ew, slot.ns, "EW")):
+                    if own is not None:
+                        key = (own, line if directional else "")
+                        pairs[key].append({"round": slot.round, "table": slot.table,
+                                           "line": line, "versus": other, "boards": boards})
+            codes = []
+            for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
+                link = f"{base}/table/?code={code.code}" if base else code.code
+                codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
+                              "link": link})
+            sections.append({
+                "letter": section.letter,
+                "tables": [{"table": t, "rounds": sorted(r, key=lambda x: x["round"])}
+                           for t, r in sorted(tables.items())],
+                "pairs": [{"number": n, "line": line, "name": names.get((n, line), ""),
+                           "rounds": sorted(r, key=lambda x: x["round"])}
+                          for (n, line), r in sorted(pairs.items(),
+                                                     key=lambda kv: (kv[0][1], kv[0][0]))],
+                "codes": codes})
+        if sections:
+            sessions.append({"number": session.number, "sections": sections})
+    return {"sessions": sessions, "many": len(sessions) > 1}
+
+
+def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: str | None = None,
+                data: EventData | None = None) -> tuple[str, str]:
+    """(HTML, results version) of a document, in ``language`` (the club's by default)."""
+    language = language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        if kind == PdfKind.SETUP:
+            context = setup_context(tournament)
+            version = ".".join(str(v) for v in tournament.sessions.order_by("number")
+                               .values_list("ranking_version", flat=True)) or "0"
+            template, title = "pdf/setup.html", _("Table cards")
+        else:
+            data = data or load_event(tournament)
+            context = results_context(data)
+            version, template, title = data.version, "pdf/results.html", _("Results")
+        club = Club.load()
+        context.update(
+            tournament=tournament, club=club, title=title, version=version, language=language,
+            header_left=css_string(club.name),
+            header_right=css_string(f"{tournament.name} · {tournament.date:%d/%m/%Y}"),
+            page_label=css_string(_("Page")), of_label=css_string(_("of")),
+            generated=timezone.localtime())
+        return render_to_string(template, context), version
+
+
+def render_pdf(html: str) -> tuple[bytes, int]:
+    """PDF bytes and page count of ``html``."""
+    from weasyprint import HTML
+
+    document = HTML(string=html, base_url=str(settings.BASE_DIR)).render()
+    return document.write_pdf(), len(document.pages)
+
+
+def current_version(tournament: Tournament) -> str:
+    return ".".join(str(v) for v in tournament.sessions.filter(sections__isnull=False)
+                    .distinct().order_by("number").values_list("ranking_version", flat=True)) \
+        or "0"
+
+
+def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
+                language: str | None = None) -> tuple[ResultsPdf, bool]:
+    """The PDF of the current results version, queued for the worker if not made yet."""
+    from .services.classification import ensure_current
+
+    for session in tournament.sessions.all():
+        if session.sections.exists():
+            ensure_current(session)
+    language = language or settings.LANGUAGE_CODE
+    with transaction.atomic():
+        pdf, created = ResultsPdf.objects.get_or_create(
+            tournament=tournament, kind=kind, language=language,
+            version=current_version(tournament))
+        if created or pdf.state == PdfState.FAILED:
+            if not created:
+                ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
+                                                            progress=0)
+            from .jobs import generate_pdf
+
+            transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
+    return pdf, created
+
+
+def make_pdf(pdf_pk: int) -> ResultsPdf:
+    """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
+    is kept; one whose results moved on is made for the version it names only if that
+    version is still current, otherwise it is marked failed as outdated."""
+    pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
+    if pdf.state == PdfState.DONE and pdf.file:
+        return pdf
+    ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
+    try:
+        html, version = render_html(pdf.tournament, pdf.kind, pdf.language)
+        ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
+        if pdf.kind == PdfKind.RESULTS and version != pdf.version:
+            raise RuntimeError(_("The results changed while the PDF was being made; "
+                                 "ask for it again."))
+        content, pages = render_pdf(html)
+    except Exception as exc:  # a broken template or data: recorded, shown on the page
+        ResultsPdf.objects.filter(pk=pdf.pk).update(
+            state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")
+            % {"error": exc}, finished_at=timezone.now())
+        pdf.refresh_from_db()
+        return pdf
+    name = f"{pdf.tournament.slug}-{pdf.kind}-{pdf.language}-v{pdf.version}.pdf"
+    pdf.refresh_from_db()
+    if pdf.file:
+        pdf.file.delete(save=False)  # a half-finished earlier run
+    pdf.file.save(name, ContentFile(content), save=False)
+    pdf.state, pdf.progress, pdf.pages = PdfState.DONE, 100, pages
+    pdf.finished_at, pdf.error = timezone.now(), ""
+    pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
+    return pdf

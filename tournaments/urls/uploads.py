@@ -1,0 +1,22 @@
+"""Background work pages (namespace "uploads", mounted at ``/club/uploads/``)."""
+
+from django.urls import path
+
+from ..views import uploads
+
+app_name = "uploads"
+
+urlpatterns = [
+    path("", uploads.index, name="index"),
+    path("endpoints/new/", uploads.endpoint_edit, name="endpoint_new"),
+    path("endpoints/<int:pk>/", uploads.endpoint_edit, name="endpoint_edit"),
+    path("send/", uploads.send, name="send"),
+    path("licences/", uploads.licences, name="licences"),
+    path("<uuid:upload_id>/retry/", uploads.retry, name="retry"),
+    path("<uuid:upload_id>/manual/", uploads.manual, name="manual"),
+    path("<uuid:upload_id>/file/", uploads.download, name="download"),
+    path("imports/", uploads.imports, name="imports"),
+    path("imports/<int:pk>/", uploads.import_detail, name="import"),
+    path("pdf/<slug:slug>/", uploads.pdf_status, name="pdf"),
+    path("pdf/file/<int:pk>/", uploads.pdf_download, name="pdf_download"),
+]

@@ -1,0 +1,245 @@
+"""Background work on pages: federation uploads (secretary), USEBIO imports with their verify
+report and results PDFs (directors). HTTP and permissions only; the work is in
+``exports.federation``, ``imports.usebio``, ``pdf`` and the Celery tasks of ``jobs``."""
+
+import uuid
+
+from django import forms
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.models import Season
+from clubsite.permissions import director_required, secretary_required
+
+from .. import jobs
+from .. import pdf as pdfs
+from ..exports import federation
+from ..exports.licences import licence_batch, requested_licences
+from ..models import Tournament, TournamentStatus
+from ..models.uploads import (
+    FederationEndpoint,
+    FileFormat,
+    PdfKind,
+    PdfState,
+    ResultImport,
+    ResultsPdf,
+    Upload,
+    UploadState,
+)
+from ..services.errors import TournamentError
+
+BADGES = {UploadState.SENT: "badge-valid", UploadState.MANUAL: "badge-active",
+          UploadState.FAILED: "badge-expired", UploadState.QUEUED: "badge-pending",
+          UploadState.SENDING: "badge-pending", PdfState.DONE: "badge-valid",
+          PdfState.FAILED: "badge-expired", PdfState.RUNNING: "badge-pending"}
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+class EndpointForm(forms.ModelForm):
+    secret = forms.CharField(label=gettext_lazy("token or password"), required=False,
+                             widget=forms.PasswordInput(render_value=False),
+                             help_text=gettext_lazy("Leave empty to keep the stored one."))
+
+    class Meta:
+        model = FederationEndpoint
+        fields = ["name", "federation", "url", "file_format", "mode", "auth", "username",
+                  "secret", "timeout", "max_retries", "enabled"]
+
+    def save(self, commit=True):
+        endpoint = super().save(commit=False)
+        if not self.cleaned_data.get("secret") and self.instance.pk:
+            endpoint.secret = FederationEndpoint.objects.get(pk=self.instance.pk).secret
+        if commit:
+            endpoint.save()
+        return endpoint
+
+
+def _pending(uploads) -> bool:
+    return any(u.state in (UploadState.QUEUED, UploadState.SENDING) for u in uploads)
+
+
+@secretary_required
+def index(request):
+    """Endpoints, what was sent where (with every attempt), and the send forms."""
+    uploads = list(Upload.objects.select_related("endpoint", "tournament", "season")
+                   .prefetch_related("attempts")[:50])
+    for u in uploads:
+        u.badge = BADGES.get(u.state, "")
+    context = {
+        "endpoints": FederationEndpoint.objects.all(), "uploads": uploads,
+        "pending": _pending(uploads),
+        "tournaments": Tournament.objects.filter(
+            status__in=[TournamentStatus.PROVISIONAL, TournamentStatus.FINAL])[:100],
+        "seasons": Season.objects.order_by("-start")[:5], "season": Season.current(),
+    }
+    template = ("tournaments/uploads/_uploads.html" if getattr(request, "htmx", False)
+                else "tournaments/uploads/index.html")
+    return render(request, template, context)
+
+
+@secretary_required
+def endpoint_edit(request, pk: int | None = None):
+    endpoint = get_object_or_404(FederationEndpoint, pk=pk) if pk else None
+    form = EndpointForm(request.POST or None, instance=endpoint)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Endpoint saved."))
+        return redirect("uploads:index")
+    return render(request, "tournaments/uploads/endpoint_form.html",
+                  {"form": form, "endpoint": endpoint})
+
+
+@secretary_required
+@require_POST
+def send(request):
+    """Queue an upload of a tournament's results or of a licence batch."""
+    endpoint = get_object_or_404(FederationEndpoint, pk=request.POST.get("endpoint") or 0)
+    tournament = season = None
+    if endpoint.file_format == FileFormat.LICENCE_CSV:
+        season = Season.objects.filter(pk=request.POST.get("season") or 0).first()
+    else:
+        tournament = Tournament.objects.filter(pk=request.POST.get("tournament") or 0).first()
+    try:
+        upload, created = federation.request_upload(endpoint, tournament=tournament,
+                                                    season=season, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+        return redirect("uploads:index")
+    if created:
+        messages.success(request, _("Upload queued: %(file)s.") % {"file": upload.file_name})
+    else:
+        messages.info(request, _("This very file was already uploaded to this endpoint "
+                                 "(%(state)s); it is not sent twice.")
+                      % {"state": upload.get_state_display()})
+    return redirect("uploads:index")
+
+
+@secretary_required
+@require_POST
+def retry(request, upload_id):
+    upload = get_object_or_404(Upload, upload_id=upload_id)
+    try:
+        federation.retry_upload(upload)
+        messages.success(request, _("Upload queued again."))
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    return redirect("uploads:index")
+
+
+@secretary_required
+@require_POST
+def manual(request, upload_id):
+    upload = get_object_or_404(Upload, upload_id=upload_id)
+    try:
+        federation.mark_manual(upload)
+        messages.success(request, _("Marked as uploaded by hand."))
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    return redirect("uploads:index")
+
+
+@secretary_required
+def download(request, upload_id):
+    """The exact file of an upload, for uploading by hand on the federation's site."""
+    upload = get_object_or_404(Upload, upload_id=upload_id)
+    types = {FileFormat.USEBIO: "application/xml", FileFormat.PBN: "text/plain",
+             FileFormat.LICENCE_CSV: "text/csv"}
+    response = HttpResponse(upload.content.encode(),
+                            content_type=f"{types.get(upload.file_format, 'text/plain')}; "
+                                         "charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{upload.file_name}"'
+    return response
+
+
+@secretary_required
+def licences(request):
+    """The season's licence requests and renewals as CSV (``?season=id``, current by default)."""
+    season = Season.objects.filter(pk=request.GET.get("season") or 0).first() or Season.current()
+    if request.GET.get("download"):
+        name, text = licence_batch(season)
+        response = HttpResponse(text.encode(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    return render(request, "tournaments/uploads/licences.html", {
+        "season": season, "seasons": Season.objects.order_by("-start")[:5],
+        "licences": requested_licences(season),
+        "endpoints": FederationEndpoint.objects.filter(file_format=FileFormat.LICENCE_CSV,
+                                                       enabled=True)})
+
+
+# --- imports (directors) ----------------------------------------------------------------
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("USEBIO file (XML)"))
+
+
+@director_required
+def imports(request):
+    """Import a USEBIO file (in the worker) and list past imports with their verify result."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            form.add_error("file", _("The file is too large (more than 20 MB)."))
+        else:
+            data = upload.read().decode("utf-8", "replace")
+            key = uuid.uuid4().hex
+            jobs.import_usebio_file.delay(data, upload.name, key, request.user.pk)
+            record = ResultImport.objects.filter(key=key).first()
+            if record is not None:
+                return redirect("uploads:import", pk=record.pk)
+            messages.info(request, _("The file is being imported; this page shows it when "
+                                     "done."))
+            return redirect("uploads:imports")
+    return render(request, "tournaments/uploads/imports.html", {
+        "form": form, "imports": ResultImport.objects.select_related("tournament")[:50]})
+
+
+@director_required
+def import_detail(request, pk: int):
+    """The verify report: every figure of the file our scoring does not reproduce."""
+    record = get_object_or_404(ResultImport.objects.select_related("tournament"), pk=pk)
+    return render(request, "tournaments/uploads/import_detail.html", {"record": record})
+
+
+# --- PDFs (directors) -------------------------------------------------------------------
+
+
+@director_required
+def pdf_status(request, slug: str):
+    """The tournament's PDFs for the current results: ask for one, watch it, download it."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    language = request.POST.get("language") or request.GET.get("language") or get_language()
+    if request.method == "POST":
+        kind = request.POST.get("kind", PdfKind.RESULTS)
+        if kind not in PdfKind.values:
+            raise Http404
+        pdfs.request_pdf(tournament, kind, language)
+        if not getattr(request, "htmx", False):
+            return redirect("uploads:pdf", slug=slug)
+    version = pdfs.current_version(tournament)
+    items = list(ResultsPdf.objects.filter(tournament=tournament)[:20])
+    for item in items:
+        item.badge = BADGES.get(item.state, "badge-pending")
+        item.current = item.version == version
+    pending = any(i.state in (PdfState.QUEUED, PdfState.RUNNING) for i in items)
+    context = {"tournament": tournament, "pdfs": items, "version": version,
+               "pending": pending, "kinds": PdfKind.choices}
+    template = ("tournaments/uploads/_pdfs.html" if getattr(request, "htmx", False)
+                else "tournaments/uploads/pdf.html")
+    return render(request, template, context)
+
+
+@director_required
+def pdf_download(request, pk: int):
+    item = get_object_or_404(ResultsPdf, pk=pk, state=PdfState.DONE)
+    if not item.file:
+        raise Http404
+    name = f"{item.tournament.slug}-{item.kind}-v{item.version}.pdf"
+    return FileResponse(item.file.open("rb"), as_attachment=True, filename=name,
+                        content_type="application/pdf")
