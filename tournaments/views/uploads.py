@@ -40,6 +40,8 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
 class EndpointForm(forms.ModelForm):
+    url = forms.URLField(label=gettext_lazy("endpoint URL"), max_length=300,
+                         assume_scheme="https")
     secret = forms.CharField(label=gettext_lazy("token or password"), required=False,
                              widget=forms.PasswordInput(render_value=False),
                              help_text=gettext_lazy("Leave empty to keep the stored one."))
