@@ -1,5 +1,6 @@
 """Stored rankings equal the scoring core's on the same data; reading them is constant-query."""
 
+import datetime
 import random
 from fractions import Fraction
 
@@ -201,3 +202,23 @@ def test_classification_load_is_constant_in_queries(mitchell_session):
     with CaptureQueriesContext(connection) as big:
         classification.load_session(mitchell_session.session)
     assert len(small.captured_queries) == len(big.captured_queries) <= 6
+
+
+def test_core_howell_sitout_pairs_score_their_missed_set_as_a_relay(members, pairs):
+    """The movements core leaves the phantom's table out and lists the sitting-out pair in
+    each round; that pair still has every board counted (its own average on the missed set,
+    C03 l.746), so all nine pairs share one maximum and the percentages average 50."""
+    from tournaments.movements import howell
+
+    tournament = setup.create_tournament(name="Howell 9", date=datetime.date(2025, 3, 7))
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    setup.seat_section(section, howell(pairs=9, boards_per_round=3).to_dict(),
+                       pairs(tournament, members, 9))
+    setup.start_session(session)
+    play_rounds(section, random.Random(9))
+    classification.classify_session(session)
+    rows = list(StoredRanking.objects.filter(section=section, scope=RankingScope.SECTION))
+    assert len(rows) == 9
+    assert len({r.maximum for r in rows}) == 1
+    assert sum(Fraction(str(r.percentage)) for r in rows) / 9 == pytest.approx(50, abs=0.05)

@@ -22,11 +22,13 @@ Rules applied here, where the data decides what the core is told:
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -63,6 +65,8 @@ from . import plan
 from .adjustments import core_entry
 
 IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
+CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
+_local_claims = threading.Lock()  # elsewhere: one per process
 
 
 # --- loading --------------------------------------------------------------------------------
@@ -159,6 +163,18 @@ def pool_inputs(data: SessionData, sections: list[Section], imp: bool
                 if (ns_id is None) != (ew_id is None):
                     lines[number].append(TravellerLine(ns_id, ew_id, NotPlayed(Unplayed.RELAY)))
                     where[(number, ns_id or ew_id)] = section.pk
+        # A pair the movement sits out (the phantom's table is not laid out) is scored on
+        # the set it misses like a relay, so every pair has the same number of boards.
+        for _round, pair_number, sat_out in plan.sitout_boards(section.movement):
+            seat = seats.get((section.pk, pair_number, ""))
+            if seat is None or seat["entry__status"] != EntryStatus.ACTIVE:
+                continue
+            for b in sat_out:
+                number = b + section.board_offset
+                plays[number] += 1
+                lines[number].append(TravellerLine(seat["entry_id"], None,
+                                                   NotPlayed(Unplayed.RELAY)))
+                where[(number, seat["entry_id"])] = section.pk
     expected = max(plays.values(), default=0)
     boards = [BoardResult(n, tuple(lines[n])) for n in sorted(lines)]
     return boards, expected, per_pair, where
@@ -307,11 +323,44 @@ def is_stale(session: Session) -> bool:
 
 
 def ensure_current(session: Session) -> bool:
-    """Re-classify when a result changed since the stored rankings; True if it did."""
+    """Re-classify when a result changed since the stored rankings; True if it did.
+
+    While another request is already re-classifying the session, this one serves the stored
+    rankings instead of queueing behind it: under live load (results arriving while many
+    readers watch) every reader would otherwise redo the same work in turn.
+    """
     if not is_stale(session):
         return False
-    classify_session(session)
-    return True
+    if session.ranking_version == 0:
+        classify_session(session)
+        return True
+    with _claim(session) as claimed:
+        if claimed:
+            classify_session(session)
+    return claimed
+
+
+@contextmanager
+def _claim(session: Session):
+    """Whether this request may re-classify ``session`` now (nobody else is doing it)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLASSIFY_LOCK, session.pk])
+            claimed = cursor.fetchone()[0]
+        try:
+            yield claimed
+        finally:
+            if claimed:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)",
+                                   [CLASSIFY_LOCK, session.pk])
+        return
+    claimed = _local_claims.acquire(blocking=False)
+    try:
+        yield claimed
+    finally:
+        if claimed:
+            _local_claims.release()
 
 
 def mark_stale(tournament: Tournament) -> None:

@@ -66,6 +66,36 @@ def slots(movement: dict) -> Iterator[Slot]:
                        tuple(int(b) for b in t.get("boards", ())))
 
 
+def sitout_boards(movement: dict) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """``(round, pair number, boards)`` for each pair the movement lists as sitting out.
+
+    The movements core leaves the phantom's table out of a round and names the pair that
+    would have met it in the round's ``sitout``; that pair's boards are the set it never
+    plays anywhere else (a complete Howell plays every set once), taken from the round's
+    ``relay`` boards (the sets not in play), else any relay boards it does not play. The
+    course scores those boards like a relay: the pair's own average (C03 l.746).
+    """
+    per_round = boards_per_round(movement)
+    everyone: dict[int, set[int]] = {}
+    for slot in slots(movement):
+        for number in (slot.ns, slot.ew):
+            if number is not None:
+                everyone.setdefault(number, set()).update(slot.boards)
+    all_boards = set().union(*everyone.values()) if everyone else set()
+    for rnd in movement.get("rounds", ()):
+        relay = [int(b) for b in rnd.get("relay", ())]
+        for pair in rnd.get("sitout", ()) or ():
+            number = contestant_number(pair)
+            if number is None:
+                continue
+            plays = everyone.get(number, set())
+            never = [b for b in relay if b not in plays and b in all_boards]
+            spare = [b for b in relay if b not in plays and b not in never]
+            chosen = sorted((never + spare)[:per_round])
+            if chosen:
+                yield int(rnd["round"]), number, tuple(chosen)
+
+
 def round_count(movement: dict) -> int:
     return len(movement.get("rounds", ()))
 
