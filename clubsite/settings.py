@@ -174,6 +174,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 }
+# Live rankings and travellers follow new results at most this many seconds late.
+RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
 # Publishing results queues their PDF. Without a broker that would render in the web
 # request, so the embedded default makes PDFs on demand from the tournament's PDF page.
 RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_URL))

@@ -14,6 +14,12 @@ def _no_pdf_on_publish(settings, request):
 
 
 @pytest.fixture(autouse=True)
+def _rankings_follow_every_result(settings):
+    """Pages re-classify after every change in tests (production waits a few seconds)."""
+    settings.RANKING_REFRESH_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them)."""
     eager = request.node.get_closest_marker("worker") is None

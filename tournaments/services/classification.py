@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -334,6 +336,12 @@ def ensure_current(session: Session) -> bool:
     if session.ranking_version == 0:
         classify_session(session)
         return True
+    # Live pages follow results within RANKING_REFRESH_SECONDS rather than re-classifying
+    # after every post: while forty tables post, the ranking would otherwise be rebuilt
+    # back to back and starve the posts themselves.
+    interval = getattr(settings, "RANKING_REFRESH_SECONDS", 0)
+    if interval and not cache.add(f"clubsite:classified:{session.pk}", True, timeout=interval):
+        return False
     with _claim(session) as claimed:
         if claimed:
             classify_session(session)

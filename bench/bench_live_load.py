@@ -1,0 +1,419 @@
+"""Live load: 40 table devices post results while 50 readers watch the live ranking.
+
+Issue #6 asks, with gunicorn and PostgreSQL: p99 of a result post < 100 ms, p99 of the
+ranking page < 150 ms, zero lost or duplicated results, a ranking page whose SQL query count
+does not grow with the field, and a full re-classification of a 60-table session < 1 s.
+
+    python bench/bench_live_load.py     # needs PostgreSQL at postgres@127.0.0.1:5432 (trust)
+
+It drops and creates the throw-away database ``clubsite_load`` (``BENCH_PG`` overrides the
+server URL), migrates it, builds through the services a one-section 40-table Mitchell
+(80 pairs, 13 rounds × 2 boards, 1,040 board lines), starts it and publishes provisional
+results so the public section ranking shows the running session, then launches gunicorn
+(4 workers × 4 threads) on a free port. 40 device threads sign in with their table code as
+the QR card does (GET /table/<code>/), take the CSRF token from the page as table.js does,
+and post every board of their table to the JSON endpoint with a fresh idempotency key;
+about 10 % are posted again with the same key (a lost answer) and 5 % with a new key but the
+same result (a second device at the table): both must be answered "duplicate". 50 reader
+threads load the section ranking meanwhile. The pace is compressed: a device posts every
+``DEVICE_PAUSE`` seconds (a real table posts one board every ~7 minutes) and a reader reloads
+every ``READER_PAUSE`` seconds; both can be changed with environment variables of the same
+name. The load generator runs on the same machine as the server and shares its cores.
+
+Then, in process: results stored against the board lines expected, the SQL query count of
+the section ranking for a 3-table and the 40-table section (Django's test client), and the
+time of ``classify_session`` on bench_classification's 60-table session. Exit status 1 when a
+target is missed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+DB_NAME = "clubsite_load"
+TABLES = 40
+ROUNDS = 13
+BOARDS_PER_ROUND = 2
+READERS = 50
+DEVICE_PAUSE = float(os.environ.get("DEVICE_PAUSE", "1.0"))
+READER_PAUSE = float(os.environ.get("READER_PAUSE", "1.0"))
+SAME_KEY_SHARE = 0.10
+NEW_KEY_SHARE = 0.05
+POST_P99_MS, READ_P99_MS, CLASSIFY_S = 100.0, 150.0, 1.0
+
+os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
+os.environ["CLUBSITE_VAR_DIR"] = tempfile.mkdtemp(prefix="clubsite-load-")
+os.environ.pop("CELERY_BROKER_URL", None)
+os.environ["DJANGO_SETTINGS_MODULE"] = "clubsite.settings"
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+# --- the database and the tournament ----------------------------------------------------------
+
+
+def fresh_database() -> None:
+    host = urllib.parse.urlparse(SERVER)
+    args = ["psql", "-h", host.hostname or "127.0.0.1", "-p", str(host.port or 5432),
+            "-U", host.username or "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]
+    for sql in (f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}"):
+        subprocess.run(args + ["-c", sql], check=True)
+
+
+def seat(name: str, tables: int, rounds: int, first_licence: int):
+    """A started, provisionally published one-section Mitchell built through the services."""
+    from clubsite.models import Member
+    from tournaments.movements import mitchell
+    from tournaments.services import publish, setup
+
+    tournament = setup.create_tournament(name=name, date=datetime.date(2026, 11, 22),
+                                         public_results=True)
+    session = tournament.sessions.get()
+    players = Member.objects.bulk_create(
+        Member(first_name=f"P{i}", last_name=f"Load {i:04d}", licence_number=f"L-{i:05d}")
+        for i in range(first_licence, first_licence + tables * 4))
+    entries = [setup.register_entry(tournament, players[i:i + 2])
+               for i in range(0, len(players), 2)]
+    section = setup.add_section(session, "A")
+    setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(), entries)
+    setup.start_session(session)
+    publish.publish_provisional(tournament, user=None)
+    return tournament, section
+
+
+def random_result(rng: random.Random) -> dict:
+    """What the buttons post: a contract, its declarer and the tricks against it, a lead."""
+    if rng.random() < 0.04:
+        return {"level": "PASS"}
+    level = rng.choice([1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6])
+    made = rng.choice(["=", "=", "=", "+1", "+1", "-1", "-1", "-2"])
+    if level == 7 and made.startswith("+"):
+        made = "="
+    return {"level": str(level), "strain": rng.choice(["C", "D", "H", "S", "NT"]),
+            "double": rng.choice(["", "", "", "", "X"]), "declarer": rng.choice("NESW"),
+            "made": made, "lead_suit": rng.choice("SHDC"), "lead_rank": rng.choice("AKQJT98765432")}
+
+
+# --- the HTTP clients -----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Browser:
+    """One keep-alive connection with its cookies, as a tablet's browser keeps them."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def request(self, method: str, path: str, body: str | None = None,
+                headers: dict | None = None) -> tuple[int, bytes, float]:
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in range(2):
+            start = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()  # the server closed a kept-alive connection: reopen once
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                if attempt:
+                    raise
+        elapsed = (time.perf_counter() - start) * 1000
+        for value in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = value.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, data, elapsed
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.posts: list[float] = []
+        self.reads: list[float] = []
+        self.errors: list[str] = []
+        self.outcomes: list[tuple[str, str]] = []  # (kind of post, answer)
+
+    def add(self, attr: str, value) -> None:
+        with self.lock:
+            getattr(self, attr).append(value)
+
+
+def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats: Stats,
+           start: threading.Event) -> None:
+    rng = random.Random(seed)
+    browser = Browser(port)
+    status, _, _ = browser.request("GET", f"/table/{code}/")
+    status, page, _ = browser.request("GET", "/table/play/")
+    token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
+    if status != 200 or token is None or "sessionid" not in browser.cookies:
+        stats.add("errors", f"table {code}: sign-in failed ({status})")
+        return
+    headers = {"Accept": "application/json", "X-CSRFToken": token.group(1).decode(),
+               "Content-Type": "application/x-www-form-urlencoded"}
+    start.wait()
+    time.sleep(rng.random() * DEVICE_PAUSE)  # the tables do not all finish at once
+
+    def post(body: dict, kind: str) -> None:
+        status, data, ms = browser.request("POST", "/table/result/",
+                                           urllib.parse.urlencode(body), headers)
+        stats.add("posts", ms)
+        try:
+            outcome = json.loads(data).get("outcome", f"http {status}")
+        except ValueError:
+            outcome = f"http {status}"
+        stats.add("outcomes", (kind, outcome))
+        if status not in (200, 201):
+            stats.add("errors", f"table {code} {kind} post: {status} {data[:200]!r}")
+
+    for round_number, board in plays:
+        body = {"round": round_number, "board": board, "idempotency_key": os.urandom(12).hex(),
+                **random_result(rng)}
+        post(body, "first")
+        if rng.random() < SAME_KEY_SHARE:
+            post(body, "same key")
+        if rng.random() < NEW_KEY_SHARE:
+            post(body | {"idempotency_key": os.urandom(12).hex()}, "new key")
+        time.sleep(DEVICE_PAUSE * (0.5 + rng.random()))
+
+
+def reader(port: int, path: str, seed: int, stats: Stats, start: threading.Event,
+           stop: threading.Event) -> None:
+    rng = random.Random(seed)
+    browser = Browser(port)
+    start.wait()
+    time.sleep(rng.random() * READER_PAUSE)
+    while not stop.is_set():
+        status, data, ms = browser.request("GET", path)
+        stats.add("reads", ms)
+        if status != 200:
+            stats.add("errors", f"reader: {status}")
+        time.sleep(READER_PAUSE * (0.5 + rng.random()))
+
+
+def percentiles(values: list[float]) -> str:
+    ordered = sorted(values)
+
+    def at(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+    return (f"n={len(ordered)}  p50 {at(50):.1f}  p95 {at(95):.1f}  p99 {at(99):.1f}  "
+            f"max {ordered[-1]:.1f} ms")
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+
+
+def start_gunicorn(port: int) -> subprocess.Popen:
+    env = os.environ | {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
+    process = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "clubsite.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", "4", "--threads", "4", "--log-level", "warning"],
+        cwd=ROOT, env=env)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+# --- the checks in process ------------------------------------------------------------------
+
+
+def check_results(section, stats: Stats) -> list[str]:
+    from django.db.models import Count
+
+    from tournaments.models import Result, ResultStatus
+    from tournaments.services import plan
+
+    expected = {(s.round, s.table, b + section.board_offset)
+                for s in plan.slots(section.movement) for b in s.boards}
+    rows = Result.objects.filter(section=section)
+    ok = set(rows.filter(status=ResultStatus.OK).values_list("round", "table", "board__number"))
+    doubled = (rows.filter(status=ResultStatus.OK)
+               .values("round", "board", "ns", "ew").annotate(n=Count("id")).filter(n__gt=1)
+               .count())
+    others = rows.exclude(status=ResultStatus.OK).count()
+    dup_posts = [o for kind, o in stats.outcomes if kind != "first"]
+    firsts = [o for kind, o in stats.outcomes if kind == "first"]
+    print(f"board lines expected {len(expected)}, stored OK {len(ok)}, missing "
+          f"{len(expected - ok)}, lines with two OK results {doubled}, other rows {others}")
+    print(f"first posts {len(firsts)} (created {firsts.count('created')}); re-posts "
+          f"{len(dup_posts)}: same key {sum(1 for k, _ in stats.outcomes if k == 'same key')}, "
+          f"new key {sum(1 for k, _ in stats.outcomes if k == 'new key')}, answered duplicate "
+          f"{dup_posts.count('duplicate')}")
+    failures = []
+    if ok != expected:
+        failures.append(f"lost results: {len(expected - ok)}")
+    if doubled or others:
+        failures.append(f"duplicated results: {doubled} lines doubled, {others} extra rows")
+    if firsts.count("created") != len(expected):
+        failures.append("not every first post was answered 'created'")
+    if dup_posts.count("duplicate") != len(dup_posts):
+        failures.append("a re-post was not answered 'duplicate'")
+    return failures
+
+
+def query_count(client, url: str) -> int:
+    from django.db import connection, reset_queries
+
+    assert client.get(url).status_code == 200  # warm: a stale ranking is redone here
+    reset_queries()
+    connection.force_debug_cursor = True
+    try:
+        assert client.get(url).status_code == 200
+        return len(connection.queries_log)
+    finally:
+        connection.force_debug_cursor = False
+
+
+def fill(section) -> None:
+    """Every line of a small section, through the entry service as the director types it."""
+    from django.contrib.auth.models import User
+
+    from tournaments.services import entry, plan
+
+    director = User.objects.create_user("load-director")
+    rng = random.Random(3)
+    for slot in plan.slots(section.movement):
+        for b in slot.boards:
+            entry.submit_result(round=slot.round, board=b + section.board_offset,
+                                contract=f"{rng.randint(1, 4)}NT", declarer="N",
+                                tricks=rng.randint(6, 10), idempotency_key=os.urandom(8).hex(),
+                                user=director, section=section, table=slot.table)
+
+
+def classification_time() -> float:
+    from bench_classification import build
+
+    from tournaments.services import classification
+
+    session = build()
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        classification.classify_session(session)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def main() -> int:
+    fresh_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+    from tournaments.models import TableCode
+    from tournaments.services import plan
+
+    tournament, section = seat("Live load", TABLES, ROUNDS, 0)
+    codes = dict(TableCode.objects.filter(section=section, active=True)
+                 .values_list("table", "code"))
+    plays: dict[int, list[tuple[int, int]]] = {t: [] for t in codes}
+    for slot in plan.slots(section.movement):
+        plays[slot.table] += [(slot.round, b + section.board_offset) for b in slot.boards]
+    ranking = f"/results/{tournament.slug}/1/section/A/"
+
+    port = free_port()
+    server = start_gunicorn(port)
+    stats, start, stop = Stats(), threading.Event(), threading.Event()
+    try:
+        devices = [threading.Thread(target=device, args=(port, codes[t], plays[t], t, stats,
+                                                         start)) for t in sorted(codes)]
+        readers = [threading.Thread(target=reader, args=(port, ranking, 1000 + i, stats, start,
+                                                         stop), daemon=True)
+                   for i in range(READERS)]
+        for thread in devices + readers:
+            thread.start()
+        time.sleep(2)  # sign-ins done
+        began = time.perf_counter()
+        start.set()
+        for thread in devices:
+            thread.join()
+        stop.set()
+        for thread in readers:
+            thread.join(timeout=30)
+        elapsed = time.perf_counter() - began
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    print(f"gunicorn 4 workers × 4 threads, PostgreSQL {DB_NAME}; {os.cpu_count()} cores shared "
+          f"with the load generator")
+    print(f"field: 1 section × {TABLES} tables ({TABLES * 2} pairs), {ROUNDS} rounds × "
+          f"{BOARDS_PER_ROUND} boards; {TABLES} devices (a post every ~{DEVICE_PAUSE:g} s), "
+          f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s")
+    print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
+    print(f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s)")
+    failures = [f"{len(stats.errors)} HTTP errors, first: {stats.errors[0]}"] \
+        if stats.errors else []
+    failures += check_results(section, stats)
+    if p99(stats.posts) >= POST_P99_MS:
+        failures.append(f"post p99 {p99(stats.posts):.1f} ms ≥ {POST_P99_MS:g} ms")
+    if p99(stats.reads) >= READ_P99_MS:
+        failures.append(f"read p99 {p99(stats.reads):.1f} ms ≥ {READ_P99_MS:g} ms")
+
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+    from django.test import Client
+
+    request_started.disconnect(close_old_connections)  # one connection: its queries are seen
+    request_finished.disconnect(close_old_connections)
+    small, small_section = seat("Small", 3, 3, 10_000)
+    fill(small_section)
+    client = Client()
+    counts = (query_count(client, f"/results/{small.slug}/1/section/A/"),
+              query_count(client, ranking))
+    print(f"ranking page SQL queries: 3 tables {counts[0]}, {TABLES} tables {counts[1]}")
+    if counts[0] != counts[1]:
+        failures.append(f"ranking page query count grows with the field: {counts}")
+
+    seconds = classification_time()
+    print(f"classify_session, 60 tables (4 × 15-table Mitchell, 1,800 results): median "
+          f"{seconds:.3f} s over 5 runs")
+    if seconds >= CLASSIFY_S:
+        failures.append(f"classification {seconds:.3f} s ≥ {CLASSIFY_S:g} s")
+
+    shutil.rmtree(os.environ["CLUBSITE_VAR_DIR"], ignore_errors=True)
+    print("targets:", "all met" if not failures else "MISSED — " + "; ".join(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
