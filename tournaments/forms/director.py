@@ -299,7 +299,7 @@ class AdjustmentForm(OverrideMixin):
         super().__init__(*args, **kwargs)
         for i in range(1, self.OUTCOMES + 1):
             self.fields[f"w{i}_percent"] = forms.IntegerField(
-                label=_("Weight %%"), min_value=1, max_value=100, required=False)
+                label=_("Weight (%)"), min_value=1, max_value=100, required=False)
             self.fields[f"w{i}_contract"] = forms.CharField(label=_("Contract"), max_length=8,
                                                             required=False)
             self.fields[f"w{i}_declarer"] = forms.ChoiceField(
