@@ -4,11 +4,10 @@ report and results PDFs (directors). HTTP and permissions only; the work is in
 
 import uuid
 
-from django import forms
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,6 +18,7 @@ from .. import jobs
 from .. import pdf as pdfs
 from ..exports import federation
 from ..exports.licences import licence_batch, requested_licences
+from ..forms.uploads import EndpointForm, ImportForm
 from ..models import Tournament, TournamentStatus
 from ..models.uploads import (
     FederationEndpoint,
@@ -37,27 +37,6 @@ BADGES = {UploadState.SENT: "badge-valid", UploadState.MANUAL: "badge-active",
           UploadState.SENDING: "badge-pending", PdfState.DONE: "badge-valid",
           PdfState.FAILED: "badge-expired", PdfState.RUNNING: "badge-pending"}
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
-
-
-class EndpointForm(forms.ModelForm):
-    url = forms.URLField(label=gettext_lazy("endpoint URL"), max_length=300,
-                         assume_scheme="https")
-    secret = forms.CharField(label=gettext_lazy("token or password"), required=False,
-                             widget=forms.PasswordInput(render_value=False),
-                             help_text=gettext_lazy("Leave empty to keep the stored one."))
-
-    class Meta:
-        model = FederationEndpoint
-        fields = ["name", "federation", "url", "file_format", "mode", "auth", "username",
-                  "secret", "timeout", "max_retries", "enabled"]
-
-    def save(self, commit=True):
-        endpoint = super().save(commit=False)
-        if not self.cleaned_data.get("secret") and self.instance.pk:
-            endpoint.secret = FederationEndpoint.objects.get(pk=self.instance.pk).secret
-        if commit:
-            endpoint.save()
-        return endpoint
 
 
 def _pending(uploads) -> bool:
@@ -174,10 +153,6 @@ def licences(request):
 
 
 # --- imports (directors) ----------------------------------------------------------------
-
-
-class ImportForm(forms.Form):
-    file = forms.FileField(label=gettext_lazy("USEBIO file (XML)"))
 
 
 @director_required

@@ -1,0 +1,31 @@
+"""Forms of the secretary's federation uploads and the director's result imports."""
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from ..models.uploads import FederationEndpoint
+
+
+class EndpointForm(forms.ModelForm):
+    url = forms.URLField(label=gettext_lazy("endpoint URL"), max_length=300,
+                         assume_scheme="https")
+    secret = forms.CharField(label=gettext_lazy("token or password"), required=False,
+                             widget=forms.PasswordInput(render_value=False),
+                             help_text=gettext_lazy("Leave empty to keep the stored one."))
+
+    class Meta:
+        model = FederationEndpoint
+        fields = ["name", "federation", "url", "file_format", "mode", "auth", "username",
+                  "secret", "timeout", "max_retries", "enabled"]
+
+    def save(self, commit=True):
+        endpoint = super().save(commit=False)
+        if not self.cleaned_data.get("secret") and self.instance.pk:
+            endpoint.secret = FederationEndpoint.objects.get(pk=self.instance.pk).secret
+        if commit:
+            endpoint.save()
+        return endpoint
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("USEBIO file (XML)"))
