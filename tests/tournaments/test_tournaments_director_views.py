@@ -260,6 +260,33 @@ def test_advice_is_shown_ranked_and_a_mitchell_is_picked(director_client, draft_
     assert TableCode.objects.filter(section=draft_section, active=True).count() == 7
 
 
+def test_two_pools_from_the_advice_seat_two_sections_on_one_pool(director_client, members,
+                                                                  pairs):
+    """24 pairs: the advice's "two sections on the same boards" seats sections A and B of 6
+    tables each, pairs alternating, both drawing on one pool of boards."""
+    tournament = setup.create_tournament(name="Pools", date=datetime.date(2025, 3, 3))
+    entries = pairs(tournament, members, 24)
+    section = setup.add_section(tournament.sessions.get())
+    url = reverse("director:movement", args=[section.pk])
+    html = director_client.get(url).content.decode()
+    index, suggestion, description, pickable = next(
+        row for row in director_client.get(url).context["suggestions"]
+        if row[1].kind == "mitchell_pools")
+    assert pickable and "Dos secciones de 6 mesas" in description and description in html
+    response = director_client.post(url, {"suggestion": index,
+                                          "entries": [e.pk for e in entries]})
+    assert response.status_code == 302
+    a, b = tournament.sessions.get().sections.order_by("letter")
+    assert (a.letter, b.letter, a.pool, b.pool) == ("A", "B", "A", "A")
+    assert a.tables == b.tables == 6
+    assert {s.entry_id for s in Seating.objects.filter(section=a)} == {e.pk for e in entries[0::2]}
+    assert {s.entry_id for s in Seating.objects.filter(section=b)} == {e.pk for e in entries[1::2]}
+    boards_a = plan.plays_per_board(a.movement)
+    assert boards_a == plan.plays_per_board(b.movement)
+    assert len(boards_a) == 6 * suggestion.boards_per_round  # six board sets in play
+    assert TableCode.objects.filter(session=a.session, active=True).count() == 12
+
+
 def test_only_the_pairs_present_are_advised_for(director_client, draft_section):
     entries = list(Entry.objects.filter(tournament=draft_section.session.tournament))
     url = reverse("director:movement", args=[draft_section.pk])

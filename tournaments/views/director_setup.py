@@ -21,14 +21,14 @@ from ..forms.director import (
 )
 from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
 from ..movements import MovementError, advise
+from ..services import advice, plan, setup
 from ..services import boards as board_service
-from ..services import plan, setup
 from ..services.errors import TournamentError
 from ..tasks import analyse_session_boards
 from .director_common import get_section, get_session
 
 ADVICE_SHOWN = 12
-PICKABLE = ("mitchell", "howell")
+PICKABLE = ("mitchell", "howell", "mitchell_pools")
 
 
 def _section_cards(session):
@@ -139,6 +139,12 @@ def movement(request, pk):
                 if not 0 <= index < len(suggestions):
                     raise TournamentError(_("Choose one of the suggestions."))
                 pick = suggestions[index]
+                if pick.kind == "mitchell_pools":
+                    sections = setup.seat_two_pools(section, pick.call, chosen)
+                    messages.success(request, _("Pairs seated in sections %(letters)s, playing "
+                                                "the same boards.")
+                                     % {"letters": " + ".join(s.letter for s in sections)})
+                    return redirect("director:session", section.session_id)
                 movement_dict = setup.build_movement(pick.kind, **pick.call)
             if movement_dict is not None:
                 if Seating.objects.filter(section=section).exists():
@@ -163,7 +169,8 @@ def movement(request, pk):
     return render(request, "tournaments/director/movement.html", {
         "section": section, "session": section.session, "tournament": section.session.tournament,
         "available": available, "chosen": {e.pk for e in chosen}, "count": len(chosen),
-        "suggestions": [(i, s, s.kind in PICKABLE) for i, s in enumerate(suggestions)],
+        "suggestions": [(i, s, advice.describe(s), s.kind in PICKABLE)
+                        for i, s in enumerate(suggestions)],
         "manual": manual,
         "current": setup.movement_summary(section.movement) if section.movement else None,
     }, status=400 if request.method == "POST" else 200)
