@@ -1,7 +1,9 @@
 """Demo tournaments played by the demo club, entered the way the table devices enter them.
 
 Three events: a finished two-section Mitchell, a finished Howell with a sit-out and an
-adjusted score, and one being played tonight. Every result goes through
+adjusted score, and one being played tonight. Their boards carry real deals (``demo_deals``)
+and the tables play what the deals allow: the field's contract by double dummy, a trick
+more or less, now and then another level, a double or the other side declaring. Every result goes through
 ``services.entry.submit_result`` with the table's code, so the demo exercises the same path
 as the tablets. A seeded generator keeps it the same on every run; existing events (by
 slug) are left alone, so running the demo twice changes nothing.
@@ -17,7 +19,9 @@ from django.utils import timezone
 from clubsite.demo import demo_builder
 from clubsite.models import Member
 
+from . import demo_deals
 from .models import Board, Section, TableCode, Tournament
+from .scoring import contract_score, is_vulnerable
 from .services import entry, plan, publish, setup
 from .services.classification import classify_session
 
@@ -31,8 +35,29 @@ def _movements():
     return mitchell, howell
 
 
-def board_plan(rng: random.Random, number: int) -> tuple[str, str, int]:
-    """What the field tends to play on a board: (contract, declarer, tricks)."""
+def field_contract(board: Board) -> tuple[str, str, int]:
+    """What a good field plays on a dealt board: the side that owns it (par's sign) bids its
+    best-scoring makeable contract by double dummy; (contract, declarer, tricks)."""
+    side = "NS" if (board.par or {}).get("score", 0) >= 0 else "EW"
+    best = None
+    for seat in side:
+        for strain, tricks in board.double_dummy[seat].items():
+            if tricks < 7:
+                continue
+            contract = f"{tricks - 6}{strain}"
+            score = contract_score(contract, tricks, is_vulnerable(board.vulnerability_core, seat))
+            if best is None or score > best[0]:
+                best = (score, contract, seat, tricks)
+    if best is None:
+        return "PASS", "", 0
+    return best[1], best[2], best[3]
+
+
+def board_plan(rng: random.Random, board: Board | int) -> tuple[str, str, int]:
+    """The field's contract on a board: from its double-dummy table when the board is dealt,
+    otherwise (or given only a board number) a plausible invented one."""
+    if isinstance(board, Board) and board.deal and board.double_dummy:
+        return field_contract(board)
     declarer = rng.choice("NESW")
     kind = rng.random()
     if kind < 0.45:
@@ -45,12 +70,14 @@ def board_plan(rng: random.Random, number: int) -> tuple[str, str, int]:
     return f"{level}{strain}", declarer, max(0, min(13, tricks))
 
 
-def table_play(rng: random.Random, planned: tuple[str, str, int]) -> dict:
+def table_play(rng: random.Random, planned: tuple[str, str, int],
+               double_dummy: dict | None = None) -> dict:
     """One table's result: mostly the field's contract, a trick more or less; sometimes
-    another contract, a double, or the other side playing it."""
+    another level, a double, or the other side playing it. With the board's double-dummy
+    table the tricks follow the actual declarer and strain."""
     contract, declarer, tricks = planned
     roll = rng.random()
-    if roll < 0.03:
+    if roll < 0.03 or contract == "PASS":
         return {"contract": "PASS", "declarer": "", "tricks": None}
     if roll < 0.2:
         level = max(1, min(7, int(contract[0]) + rng.choice((-1, 1))))
@@ -59,8 +86,24 @@ def table_play(rng: random.Random, planned: tuple[str, str, int]) -> dict:
         contract += "X"
     elif roll < 0.32:
         declarer = {"N": "E", "E": "S", "S": "W", "W": "N"}[declarer]
-    tricks = max(0, min(13, tricks + rng.choice((-1, 0, 0, 0, 1))))
+    if double_dummy:
+        strain = contract[1:].rstrip("X")
+        tricks = double_dummy[declarer][strain]
+    tricks = max(0, min(13, tricks + rng.choice((-1, 0, 0, 0, 0, 1))))
     return {"contract": contract, "declarer": declarer, "tricks": tricks}
+
+
+def deal_from_data(section: Section) -> int:
+    """Give the section's boards the shipped deals with their analysis (see demo_deals)."""
+    deals = {d["number"]: d for d in demo_deals.load()}
+    boards = list(Board.objects.filter(session_id=section.session_id, pool=section.pool))
+    for board in boards:
+        found = deals.get(board.number)
+        if found:
+            board.deal, board.double_dummy, board.par = (found["deal"], found["double_dummy"],
+                                                         found["par"])
+    Board.objects.bulk_update(boards, ["deal", "double_dummy", "par"])
+    return len(boards)
 
 
 def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
@@ -70,17 +113,21 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
     plans = plans if plans is not None else {}
     count = 0
     last = rounds or plan.round_count(section.movement)
+    boards = {b.number: b for b in Board.objects.filter(session_id=section.session_id,
+                                                        pool=section.pool)}
     for slot in plan.slots(section.movement):
         if slot.round > last or slot.ns is None or slot.ew is None:
             continue
         for b in slot.boards:
             number = b + section.board_offset
-            planned = plans.setdefault(number, board_plan(rng, number))
+            board = boards[number]
+            planned = plans.setdefault(number, board_plan(rng, board))
             try:
                 outcome = entry.submit_result(
                     table_code=codes[slot.table], round=slot.round, board=number,
                     idempotency_key=f"demo-{section.pk}-{slot.round}-{slot.table}-{number}",
-                    lead=rng.choice(["SA", "HK", "D2", "C7", ""]), **table_play(rng, planned))
+                    lead=rng.choice(["SA", "HK", "D2", "C7", ""]),
+                    **table_play(rng, planned, board.double_dummy))
             except entry.InvalidResult:
                 continue  # a sit-out table: nobody to score
             entry.confirm_result(outcome.result, table_code=codes[slot.table])
@@ -106,6 +153,7 @@ def _two_section_mitchell(players: list[Member], rng: random.Random, day) -> Tou
     for index, letter in enumerate("AB"):
         section = setup.add_section(session, letter, pool="A")
         setup.seat_section(section, mitchell(5, 5, 3), pairs[index * 10:index * 10 + 10])
+    deal_from_data(section)
     setup.start_session(session)
     plans: dict = {}
     for section in session.sections.all():
@@ -121,6 +169,7 @@ def _howell_with_sitout(players: list[Member], rng: random.Random, day) -> Tourn
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, howell(4, 3), _pairs(tournament, players[:14]))
+    deal_from_data(section)
     setup.start_session(session)
     play_rounds(section, rng)
     first = plan.slot_for(section.movement, 2, 2)
@@ -144,6 +193,7 @@ def _in_progress(players: list[Member], rng: random.Random, day) -> Tournament:
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, mitchell(5, 5, 3), _pairs(tournament, players[:20]))
+    deal_from_data(section)
     setup.start_session(session)
     play_rounds(section, rng, rounds=3)
     classify_session(session)
