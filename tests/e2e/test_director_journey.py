@@ -1,13 +1,22 @@
-"""The director's journey in a real browser, at desktop and tablet size: create a tournament,
-register 14 pairs from the demo club (one with a guest added on the spot), pick a 7-table
-Mitchell from the advice, print the cards and the session sheet, start; then (results
-entered through the services, as the tablets would) fix a wrong result from the console,
-award a 60/40 citing Law 12C1, and publish provisional then final results."""
+"""The pairs evening in a real browser, from set-up to the player's scorecard.
+
+The director (at desktop and at tablet size) creates a tournament, registers 14 pairs from the
+demo club (one with a guest added on the spot), chooses a 7-table Mitchell (from the advice on
+the desktop; by hand, 7 rounds of 2 boards, on the tablet), prints the cards and the session
+sheet and starts. On the tablet run seven table tablets then enter every board of every round
+through the buttons, one of them after its Wi-Fi drops and another with a wrong contract (the
+desktop run has the tables' results sent through the services, to keep it short); the
+director fixes the wrong result from the console, awards a 60/40 citing Law 12C1 and
+publishes provisional then final results. The results page must show the scoring core's
+ranking of what was entered, and a player on a phone opens the pair's scorecard."""
 
 import re
+import time
+from decimal import Decimal
 
 import pytest
 from e2e_helpers import login, screenshot
+from table_device import enter_with_a_dropped_connection, play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -17,12 +26,23 @@ from tournaments.models import (
     AuditAction,
     AuditEntry,
     Entry,
+    RankingScope,
     Result,
     ResultStatus,
+    Seating,
     Section,
+    StoredRanking,
     TableCode,
     Tournament,
     TournamentStatus,
+)
+from tournaments.scoring import (
+    BoardResult,
+    Standing,
+    TravellerLine,
+    display_round,
+    rank,
+    score_session,
 )
 from tournaments.services import entry as entry_service
 from tournaments.services import plan
@@ -76,6 +96,64 @@ def _enter_every_result(section) -> tuple[int, int, int]:
     return wrong
 
 
+def _wrong_or_choice(table: int, round_: int, board: int) -> dict:
+    """What the tablets tap: the varied results of ``table_device.choice``, except that
+    table WRONG's first board of its round is keyed in as 7♠ made."""
+    from table_device import choice
+
+    first = plan.slot_for(_wrong_or_choice.movement, round_, table).boards[0]
+    if (round_, table) == (WRONG["round"], WRONG["table"]) and board == first:
+        return {"level": "7", "strain": "S", "double": "", "declarer": "N", "made": "=",
+                "lead": None}
+    return choice(table, round_, board)
+
+
+def _seven_tablets(page_for, base, section) -> tuple[int, int, int]:
+    """Seven tablets sign in with their codes and play every round through the buttons;
+    table 4 loses its Wi-Fi for a board in round 2. Returns the wrong line."""
+    codes = {c.table: c.code for c in TableCode.objects.filter(section=section, active=True)}
+    _wrong_or_choice.movement = section.movement
+    tablets = {}
+    for table in sorted(codes):
+        tablets[table] = page_for("tablet")
+        sign_in(tablets[table], base, codes[table])
+    rounds = plan.round_count(section.movement)
+    started = time.monotonic()
+    for round_ in range(1, rounds + 1):
+        for table, tablet in tablets.items():
+            if (table, round_) == (4, 2):
+                enter_with_a_dropped_connection(tablet, section, table, round_)
+                continue
+            shots = {(1, 1): "journey-table-1-round-1", (7, rounds): "journey-table-7-last"}
+            play_round(tablet, section, table, round_, shots.get((table, round_)),
+                       choose=_wrong_or_choice)
+    print(f"seven tablets entered {rounds} rounds in {time.monotonic() - started:.0f} s")
+    lines = Result.objects.filter(section=section, status=ResultStatus.OK)
+    assert lines.count() == 7 * rounds * 2
+    assert not Result.objects.exclude(status=ResultStatus.OK).exists()
+    slot = plan.slot_for(section.movement, WRONG["round"], WRONG["table"])
+    return WRONG["round"], WRONG["table"], slot.boards[0]
+
+
+def _core_ranking(section, direction: str) -> list[tuple[int, Decimal]]:
+    """The scoring core's ranking of the stored results (the 60/40 as percentages)."""
+    lines: dict[int, list] = {}
+    for r in Result.objects.filter(section=section, status=ResultStatus.OK).select_related("board"):
+        score = (("%", r.adjustment["ns"], r.adjustment["ew"]) if r.adjustment
+                 else r.ns_score)
+        lines.setdefault(r.board.number, []).append(TravellerLine(r.ns_id, r.ew_id, score))
+    scored = score_session([BoardResult(b, tuple(ls)) for b, ls in sorted(lines.items())],
+                           expected=max(len(ls) for ls in lines.values()),
+                           boards_per_pair=plan.round_count(section.movement)
+                           * plan.boards_per_round(section.movement))
+    ids = set(Seating.objects.filter(section=section, direction=direction)
+              .values_list("entry_id", flat=True))
+    names = {s.entry_id: s.entry.display_name for s in section.seatings.all()}
+    ranked = rank([Standing(e, t.percentage, tops=t.tops, name=names[e])
+                   for e, t in scored.totals.items() if e in ids])
+    return sorted((x.standing.pair, x.place, display_round(x.standing.score)) for x in ranked)
+
+
 @pytest.mark.parametrize("viewport", ["desktop", "tablet"])
 def test_director_journey(live_server, new_page, viewport):
     build_club()
@@ -113,7 +191,15 @@ def test_director_journey(live_server, new_page, viewport):
     page.click("#movement-A")
     page.wait_for_selector("#advice-form")
     screenshot(page, f"{name}-3-advice")
-    page.locator("tr[data-kind=mitchell][data-tables='7'] button.pick-suggestion").first.click()
+    if viewport == "tablet":  # by hand: 7 rounds of 2 boards, so the tablets are quick
+        page.select_option("#manual-form select[name=kind]", "mitchell")
+        page.fill("#manual-form input[name=tables]", "7")
+        page.fill("#manual-form input[name=rounds]", "7")
+        page.fill("#manual-form input[name=boards_per_round]", "2")
+        page.click("#manual-form button[type=submit]")
+    else:
+        page.locator("tr[data-kind=mitchell][data-tables='7'] button.pick-suggestion").first \
+            .click()
     page.wait_for_selector("#seats")
     screenshot(page, f"{name}-4-seating")
     section = Section.objects.get(session__tournament=tournament)
@@ -149,8 +235,16 @@ def test_director_journey(live_server, new_page, viewport):
     page.go_back()
     page.click("#start-session")
     page.wait_for_selector("#console-body")
-    wrong_round, wrong_table, wrong_board = _enter_every_result(section)
-    page.reload()
+    if viewport == "tablet":
+        # The console polls while the tablets post; the test database (SQLite in memory)
+        # refuses concurrent writers instead of waiting, so it is closed meanwhile.
+        console = page.url
+        page.goto("about:blank")
+        wrong_round, wrong_table, wrong_board = _seven_tablets(new_page, base, section)
+        page.goto(console)
+    else:
+        wrong_round, wrong_table, wrong_board = _enter_every_result(section)
+        page.reload()
     page.wait_for_selector("#suspicious .suspicious-link")
     screenshot(page, f"{name}-8-console")
 
@@ -199,7 +293,34 @@ def test_director_journey(live_server, new_page, viewport):
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINAL
 
+    # The public results show the scoring core's ranking of what was entered.
+    for direction in ("NS", "EW"):
+        page.goto(f"{base}/results/{tournament.slug}/1/section/A/")
+        rows = page.locator(f"#ranking-{direction.lower()} table.ranking tbody tr")
+        shown = [(int(rows.nth(i).get_attribute("data-entry")),
+                  int(rows.nth(i).locator("td.place").get_attribute("data-value")),
+                  Decimal(rows.nth(i).locator("td.percentage").get_attribute("data-value")))
+                 for i in range(rows.count())]
+        assert [p for _e, p, _v in shown] == sorted(p for _e, p, _v in shown)
+        assert sorted(shown) == _core_ranking(section, direction), direction
+    screenshot(page, f"{name}-11b-ranking")
+    if viewport == "tablet":
+        # A player of the winning NS pair opens the pair's scorecard on a phone.
+        winner = StoredRanking.objects.filter(section=section, scope=RankingScope.SECTION,
+                                              direction="NS").order_by("place").first()
+        phone = new_page("phone")
+        phone.goto(f"{base}/results/")
+        phone.click(f"li.result-item >> text={tournament.name}")
+        phone.click("a[data-section=A]")
+        phone.click(f"#ranking-ns tr[data-entry='{winner.entry_id}'] td.names a")
+        phone.wait_for_selector("#scorecard")
+        assert Decimal(phone.get_attribute("#scorecard-total", "data-value")) == winner.points
+        assert phone.locator("#scorecard tbody tr").count() == 14
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        screenshot(phone, "journey-phone-scorecard")
+
     # The audit trail shows both changes with who and why.
+    page.goto(f"{base}/director/{tournament.pk}/")
     page.click("#audit-link")
     page.wait_for_selector("#audit")
     screenshot(page, f"{name}-12-audit")

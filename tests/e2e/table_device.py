@@ -1,0 +1,138 @@
+"""What a table's tablet does, for the browser journeys: sign in with the table code, tap a
+result in with the buttons, confirm as East-West, read the traveller, follow the moves; and
+the same with the Wi-Fi dropping for a board."""
+
+from e2e_helpers import screenshot
+
+from tournaments.models import Result
+from tournaments.scoring import ns_score, parse_contract
+from tournaments.services import plan
+
+STRAINS = ("C", "D", "H", "S", "NT")
+
+
+def choice(table: int, round_: int, board: int) -> dict:
+    """A different, legal result for every line, so travellers and rankings differ."""
+    seed = table * 7 + round_ * 3 + board
+    if seed % 11 == 0:
+        return {"level": "PASS"}
+    level = 1 + seed % 5
+    over = (seed // 5) % 3 - 1  # −1, = or +1
+    return {"level": str(level), "strain": STRAINS[seed % 5], "double": "X" if seed % 9 == 0
+            else "", "declarer": "NESW"[seed % 4],
+            "made": "=" if over == 0 else f"{over:+d}",
+            "lead": ("H", "T") if seed % 4 == 0 else None}
+
+
+def expected_score(board, c: dict) -> int:
+    if c["level"] == "PASS":
+        return 0
+    tricks = int(c["level"]) + 6 + (0 if c["made"] == "=" else int(c["made"]))
+    return ns_score(parse_contract(c["level"] + c["strain"] + c["double"]), c["declarer"],
+                    tricks, board.vulnerability_core)
+
+
+def tap(page, name: str, value: str) -> None:
+    page.click(f"#result-form input[name={name}][value='{value}'] + span")
+
+
+def fill_board(page, c: dict, points: int) -> None:
+    tap(page, "level", c["level"])
+    if c["level"] != "PASS":
+        tap(page, "strain", c["strain"])
+        if c["double"]:
+            tap(page, "double", c["double"])
+        tap(page, "declarer", c["declarer"])
+        tap(page, "made", c["made"])
+        if c["lead"]:
+            page.click(".lead-picker summary")
+            tap(page, "lead_suit", c["lead"][0])
+            tap(page, "lead_rank", c["lead"][1])
+    # the server's Law 77 score is shown before saving
+    page.wait_for_selector(f"#preview .preview-score[data-points='{abs(points)}']")
+
+
+def confirm_and_check(page) -> None:
+    page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
+    page.click("#confirm-button")
+    page.wait_for_selector("#traveller")
+
+
+def play_round(page, section, table: int, round_: int, shots: str | None = None,
+               choose=None) -> None:
+    """From the round page: each board through the buttons, then the moves.
+
+    ``choose(table, round, board)`` says what is tapped (``choice`` by default)."""
+    choose = choose or choice
+    rounds = plan.round_count(section.movement)
+    slot = plan.slot_for(section.movement, round_, table)
+    page.wait_for_selector(f"#round[data-round='{round_}']")
+    page.click(f"a[data-board-key='{round_}-{slot.boards[0]}']")
+    for i, number in enumerate(slot.boards):
+        board = section.session.boards.get(number=number)
+        c = choose(table, round_, number)
+        page.wait_for_selector(f"#board-screen[data-board='{number}'] #result-form")
+        fill_board(page, c, expected_score(board, c))
+        last = i + 1 == len(slot.boards)
+        if shots and last:
+            screenshot(page, f"{shots}-board-filled")
+        page.click("#save-button")
+        confirm_and_check(page)
+        if shots and last:
+            screenshot(page, f"{shots}-board-traveller")
+        page.click("#round-link" if last else "#next-board")
+    page.wait_for_selector("#moves")
+    if round_ < rounds:
+        # Mitchell: NS stay, EW move up one table, boards go down one
+        assert page.locator("#moves .move[data-what=NS]").inner_text().count(str(table)) >= 1
+        if shots:
+            screenshot(page, f"{shots}-moves")
+        page.click("#next-round")
+
+
+def sign_in(page, base: str, code: str) -> None:
+    page.goto(f"{base}/table/")
+    page.fill("input[name=code]", code.lower())
+    page.click(".code-form button[type=submit]")
+    page.wait_for_selector("#round")
+
+
+def enter_with_a_dropped_connection(page, section, table: int, round_: int) -> None:
+    """The first board is tapped in while the Wi-Fi is down: kept on the tablet, then sent."""
+    slot = plan.slot_for(section.movement, round_, table)
+    number = slot.boards[0]
+    page.wait_for_selector(f"#round[data-round='{round_}']")
+    page.click(f"a[data-board-key='{round_}-{number}']")
+    page.wait_for_selector("#result-form")
+    board = section.session.boards.get(number=number)
+    c = choice(table, round_, number)
+    fill_board(page, c, expected_score(board, c))
+    page.context.set_offline(True)
+    page.click("#save-button")
+    page.wait_for_selector("#entry-status[data-state=waiting]")
+    page.wait_for_selector("#sync-status[data-state=waiting]")
+    page.click("#save-button")  # an impatient second tap: same key, still one entry queued
+    page.wait_for_selector("#pending-list li")
+    assert page.locator("#pending-list li").count() == 1
+    screenshot(page, "table-offline-waiting")
+    assert not Result.objects.filter(section=section, round=round_, table=table,
+                                     board__number=number).exists()
+    page.context.set_offline(False)
+    page.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=20000)
+    page.wait_for_selector("#sync-status[data-state=saved]")
+    screenshot(page, "table-back-online-saved")
+    assert Result.objects.filter(section=section, round=round_, table=table,
+                                 board__number=number).count() == 1
+    page.click("#confirm-button")
+    page.wait_for_selector("#traveller")
+    page.click("#next-board")
+    second = slot.boards[1]
+    board = section.session.boards.get(number=second)
+    c = choice(table, round_, second)
+    page.wait_for_selector(f"#board-screen[data-board='{second}'] #result-form")
+    fill_board(page, c, expected_score(board, c))
+    page.click("#save-button")
+    confirm_and_check(page)
+    page.click("#round-link")
+    page.wait_for_selector("#moves")
+    page.click("#next-round")
