@@ -63,6 +63,9 @@ class IndividualRankingTable(RankingTable):
 
     number = tables.Column(verbose_name=_("Player"), attrs=_num_attrs("number"))
 
+    class Meta(RankingTable.Meta):
+        pass
+
 
 def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
                   individual: bool = False) -> RankingTable:

@@ -17,7 +17,9 @@ Rules applied here, where the data decides what the core is told:
   it as missing, the director scores it as not played);
 - a Mitchell ranks NS and EW apart (two winners), every other movement has one ranking;
   sections of one pool are also ranked together; withdrawn entries are not ranked;
-- in IMP-scored events a procedural penalty's amount is read as IMPs.
+- in IMP-scored events a procedural penalty's amount is read as IMPs;
+- an individual pool is scored by ``services.individual`` (each side's marks credited to both
+  partners), one ranking of players.
 """
 
 from __future__ import annotations
