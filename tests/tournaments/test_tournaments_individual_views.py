@@ -229,3 +229,39 @@ def test_the_traveller_shows_four_players_a_line(client, published):
     assert len(rows) == 4 and all(len(row["players"]) == 4 for row in rows)
     html = response.content.decode()
     assert html.count('class="individual-side"') == 8
+
+
+def test_the_director_enters_corrects_and_adjusts_an_individual_line(director_client, running):
+    slot = plan.slot_for(running.movement, 1, 3)
+    board = slot.boards[0]
+    url = reverse("director:line", args=[running.pk, 1, 3, board])
+    page = director_client.get(url)
+    assert page.status_code == 200 and page.context["line"].west is not None
+    assert page.content.decode().count('class="individual-line"') == 2
+    director_client.post(url, {"action": "result", "contract": "3NT", "declarer": "S",
+                               "result": "+1"})
+    row = Result.objects.get(section=running, round=1, table=3, board__number=board)
+    numbers = dict(Seating.objects.filter(section=running).values_list("entry_id", "number"))
+    assert [numbers[e] for e in (row.ns_id, row.south_id, row.ew_id, row.west_id)] == \
+        list(slot.players)
+    response = director_client.post(url, {"action": "result", "contract": "3NT",
+                                          "declarer": "S", "result": "=",
+                                          "reason": "Error al teclear"})
+    assert response.status_code == 302
+    row.refresh_from_db()
+    assert row.tricks == 9
+    response = director_client.post(url, {"action": "adjust", "kind": "artificial",
+                                          "preset": "60/40", "reason": "Información no "
+                                          "autorizada", "law": "12C1"})
+    assert response.status_code == 302
+    row.refresh_from_db()
+    assert row.adjustment == {"kind": "artificial", "ns": 60, "ew": 40}
+    assert Result.objects.filter(section=running).count() == 1
+
+
+def test_board_lists_name_both_players_of_each_side(director_client, running):
+    response = director_client.get(reverse("director:print_boards", args=[running.pk]))
+    assert response.status_code == 200
+    first = response.context["lists"][0]
+    assert first.number == 1 and len(first.plays) == 4  # four tables play every board
+    assert (first.plays[0].ns.label, first.plays[0].ew.label) == ("1–2", "3–4")
