@@ -279,6 +279,8 @@ def test_smaller_individuals_play_through_the_services(members, players):
     section = setup.add_section(session)
     entries = [setup.register_entry(tournament, [m]) for m in members[:players]]
     setup.seat_section(section, individual_service.build_movement(players, 2), entries)
+    # every board is played equally often, so the pool's one top is each board's top
+    assert len(set(plan.plays_per_board(section.movement).values())) == 1
     setup.start_session(session)
     played = play_all(section)
     assert played == (players - 1) * (players // 4) * 2

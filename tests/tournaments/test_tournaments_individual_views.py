@@ -8,7 +8,14 @@ import pytest
 from django.urls import reverse
 
 from tournaments.demo import play_rounds
-from tournaments.models import EventType, Result, Seating, SessionStatus, TableCode
+from tournaments.models import (
+    EventType,
+    Result,
+    ScoringMethod,
+    Seating,
+    SessionStatus,
+    TableCode,
+)
 from tournaments.services import individual, plan, publish, setup
 from tournaments.tables import IndividualRankingTable
 
@@ -265,3 +272,34 @@ def test_board_lists_name_both_players_of_each_side(director_client, running):
     first = response.context["lists"][0]
     assert first.number == 1 and len(first.plays) == 4  # four tables play every board
     assert (first.plays[0].ns.label, first.plays[0].ew.label) == ("1–2", "3–4")
+
+
+def test_an_individual_is_scored_in_matchpoints_only(director_client, members):
+    section, entries = individual_event(members)
+    tournament = section.session.tournament
+    tournament.scoring_method = ScoringMethod.BUTLER
+    tournament.save()
+    response = director_client.post(
+        reverse("director:individual_movement", args=[section.pk]),
+        {"players": 16, "boards_per_round": 2, "entries": [e.pk for e in entries]})
+    assert response.status_code == 400 and response.context["form"].non_field_errors()
+    assert not Seating.objects.filter(section=section).exists()
+
+
+def test_single_players_register_as_members_or_guests(director_client, members):
+    section, _entries = individual_event(members, players=0)
+    tournament = section.session.tournament
+    url = reverse("director:entries", args=[tournament.pk])
+    page = director_client.get(url)
+    assert len(page.context["slots"]) == 1  # one player per entry
+    assert director_client.post(url, {"player1": members[0].pk}).status_code == 302
+    added = director_client.post(url, {"action": "guest1", "guest1-first_name": "Rocío",
+                                       "guest1-last_name": "Quintana",
+                                       "guest1-home_club": "Alicante"})
+    guest = added.context["slots"][0]["chosen"]
+    assert guest.is_guest and guest.full_name.startswith("Rocío")
+    assert director_client.post(url, {"player1": guest.pk}).status_code == 302
+    again = director_client.post(url, {"player1": members[0].pk})
+    assert again.status_code == 400  # already playing
+    names = [e.display_name for e in tournament.entries.order_by("id")]
+    assert names == [members[0].full_name, guest.full_name]

@@ -203,7 +203,8 @@ def pool_boards(data, sections: list[Section], imp: bool = False
 
 
 def score_pool(data, pool: str, sections: list[Section]):
-    """A ``classification.PoolScore`` for individual sections (matchpoints)."""
+    """A ``classification.PoolScore`` for individual sections: always matchpoints (the
+    director's set-up refuses an individual under another scoring method)."""
     from .classification import PoolScore
 
     boards, expected, per_player, where = pool_boards(data, sections)

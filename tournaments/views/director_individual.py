@@ -65,6 +65,9 @@ def movement(request, pk):
     if request.method == "POST" and form.is_valid():
         players = form.cleaned_data["players"]
         try:
+            if not section.session.tournament.is_matchpoints:
+                raise TournamentError(_("Individual events are scored in matchpoints: change "
+                                        "the tournament's scoring method first."))
             if len(chosen) != players:
                 raise TournamentError(
                     _("The movement is for %(players)s players and %(count)s are present: "
