@@ -1,9 +1,11 @@
 """Demo tournaments played by the demo club, entered the way the table devices enter them.
 
-Three events: a finished two-section Mitchell, a finished Howell with a sit-out and an
-adjusted score, and one being played tonight. Their boards carry real deals (``demo_deals``)
-and the tables play what the deals allow: the field's contract by double dummy, a trick
-more or less, now and then another level, a double or the other side declaring. Every result goes through
+Four events: a finished two-section Mitchell, a finished Howell with a sit-out and an
+adjusted score, one being played tonight, and a finished 16-player individual (the course's
+position movement) with an artificial score. The pairs events' boards carry real deals
+(``demo_deals``) and their tables play what the deals allow: the field's contract by double
+dummy, a trick more or less, now and then another level, a double or the other side
+declaring. Every result goes through
 ``services.entry.submit_result`` with the table's code, so the demo exercises the same path
 as the tablets. A seeded generator keeps it the same on every run; existing events (by
 slug) are left alone, so running the demo twice changes nothing.
@@ -20,9 +22,9 @@ from clubsite.demo import demo_builder
 from clubsite.models import Member
 
 from . import demo_deals
-from .models import Board, Section, TableCode, Tournament
+from .models import Board, EventType, Section, TableCode, Tournament
 from .scoring import contract_score, is_vulnerable
-from .services import entry, plan, publish, setup
+from .services import entry, individual, plan, publish, setup
 from .services.classification import classify_session
 
 SEED = 606
@@ -201,6 +203,28 @@ def _in_progress(players: list[Member], rng: random.Random, day) -> Tournament:
     return tournament
 
 
+def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
+    tournament = setup.create_tournament(name="Individual de otoño", date=day,
+                                         venue="Sala pequeña", event_type=EventType.INDIVIDUAL)
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    entries = [setup.register_entry(tournament, [m]) for m in players[:16]]
+    setup.seat_section(section, individual.build_movement(16), entries)
+    setup.start_session(session)
+    play_rounds(section, rng)
+    slot = plan.slot_for(section.movement, 4, 1)
+    entry.adjust_score(
+        user=_director(), section=section, round=4, table=1,
+        board=slot.boards[0] + section.board_offset,
+        adjustment={"kind": "artificial", "ns": 60, "ew": 40},
+        reason="Información no autorizada: el director no pudo asignar un resultado.",
+        law="12C2",
+    )
+    setup.finish_session(session)
+    publish.publish_final(tournament, user=_director())
+    return tournament
+
+
 @demo_builder("tournaments")
 def build_tournaments() -> str:
     rng = random.Random(SEED)
@@ -211,6 +235,7 @@ def build_tournaments() -> str:
         ("torneo-de-los-martes", _two_section_mitchell, today - datetime.timedelta(days=7)),
         ("howell-del-jueves", _howell_with_sitout, today - datetime.timedelta(days=3)),
         ("torneo-de-la-tarde", _in_progress, today),
+        ("individual-de-otono", _individual, today - datetime.timedelta(days=5)),
     )
     for slug_tail, build, day in events:
         if Tournament.objects.filter(slug__endswith=slug_tail).exists():

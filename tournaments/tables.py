@@ -58,7 +58,19 @@ class ImpRankingTable(RankingTable):
         exclude = ("percentage",)
 
 
-def ranking_table(rows: list[dict], imps: bool, prefix: str = "") -> RankingTable:
+class IndividualRankingTable(RankingTable):
+    """An individual: one player per line, numbered as in the movement."""
+
+    number = tables.Column(verbose_name=_("Player"), attrs=_num_attrs("number"))
+
+    class Meta(RankingTable.Meta):
+        pass
+
+
+def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
+                  individual: bool = False) -> RankingTable:
+    if individual and not imps:
+        return IndividualRankingTable(rows, prefix=prefix)
     cls = ImpRankingTable if imps else RankingTable
     return cls(rows, prefix=prefix)
 

@@ -25,11 +25,12 @@ def literal_movements(monkeypatch, movements):
 
 def test_demo_tournaments_are_built_once(demo_club, literal_movements):
     report = demo.build_tournaments()
-    assert "3 new" in report
+    assert "4 new" in report
     statuses = dict(Tournament.objects.values_list("name", "status"))
     assert statuses == {"Torneo de los martes": TournamentStatus.FINAL,
                         "Howell del jueves": TournamentStatus.FINAL,
-                        "Torneo de la tarde": TournamentStatus.PROVISIONAL}
+                        "Torneo de la tarde": TournamentStatus.PROVISIONAL,
+                        "Individual de otoño": TournamentStatus.FINAL}
     mitchell = Tournament.objects.get(name="Torneo de los martes")
     assert mitchell.sessions.get().sections.count() == 2
     assert Result.objects.filter(section__session__tournament=mitchell).count() == 2 * 5 * 5 * 3
@@ -40,6 +41,12 @@ def test_demo_tournaments_are_built_once(demo_club, literal_movements):
     running = Tournament.objects.get(name="Torneo de la tarde").sessions.get()
     assert running.status == SessionStatus.RUNNING
     assert Result.objects.filter(section__session=running).values("round").distinct().count() == 3
+    solo = Tournament.objects.get(name="Individual de otoño")
+    assert Result.objects.filter(section__session__tournament=solo).count() == 15 * 4 * 2
+    assert all(r.south_id and r.west_id
+               for r in Result.objects.filter(section__session__tournament=solo))
+    ranking = StoredRanking.objects.filter(tournament=solo)
+    assert ranking.count() == 16 and ranking.filter(place=1).exists()
     counts = (Tournament.objects.count(), Result.objects.count(), AuditEntry.objects.count())
     assert "0 new" in demo.build_tournaments()
     assert (Tournament.objects.count(), Result.objects.count(),

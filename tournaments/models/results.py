@@ -38,6 +38,16 @@ class Result(models.Model):
     ew = models.ForeignKey(
         Entry, verbose_name=_("East-West"), on_delete=models.PROTECT, related_name="+"
     )
+    # Individual events: ``ns`` is North's entry and ``ew`` East's, so the line keeps its
+    # identity (section, round, board, ns, ew); their partners sit South and West.
+    south = models.ForeignKey(
+        Entry, verbose_name=_("South"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )
+    west = models.ForeignKey(
+        Entry, verbose_name=_("West"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )
     contract = models.CharField(_("contract"), max_length=8, blank=True)
     declarer = models.CharField(_("declarer"), max_length=1, choices=Seat.choices, blank=True)
     lead = models.CharField(_("lead"), max_length=3, blank=True)

@@ -33,6 +33,7 @@ from .conditions import board_conditions, is_vulnerable
 from .contracts import Contract, contract_score, is_congruent, ns_score, parse_contract
 from .errors import ScoringError
 from .imps import cross_imp_sums, cross_imps, cross_imps_exact, imps
+from .individual import IndividualBoard, IndividualLine, score_individual_session
 from .matchpoints import (
     base_matchpoints,
     matchpoints,
@@ -75,10 +76,10 @@ __all__ = [
     "Unplayed", "Weighted", "artificial_percentage", "as_entry", "base_matchpoints",
     "board_a_match", "board_conditions", "butler_datum", "butler_imps", "combine_sessions",
     "contract_score", "cross_imp_sums", "cross_imps", "cross_imps_exact", "display_round",
-    "fouled_group_percentages", "imps", "is_congruent", "is_vulnerable", "knockout_board",
+    "fouled_group_percentages", "imps", "IndividualBoard", "IndividualLine", "is_congruent", "is_vulnerable", "knockout_board",
     "knockout_margin", "match_imps", "matchpoints", "matchpoints_exact", "neuberg",
     "ns_score", "parse_contract", "patton_points", "procedural_penalty", "rank",
-    "relay_correction", "score_board", "score_imp_pairs_board", "score_session",
+    "relay_correction", "score_board", "score_imp_pairs_board", "score_individual_session", "score_session",
     "team_board", "top_for", "total_points", "unplayed_board_percentage",
     "unplayed_session_percentage", "value_against", "victory_points", "vp_for_margin",
     "wbf20_table",

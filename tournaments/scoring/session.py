@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .adjusted import Role, Unplayed, artificial_percentage, unplayed_board_percentage
-from .board import SplitRule, score_board
+from .board import LineMarks, SplitRule, score_board
 from .errors import ScoringError
 from .matchpoints import top_for
 
@@ -94,21 +94,48 @@ def score_session(
     (``Artificial(..., unplayed=True)``); later ones get 50% (the note does not
     say what they get; flagged). None disables it.
     """
-    top = top_for(expected)
-    provisional: list[tuple[int, Hashable, str, Hashable, Fraction | None, object, bool]] = []
+    provisional: list[Provisional] = []
     for b in boards:
         scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule)
         for line, m in zip(b.lines, scored.lines, strict=True):
-            unplayed_flag = bool(getattr(line.entry, "unplayed", False))
-            for pair, direction, opp, mark, deferred in (
-                (line.ns_pair, "NS", line.ew_pair, m.ns, m.ns_deferred),
-                (line.ew_pair, "EW", line.ns_pair, m.ew, m.ew_deferred),
-            ):
-                if pair is None:
-                    continue
-                kind: object = deferred if deferred is not None else ("result" if m.real else "adjusted")
-                provisional.append((b.board, pair, direction, opp, mark, kind, unplayed_flag))
+            provisional += provisional_marks(b.board, m, line.entry, (
+                (line.ns_pair, "NS", line.ew_pair), (line.ew_pair, "EW", line.ns_pair)))
+    return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_pair,
+                          edition=edition, penalties=penalties,
+                          max_average_plus_unplayed=max_average_plus_unplayed)
 
+
+# (board, contestant, direction, opponent, mark, kind or deferral, counts as unplayed)
+Provisional = tuple[int, Hashable, str, Hashable, "Fraction | None", object, bool]
+
+
+def provisional_marks(board: int, marks: LineMarks, entry: object,
+                      holders: Sequence[tuple[Hashable, str, Hashable]]) -> list[Provisional]:
+    """The marks of one traveller line credited to each ``(contestant, "NS"/"EW", opponent)``
+    that holds a side of it: the two pairs, or in an individual the four players (partners
+    share their side's mark)."""
+    unplayed_flag = bool(getattr(entry, "unplayed", False))
+    out: list[Provisional] = []
+    for holder, direction, opp in holders:
+        if holder is None:
+            continue
+        mark, deferred = (marks.ns, marks.ns_deferred) if direction == "NS" \
+            else (marks.ew, marks.ew_deferred)
+        kind: object = deferred if deferred is not None else ("result" if marks.real else "adjusted")
+        out.append((board, holder, direction, opp, mark, kind, unplayed_flag))
+    return out
+
+
+def finish_session(
+    provisional: Sequence[Provisional],
+    *,
+    top: int,
+    boards_per_pair: int | None,
+    edition: int = 2017,
+    penalties: Sequence[Penalty] = (),
+    max_average_plus_unplayed: int | None = 2,
+) -> SessionScore:
+    """Second pass: deferred adjustments from each contestant's own percentage, then totals."""
     own_points: dict[Hashable, Fraction] = {}
     own_boards: dict[Hashable, int] = {}
     counts: dict[Hashable, int] = {}

@@ -17,7 +17,9 @@ Rules applied here, where the data decides what the core is told:
   it as missing, the director scores it as not played);
 - a Mitchell ranks NS and EW apart (two winners), every other movement has one ranking;
   sections of one pool are also ranked together; withdrawn entries are not ranked;
-- in IMP-scored events a procedural penalty's amount is read as IMPs.
+- in IMP-scored events a procedural penalty's amount is read as IMPs;
+- an individual pool is scored by ``services.individual`` (each side's marks credited to both
+  partners), one ranking of players.
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ def load_session(session: Session) -> SessionData:
         "section_id", "entry_id", "number", "direction", "entry__status",
         "entry__display_name", "entry__name"))
     results = list(Result.objects.filter(section__session=session).values(
-        "id", "section_id", "board__number", "round", "table", "ns_id", "ew_id", "contract",
+        "id", "section_id", "board__number", "round", "table", "ns_id", "ew_id", "south_id",
+        "west_id", "contract",
         "declarer", "tricks", "ns_score", "adjustment", "status", "confirmed", "modified_at"))
     penalties = list(Penalty.objects.filter(session=session).values(
         "entry_id", "fraction_of_top", "board_number", "modified_at"))
@@ -183,6 +186,10 @@ def pool_inputs(data: SessionData, sections: list[Section], imp: bool
 
 
 def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolScore:
+    if any(plan.is_individual(s.movement) for s in sections):
+        from .individual import score_pool as score_individual_pool
+
+        return score_individual_pool(data, pool, sections)
     method = data.session.tournament.scoring_method
     imp = method in IMP_METHODS
     boards, expected, per_pair, where = pool_inputs(data, sections, imp)
@@ -283,8 +290,9 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> lis
 def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMark]:
     result_of = {}
     for r in data.results:
-        result_of[(r["board__number"], r["ns_id"])] = result_of[(r["board__number"], r["ew_id"])] \
-            = r["id"]
+        for holder in ("ns_id", "ew_id", "south_id", "west_id"):  # south/west: individuals
+            if r.get(holder) is not None:
+                result_of[(r["board__number"], r[holder])] = r["id"]
     rows = []
     for pool in pools:
         for section_id, board, entry, direction, opp, mark, kind in pool.marks:

@@ -37,7 +37,7 @@ from ..models import (
     TableCode,
 )
 from ..scoring import ScoringError, ns_score, parse_contract
-from . import plan
+from . import individual, plan
 from .adjustments import core_entry
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
@@ -69,6 +69,8 @@ class Line:
     table: int
     ns: Entry
     ew: Entry
+    south: Entry | None = None  # individual events: ns is North, ew is East
+    west: Entry | None = None
 
 
 # --- signing in and scope ------------------------------------------------------------------
@@ -106,6 +108,10 @@ def resolve_line(section: Section, round_number: int, table: int, board_number: 
         raise (NotAllowed if table_code else InvalidResult)(
             _("Board %(board)s is not played at table %(table)s in round %(round)s.")
             % {"board": board_number, "table": table, "round": round_number})
+    if slot.players is not None:
+        north, south, east, west = individual.line_players(section, slot)
+        return Line(section, _board(section, board_number), round_number, table, north, east,
+                    south, west)
     directional = plan.is_directional(section.movement)
     wanted = {
         (slot.ns, Direction.NS if directional else Direction.NONE): "ns",
@@ -120,12 +126,17 @@ def resolve_line(section: Section, round_number: int, table: int, board_number: 
     if len(found) < 2:
         raise InvalidResult(_("A pair is missing at this table this round (sit-out or "
                               "withdrawn)."))
+    return Line(section, _board(section, board_number), round_number, table, found["ns"],
+                found["ew"])
+
+
+def _board(section: Section, board_number: int) -> Board:
     board = Board.objects.filter(session_id=section.session_id, pool=section.pool,
                                  number=board_number).first()
     if board is None:
         raise InvalidResult(_("Board %(board)s does not exist in this session.")
                             % {"board": board_number})
-    return Line(section, board, round_number, table, found["ns"], found["ew"])
+    return board
 
 
 # --- validation -----------------------------------------------------------------------------
@@ -242,7 +253,8 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
         effective = next((r for r in same_line if r.status == ResultStatus.OK), None)
         fields = {
             "section": line.section, "board": line.board, "round": line.round,
-            "table": line.table, "ns": line.ns, "ew": line.ew, "idempotency_key": key,
+            "table": line.table, "ns": line.ns, "ew": line.ew, "south": line.south,
+            "west": line.west, "idempotency_key": key,
             "entered_by": user, "entered_by_table": table_code, "confirmed": confirmed,
             **data,
         }
@@ -344,7 +356,8 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
             core_entry(score if fouled else None, adjustment, imp_scoring=imp)
             if row is None:
                 row = Result(section=section, board=line.board, round=round, table=table,
-                             ns=line.ns, ew=line.ew, entered_by=user, confirmed=True)
+                             ns=line.ns, ew=line.ew, south=line.south, west=line.west,
+                             entered_by=user, confirmed=True)
             if fouled:
                 row.ns_score = score
             # Otherwise what was played stays on the row for the record; the adjustment is
@@ -457,11 +470,18 @@ class TableRound:
     ns: Entry | None
     ew: Entry | None
     boards: list[BoardAtTable]
-    moves: list[Move]
+    moves: list  # Move, or individual.PlayerMove in an individual
+    seats: tuple = ()  # individual events: the four individual.SeatAt, N S E W
+
+    @property
+    def individual(self) -> bool:
+        return bool(self.seats)
 
     @property
     def plays(self) -> bool:
-        """Both pairs are here (not a sit-out round for this table)."""
+        """Both pairs (all four players) are here (not a sit-out round for this table)."""
+        if self.seats:
+            return all(seat.entry is not None for seat in self.seats)
         return self.ns is not None and self.ew is not None
 
     @property
@@ -540,14 +560,33 @@ def table_round(table_code: TableCode, round_number: int | None = None) -> Table
     numbers = [b + section.board_offset for b in slot.boards]
     boards = {b.number: b for b in Board.objects.filter(
         session_id=section.session_id, pool=section.pool, number__in=numbers)}
+    seats: tuple = ()
+    if slot.players is not None:
+        seats = tuple(individual.seats_at(slot, {number: e for (number, _line), e
+                                                 in seated.items()}))
+        moves: list = individual.moves_after(movement, round_number, table_code.table)
+    else:
+        moves = moves_after(movement, round_number, table_code.table)
     return TableRound(
         table_code, round_number, rounds, slot.ns, slot.ew,
         seated.get(_pair_key(movement, slot.ns, "NS")),
         seated.get(_pair_key(movement, slot.ew, "EW")),
         [BoardAtTable(boards[n], stored.get((round_number, n)),
                       (round_number, n) in conflicts) for n in numbers if n in boards],
-        moves_after(movement, round_number, table_code.table),
+        moves, seats,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """Two players' seatings shown as one side of an individual traveller line."""
+
+    first: Seating
+    second: Seating
+
+    @property
+    def label(self) -> str:
+        return f"{self.first.number}–{self.second.number}"
 
 
 def traveller(board: Board) -> tuple[list[dict], int | None]:
@@ -571,6 +610,10 @@ def traveller(board: Board) -> tuple[list[dict], int | None]:
     out = []
     for row in rows:
         ns_seat, ew_seat = numbers.get(row.ns_id), numbers.get(row.ew_id)
+        if row.south_id is not None:  # individual: "N–S" and "E–W" player numbers
+            south, west = numbers.get(row.south_id), numbers.get(row.west_id)
+            ns_seat = _Joined(ns_seat, south) if ns_seat and south else ns_seat
+            ew_seat = _Joined(ew_seat, west) if ew_seat and west else ew_seat
         out.append({
             "result": row, "section": row.section.letter,
             "ns_label": ns_seat.label if ns_seat else "",

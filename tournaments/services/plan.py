@@ -35,6 +35,17 @@ class Slot:
     ns: int | None
     ew: int | None
     boards: tuple[int, ...]
+    players: tuple[int, int, int, int] | None = None  # individual: N, S, E, W
+
+
+SEATS = ("north", "south", "east", "west")
+
+
+def is_individual(movement: dict) -> bool:
+    """Whether the movement seats single players (N, S, E, W) rather than pairs."""
+    if str(movement.get("kind", "")).lower() == "individual":
+        return True
+    return any(slot.players is not None for slot in slots(movement))
 
 
 def is_directional(movement: dict) -> bool:
@@ -61,6 +72,12 @@ def phantoms(movement: dict) -> frozenset[int]:
 def slots(movement: dict) -> Iterator[Slot]:
     for rnd in movement.get("rounds", ()):
         for t in rnd.get("tables", ()):
+            if all(t.get(seat) is not None for seat in SEATS):
+                north, south, east, west = (int(t[seat]) for seat in SEATS)
+                yield Slot(int(rnd["round"]), int(t["table"]), north, east,
+                           tuple(int(b) for b in t.get("boards", ())),
+                           (north, south, east, west))
+                continue
             yield Slot(int(rnd["round"]), int(t["table"]), contestant_number(t.get("ns")),
                        contestant_number(t.get("ew")),
                        tuple(int(b) for b in t.get("boards", ())))
@@ -116,6 +133,9 @@ def pair_numbers(movement: dict) -> list[tuple[int, str]]:
     directional = is_directional(movement)
     seen: set[tuple[int, str]] = set()
     for s in slots(movement):
+        if s.players is not None:
+            seen.update((int(number), "") for number in s.players)
+            continue
         for number, line in ((s.ns, "NS"), (s.ew, "EW")):
             if number is not None:
                 seen.add((int(number), line if directional else ""))

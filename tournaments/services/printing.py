@@ -178,6 +178,11 @@ def board_lists(section: Section) -> list[BoardList]:
             item = lists.setdefault(number, BoardList(
                 number, board.dealer if board else "",
                 (board.get_vulnerability_display() if board else "")))
+            if s.players is not None:  # individual: "1–2" against "3–4"
+                north, south, east, west = s.players
+                item.plays.append(BoardPlay(s.round, s.table, Pair(north, f"–{south}", ""),
+                                            Pair(east, f"–{west}", "")))
+                continue
             item.plays.append(BoardPlay(s.round, s.table, seats.pair(s.ns, "NS"),
                                         seats.pair(s.ew, "EW")))
     return [lists[n] for n in sorted(lists)]

@@ -301,6 +301,7 @@ class Scorecard:
     penalties: list[dict]
     marks_total: Decimal
     imps: bool
+    individual: bool = False  # rows carry "partner" and "opponents" (seat dicts)
 
 
 def _seat_labels(session: Session) -> dict[int, dict]:
@@ -342,6 +343,11 @@ def scorecard(session: Session, entry_id: int) -> Scorecard | None:
                "percentage": m.percentage, "kind": m.kind, "opponent": opp,
                "opponent_id": m.opponent_id, "round": r.round if r else None,
                "sitout": r is None and m.opponent_id is None}
+        if r is not None and r.south_id is not None:  # individual: who sat with whom
+            side = (r.ns_id, r.south_id) if m.direction == "NS" else (r.ew_id, r.west_id)
+            other = (r.ew_id, r.west_id) if m.direction == "NS" else (r.ns_id, r.south_id)
+            row["partner"] = seats.get(side[1] if side[0] == entry_id else side[0])
+            row["opponents"] = [seats.get(e) for e in other]
         if r is not None:
             own = r.ns_score if m.direction == "NS" else (
                 -r.ns_score if r.ns_score is not None else None)
@@ -358,7 +364,8 @@ def scorecard(session: Session, entry_id: int) -> Scorecard | None:
                .values(*RANKING_FIELDS).first())
     penalties = list(Penalty.objects.filter(session=session, entry_id=entry_id)
                      .values("fraction_of_top", "board_number", "law", "reason"))
-    return Scorecard(session, section, seat, rows, ranking, penalties, total, imps)
+    individual = section is not None and plan.is_individual(section.movement)
+    return Scorecard(session, section, seat, rows, ranking, penalties, total, imps, individual)
 
 
 # --- traveller, frequencies, hand record ----------------------------------------------------
@@ -391,7 +398,9 @@ def traveller(session: Session, pool: str, number: int, language: str | None = N
         rows.append({
             "section": r.section.letter, "round": r.round, "table": r.table,
             "ns": seats.get(r.ns_id), "ew": seats.get(r.ew_id), "ns_id": r.ns_id,
-            "ew_id": r.ew_id, "contract": contract_call(r.contract), "declarer": r.declarer,
+            "ew_id": r.ew_id, "south": seats.get(r.south_id), "west": seats.get(r.west_id),
+            "south_id": r.south_id, "west_id": r.west_id,
+            "players": {r.ns_id, r.ew_id, r.south_id, r.west_id} - {None}, "contract": contract_call(r.contract), "declarer": r.declarer,
             "lead": lead_card(r.lead), "result": trick_result(r.contract, r.tricks),
             "ns_score": r.ns_score,
             "ns_plus": r.ns_score if r.ns_score is not None and r.ns_score > 0 else None,

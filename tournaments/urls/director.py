@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from ..views import director, director_print, director_run, director_setup
+from ..views import (
+    director,
+    director_individual,
+    director_print,
+    director_run,
+    director_setup,
+)
 
 urlpatterns = [
     path("", director.index, name="index"),
@@ -24,6 +30,10 @@ urlpatterns = [
     path("sessions/<int:pk>/finish/", director_setup.session_finish, name="session_finish"),
     path("sessions/<int:pk>/analyse/", director_setup.analyse, name="analyse"),
     path("sections/<int:pk>/movement/", director_setup.movement, name="movement"),
+    path("sections/<int:pk>/movement/individual/", director_individual.movement,
+         name="individual_movement"),
+    path("sections/<int:pk>/print/tables/individual/", director_individual.table_cards,
+         name="individual_tables"),
     path("sections/<int:pk>/seating/", director_setup.seating, name="seating"),
     path("sections/<int:pk>/late/", director_setup.late_entry, name="late_entry"),
     path("sections/<int:pk>/rounds/", director_setup.change_rounds, name="change_rounds"),

@@ -6,13 +6,13 @@ each table's code and a QR code of its sign-in address, drawn as inline SVG (no 
 
 import qrcode
 import qrcode.image.svg
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
 from clubsite.permissions import director_required
 
-from ..services import printing
+from ..services import plan, printing
 from .director_common import get_section, get_session
 
 
@@ -24,6 +24,8 @@ def _context(section, **extra):
 @director_required
 def table_cards(request, pk):
     section = get_section(pk)
+    if plan.is_individual(section.movement or {}):
+        return redirect("director:individual_tables", section.pk)
     return render(request, "tournaments/director/print_tables.html",
                   _context(section, cards=printing.table_cards(section)))
 

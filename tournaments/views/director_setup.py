@@ -26,6 +26,7 @@ from ..services import boards as board_service
 from ..services.errors import TournamentError
 from ..tasks import analyse_session_boards
 from .director_common import get_section, get_session
+from .director_individual import is_individual_event
 
 ADVICE_SHOWN = 12
 PICKABLE = ("mitchell", "howell", "mitchell_pools")
@@ -42,7 +43,8 @@ def _section_cards(session):
             "free": setup.free_places(section) if section.movement else [],
             "late_form": _late_form(section) if section.movement else None,
             "rounds_form": RoundsForm(initial={"rounds": plan.round_count(section.movement)})
-            if section.movement else None,
+            if section.movement and not plan.is_individual(section.movement) else None,
+            "individual": is_individual_event(section),
         })
     return cards
 
@@ -120,6 +122,8 @@ def movement(request, pk):
     """Choose a movement for the pairs present: one of the advice's suggestions (ranked by
     comparisons, as the course advises) or a Mitchell/Howell by hand; then seat them."""
     section = get_section(pk)
+    if is_individual_event(section):
+        return redirect("director:individual_movement", section.pk)
     available = _available_entries(section)
     chosen = _chosen_entries(request, available)
     suggestions = _suggestions(len(chosen))
@@ -240,7 +244,10 @@ def change_rounds(request, pk):
     """Another number of rounds before the start, same kind of movement, same pairs' order."""
     section = get_section(pk)
     form = RoundsForm(request.POST)
-    if form.is_valid() and section.movement:
+    if section.movement and plan.is_individual(section.movement):
+        messages.error(request, _("An individual movement has a fixed number of rounds: choose "
+                                  "the movement again."))
+    elif form.is_valid() and section.movement:
         summary = setup.movement_summary(section.movement)
         seated = Seating.objects.filter(section=section).count()
         kind = "howell" if not plan.is_directional(section.movement) else "mitchell"

@@ -19,7 +19,7 @@ from django_tables2 import RequestConfig
 from clubsite.models import Member, Season
 from clubsite.permissions import login_required, public
 
-from ..models import Section
+from ..models import EventType, Section
 from ..services import classification, results
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
@@ -79,7 +79,7 @@ def _decimal_text(value, separator: str) -> str:
     return "" if value is None else str(value).replace(".", separator)
 
 
-def _tables(request, groups, imps: bool, link) -> list[dict]:
+def _tables(request, groups, imps: bool, link, individual: bool = False) -> list[dict]:
     """One sortable table per line, each with its own sort parameter (``ns-sort``…)."""
     separator = get_format("DECIMAL_SEPARATOR")
     out = []
@@ -89,11 +89,15 @@ def _tables(request, groups, imps: bool, link) -> list[dict]:
             row["points_text"] = _decimal_text(row["points"], separator)
             row["percentage_text"] = _decimal_text(row["percentage"], separator)
         prefix = f"{group.direction.lower()}-" if group.direction else ""
-        table = ranking_table(group.rows, imps, prefix=prefix)
+        table = ranking_table(group.rows, imps, prefix=prefix, individual=individual)
         RequestConfig(request, paginate=False).configure(table)
         out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
                     "table": table})
     return out
+
+
+def _individual(tournament) -> bool:
+    return tournament.event_type == EventType.INDIVIDUAL
 
 
 def _scorecard_link(session):
@@ -113,7 +117,8 @@ def section_ranking(request, slug, session, letter):
     imps = session.tournament.scoring_method in results.IMP_SCORED
     return render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament), "session": session, "section": section,
-        "tables": _tables(request, groups, imps, _scorecard_link(session)),
+        "tables": _tables(request, groups, imps, _scorecard_link(session),
+                          individual=_individual(session.tournament)),
         "title": _("Section %(letter)s") % {"letter": section.letter},
         "current_letter": section.letter, "siblings": siblings, "imps": imps,
         "overall_pool": section.pool if sum(1 for _l, p in siblings if p == section.pool) > 1
@@ -136,7 +141,8 @@ def pool_ranking(request, slug, session, pool):
     siblings = list(Section.objects.filter(session=session).values_list("letter", "pool"))
     return render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament), "session": session, "pool": pool,
-        "tables": _tables(request, groups, imps, _scorecard_link(session)),
+        "tables": _tables(request, groups, imps, _scorecard_link(session),
+                          individual=_individual(session.tournament)),
         "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
         "current_letter": "", "overall_pool": pool,
     })
@@ -154,7 +160,8 @@ def event_ranking(request, slug):
     tournament_url = reverse("results:tournament", args=[slug])
     return render(request, "tournaments/results/ranking.html", {
         **_status(tournament), "tables": _tables(request, groups, imps,
-                                                 lambda row: tournament_url),
+                                                 lambda row: tournament_url,
+                                                 individual=_individual(tournament)),
         "title": _("All sessions"), "imps": imps, "siblings": [], "current_letter": "",
         "overall_pool": "",
     })

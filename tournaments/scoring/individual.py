@@ -1,0 +1,65 @@
+"""An individual session: each board matchpointed as for pairs, credited to both partners.
+
+A traveller line of an individual has four players. The board is scored exactly as a pairs
+board (``score_board`` on the line's entries against the theoretical number of results, so
+tables sharing boards, like the course's 16-player tables 3 and 4, give the same top); then
+North and South both receive the NS side's mark and East and West the EW side's. Totals,
+percentages and the adjustments that depend on a contestant's own percentage (Law 12C2c
+average-plus, relays) are computed per *player*, since nobody keeps a partner in an
+individual (C03 l.315-347).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from .board import SplitRule, score_board
+from .matchpoints import top_for
+from .session import Penalty, Provisional, SessionScore, finish_session, provisional_marks
+
+
+@dataclass(frozen=True, slots=True)
+class IndividualLine:
+    """One line of an individual traveller; an empty seat is None (its side gets nothing)."""
+
+    north: Hashable
+    south: Hashable
+    east: Hashable
+    west: Hashable
+    entry: object  # anything ``adjusted.as_entry`` accepts
+
+
+@dataclass(frozen=True, slots=True)
+class IndividualBoard:
+    board: int
+    lines: tuple[IndividualLine, ...]
+
+
+def score_individual_session(
+    boards: Sequence[IndividualBoard],
+    *,
+    expected: int,
+    boards_per_player: int | None = None,
+    edition: int = 2017,
+    penalties: Sequence[Penalty] = (),
+    max_average_plus_unplayed: int | None = 2,
+    split_rule: SplitRule = "course",
+) -> SessionScore:
+    """Matchpoint every board and total each player (``SessionScore.totals`` per player).
+
+    A player's mark names as opponent the first player of the other side present (East for
+    North and South, North for East and West).
+    """
+    provisional: list[Provisional] = []
+    for b in boards:
+        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule)
+        for line, m in zip(b.lines, scored.lines, strict=True):
+            ew_first = line.east if line.east is not None else line.west
+            ns_first = line.north if line.north is not None else line.south
+            provisional += provisional_marks(b.board, m, line.entry, (
+                (line.north, "NS", ew_first), (line.south, "NS", ew_first),
+                (line.east, "EW", ns_first), (line.west, "EW", ns_first)))
+    return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_player,
+                          edition=edition, penalties=penalties,
+                          max_average_plus_unplayed=max_average_plus_unplayed)
