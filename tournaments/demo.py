@@ -2,7 +2,7 @@
 
 Four events: a finished two-section Mitchell, a finished Howell with a sit-out and an
 adjusted score, one being played tonight, and a finished 16-player individual (the course's
-position movement) with an artificial score. The pairs events' boards carry real deals
+position movement) with an artificial score. Their boards carry real deals
 (``demo_deals``) and their tables play what the deals allow: the field's contract by double
 dummy, a trick more or less, now and then another level, a double or the other side
 declaring. Every result goes through
@@ -210,6 +210,7 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
     section = setup.add_section(session)
     entries = [setup.register_entry(tournament, [m]) for m in players[:16]]
     setup.seat_section(section, individual.build_movement(16), entries)
+    deal_from_data(section)
     setup.start_session(session)
     play_rounds(section, rng)
     slot = plan.slot_for(section.movement, 4, 1)
