@@ -19,6 +19,7 @@ from django_tables2 import RequestConfig
 from clubsite.permissions import public
 
 from ..models import ScoringMethod, SessionStatus, TeamMatch
+from ..scoring import display_round
 from ..services import classification, results, teams
 from ..services.adjustments import describe
 from .director_common import contract_html
@@ -35,14 +36,14 @@ class TeamStandingsTable(tables.Table):
     place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "number"))
     number = tables.Column(verbose_name=gettext_lazy("Team"), attrs=_num("number"))
     name = tables.Column(verbose_name=gettext_lazy("Name"))
+    points = tables.Column(verbose_name=gettext_lazy("VPs"), attrs=_num("points"),
+                           order_by=("points", "place"))
     matches = tables.Column(verbose_name=gettext_lazy("Matches"), attrs=_num("matches"),
                             order_by=("matches", "place"))
     won = tables.Column(verbose_name=gettext_lazy("IMPs +"), attrs=_num("won"),
                         order_by=("won", "place"))
     lost = tables.Column(verbose_name=gettext_lazy("IMPs −"), attrs=_num("lost"),
                          order_by=("lost", "place"))
-    points = tables.Column(verbose_name=gettext_lazy("VPs"), attrs=_num("points"),
-                           order_by=("points", "place"))
 
     class Meta:
         attrs = {"class": "data ranking team-standings"}
@@ -85,7 +86,7 @@ def standings(request, slug):
             "matches": line.matches, "won": line.won, "lost": line.lost,
             "points": line.points, "won_text": _text(line.won), "lost_text": _text(line.lost),
             "points_text": number_format(float(line.points), 2) if vps else _text(line.points),
-            "decided_by": line.decided_by,
+            "decided_by": line.decided_by, "points_value": str(display_round(line.points)),
         })
     table = TeamStandingsTable(rows)
     if not vps:
