@@ -1,11 +1,12 @@
 """Demo tournaments played by the demo club, entered the way the table devices enter them.
 
-Four events: a finished two-section Mitchell, a finished Howell with a sit-out and an
-adjusted score, one being played tonight, and a finished 16-player individual (the course's
-position movement) with an artificial score. Their boards carry real deals
-(``demo_deals``) and their tables play what the deals allow: the field's contract by double
-dummy, a trick more or less, now and then another level, a double or the other side
-declaring. Every result goes through
+Five events: a finished two-section Mitchell, a finished Howell with a sit-out and an
+adjusted score, one being played tonight, a finished 16-player individual (the course's
+position movement) with an artificial score, and a finished Swiss teams event (drawn round
+by round from the standing, with an artificial adjusted score in IMPs). Their boards carry
+real deals (``demo_deals``) and the tables play what the deals allow: the field's contract
+by double dummy, a trick more or less, now and then another level, a double or the other
+side declaring. Every result goes through
 ``services.entry.submit_result`` with the table's code, so the demo exercises the same path
 as the tablets. A seeded generator keeps it the same on every run; existing events (by
 slug) are left alone, so running the demo twice changes nothing.
@@ -109,8 +110,9 @@ def deal_from_data(section: Section) -> int:
 
 
 def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
-                plans: dict | None = None) -> int:
-    """Enter every board of the first ``rounds`` rounds from each table's device."""
+                plans: dict | None = None, only: int | None = None) -> int:
+    """Enter every board of the first ``rounds`` rounds (or of round ``only``) from each
+    table's device."""
     codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     plans = plans if plans is not None else {}
     count = 0
@@ -119,6 +121,8 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
                                                         pool=section.pool)}
     for slot in plan.slots(section.movement):
         if slot.round > last or slot.ns is None or slot.ew is None:
+            continue
+        if only is not None and slot.round != only:
             continue
         for b in slot.boards:
             number = b + section.board_offset
@@ -226,6 +230,39 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
     return tournament
 
 
+def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
+    from .models import EventType, ScoringMethod
+    from .services import teams
+
+    tournament = setup.create_tournament(name="Swiss de equipos de otoño", date=day,
+                                         venue="Sala principal", event_type=EventType.TEAMS,
+                                         scoring_method=ScoringMethod.VPS)
+    teams.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
+    names = ("Los Ases", "Tréboles", "Sin Triunfo", "Contra y Recontra", "Gran Slam",
+             "Impasse", "Squeeze", "Finesse")
+    start = 0
+    for i, name in enumerate(names):
+        size = 5 if i == 0 else 4  # the first team has a fifth player
+        setup.register_entry(tournament, players[start:start + size], name=name)
+        start += size
+    session = teams.start_teams(tournament)
+    section = session.sections.get()
+    for round_number in range(1, 5):
+        section.refresh_from_db()
+        deal_from_data(section)
+        play_rounds(section, rng, only=round_number)
+        if round_number == 2:  # a board that could not be played: average plus / average
+            entry.adjust_score(
+                user=_director(), section=section, round=2, table=3, board=8,
+                adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
+                reason="Mano inservible; no hubo tiempo de jugar otra.", law="12C2")
+        if round_number < 4:
+            teams.draw_next_round(tournament, user=_director())
+    setup.finish_session(session)
+    publish.publish_final(tournament, user=_director())
+    return tournament
+
+
 @demo_builder("tournaments")
 def build_tournaments() -> str:
     rng = random.Random(SEED)
@@ -237,6 +274,7 @@ def build_tournaments() -> str:
         ("howell-del-jueves", _howell_with_sitout, today - datetime.timedelta(days=3)),
         ("torneo-de-la-tarde", _in_progress, today),
         ("individual-de-otono", _individual, today - datetime.timedelta(days=5)),
+        ("swiss-de-equipos-de-otono", _swiss_teams, today - datetime.timedelta(days=10)),
     )
     for slug_tail, build, day in events:
         if Tournament.objects.filter(slug__endswith=slug_tail).exists():

@@ -8,6 +8,7 @@ from tournaments.models import (
     Result,
     SessionStatus,
     StoredRanking,
+    TeamMatch,
     Tournament,
     TournamentStatus,
 )
@@ -30,7 +31,16 @@ def test_demo_tournaments_are_built_once(demo_club, literal_movements):
     assert statuses == {"Torneo de los martes": TournamentStatus.FINAL,
                         "Howell del jueves": TournamentStatus.FINAL,
                         "Torneo de la tarde": TournamentStatus.PROVISIONAL,
-                        "Individual de otoño": TournamentStatus.FINAL}
+                        "Individual de otoño": TournamentStatus.FINAL,
+                        "Swiss de equipos de otoño": TournamentStatus.FINAL}
+    swiss = Tournament.objects.get(name="Swiss de equipos de otoño")
+    matches = TeamMatch.objects.filter(session__tournament=swiss)
+    assert matches.count() == 4 * 4 and matches.filter(boards_played=6).count() == 16
+    met = [frozenset((m.home_id, m.away_id)) for m in matches]
+    assert len(set(met)) == 16  # the Swiss draw avoided every rematch
+    assert Result.objects.filter(section__session__tournament=swiss).count() == 4 * 8 * 6
+    ranking = StoredRanking.objects.filter(tournament=swiss, scope="event")
+    assert ranking.count() == 8 and ranking.filter(place=1).exists()
     mitchell = Tournament.objects.get(name="Torneo de los martes")
     assert mitchell.sessions.get().sections.count() == 2
     assert Result.objects.filter(section__session__tournament=mitchell).count() == 2 * 5 * 5 * 3

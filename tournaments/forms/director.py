@@ -68,9 +68,13 @@ class GuestForm(forms.Form):
 class EntryForm(forms.Form):
     """The players of one entry, chosen from search results (``player1``, ``player2``, …)."""
 
-    def __init__(self, *args, slots: int = 2, **kwargs):
+    def __init__(self, *args, slots: int = 2, required: int | None = None, team: bool = False,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         self.slots = slots
+        self.required = slots if required is None else required
+        if team:
+            self.fields["name"] = forms.CharField(label=_("Team name"), max_length=160)
         for i in range(1, slots + 1):
             self.fields[f"player{i}"] = forms.ModelChoiceField(
                 Member.objects.all(), required=False, label=_("Player %(n)s") % {"n": i})
@@ -80,13 +84,14 @@ class EntryForm(forms.Form):
         data = super().clean()
         chosen = [data.get(f"player{i}") for i in range(1, self.slots + 1)]
         for i, member in enumerate(chosen, start=1):
-            if member is None and not self.has_error(f"player{i}"):
+            if member is None and i <= self.required and not self.has_error(f"player{i}"):
                 self.add_error(f"player{i}", _("Choose player %(n)s: search by name or "
                                                "licence, or add a guest.") % {"n": i})
         return data
 
     def members(self) -> list[Member]:
-        return [self.cleaned_data[f"player{i}"] for i in range(1, self.slots + 1)]
+        chosen = [self.cleaned_data[f"player{i}"] for i in range(1, self.slots + 1)]
+        return [m for m in chosen if m is not None]
 
 
 class WithdrawForm(forms.Form):

@@ -19,6 +19,15 @@ from .event import (
 from .rankings import RankingScope, StoredMark, StoredRanking
 from .results import Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
+from .teams import (
+    RoundRobinMethod,
+    TeamEvent,
+    TeamFormat,
+    TeamMatch,
+    TieBreak,
+    TieBreakOrder,
+    VPScale,
+)
 
 __all__ = [
     "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
@@ -26,4 +35,6 @@ __all__ = [
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
+    "RoundRobinMethod", "TeamEvent", "TeamFormat", "TeamMatch", "TieBreak", "TieBreakOrder",
+    "VPScale",
 ]

@@ -38,6 +38,7 @@ from django.utils import timezone
 
 from ..models import (
     EntryStatus,
+    EventType,
     Penalty,
     RankingScope,
     Result,
@@ -308,6 +309,10 @@ def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[S
 def classify_session(session: Session) -> int:
     """Re-classify ``session`` from its results; returns the new ranking version."""
     data = load_session(session)
+    if data.session.tournament.event_type == EventType.TEAMS:
+        from .teams import classify_teams  # teams are scored match by match
+
+        return classify_teams(data)
     pools = score_data(data)
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)

@@ -8,6 +8,7 @@ from ..views import (
     director_print,
     director_run,
     director_setup,
+    teams_director,
 )
 
 urlpatterns = [
@@ -55,4 +56,8 @@ urlpatterns = [
          name="line"),
     path("results/<int:pk>/resolve/", director_run.resolve, name="resolve"),
     path("results/<int:pk>/confirm/", director_run.confirm, name="confirm"),
+    # teams events
+    path("<int:pk>/teams/", teams_director.settings, name="teams"),
+    path("<int:pk>/teams/start/", teams_director.start, name="teams_start"),
+    path("<int:pk>/teams/draw/", teams_director.draw, name="teams_draw"),
 ]

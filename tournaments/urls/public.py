@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import public
+from ..views import public, teams_public
 
 urlpatterns = [
     path("", public.index, name="index"),
@@ -12,6 +12,11 @@ urlpatterns = [
     path("player/<int:pk>/", public.player, name="player"),
     path("<slug:slug>/", public.tournament, name="tournament"),
     path("<slug:slug>/overall/", public.event_ranking, name="event"),
+    path("<slug:slug>/teams/", teams_public.standings, name="teams"),
+    path("<slug:slug>/teams/schedule/", teams_public.schedule, name="teams_schedule"),
+    path("<slug:slug>/teams/round/<int:number>/", teams_public.round_results,
+         name="teams_round"),
+    path("<slug:slug>/teams/match/<int:pk>/", teams_public.match, name="teams_match"),
     path("<slug:slug>/<int:session>/section/<str:letter>/", public.section_ranking,
          name="section"),
     path("<slug:slug>/<int:session>/pool/<str:pool>/", public.pool_ranking, name="pool"),

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from ..views import table
+from ..views import table, teams_table
 
 urlpatterns = [
     path("", table.index, name="index"),
     path("leave/", table.leave, name="leave"),
     path("play/", table.home, name="home"),
+    path("play/match/", teams_table.match, name="match"),
     path("play/<int:round>/<int:board>/", table.board, name="board"),
     path("preview/", table.preview, name="preview"),
     path("result/", table.result, name="result"),

@@ -28,6 +28,7 @@ from ..models import (
     Entry,
     EntryPlayer,
     EntryStatus,
+    EventType,
     Tournament,
 )
 from ..services import publish, setup
@@ -98,6 +99,14 @@ def _slot_count(tournament) -> int:
     return setup.PLAYERS_PER_ENTRY[tournament.event_type][1]
 
 
+def _entry_form(tournament, data) -> EntryForm:
+    """Pairs and individuals fill every slot; a team names itself and needs four players,
+    a fifth and sixth being optional (player 1 is the captain)."""
+    low, high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+    return EntryForm(data, slots=high, required=low,
+                     team=tournament.event_type == EventType.TEAMS)
+
+
 def _playing_ids(tournament) -> set[int]:
     return set(EntryPlayer.objects.filter(
         entry__tournament=tournament, entry__status=EntryStatus.ACTIVE, active=True)
@@ -125,8 +134,11 @@ def _slot(tournament, data, i: int, *, playing=None, guest_form=None, error=None
     results = list(setup.find_members(query, SEARCH_LIMIT)) if query else []
     if chosen is not None:
         results = [chosen] + [m for m in results if m.pk != chosen.pk]
+    low, _high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+    team = tournament.event_type == EventType.TEAMS
     return {
         "n": i, "query": query, "chosen": chosen, "results": results,
+        "captain": team and i == 1, "optional": i > low,
         "playing": _playing_ids(tournament) if playing is None else playing,
         "guest": guest_form or _guest_form(data, i), "error": error,
     }
@@ -145,6 +157,9 @@ def _entries_page(request, tournament, data, *, form=None, guest_forms=None, sta
         "tournament": tournament, "entries": entries, "slots": slots,
         "non_field_errors": form.non_field_errors() if form is not None else [],
         "withdraw_form": WithdrawForm(),
+        "is_teams": tournament.event_type == EventType.TEAMS,
+        "team_name": data.get("name", ""),
+        "name_errors": errors.get("name") if errors else None,
     }, status=status)
 
 
@@ -174,10 +189,11 @@ def entries(request, pk):
                 messages.success(request, _("Guest %(name)s added.") % {"name": guest.full_name})
                 return _entries_page(request, tournament, data)
         return _entries_page(request, tournament, data, guest_forms={i: guest_form}, status=400)
-    form = EntryForm(data, slots=_slot_count(tournament))
+    form = _entry_form(tournament, data)
     if form.is_valid():
         try:
-            entry = setup.register_entry(tournament, form.members())
+            entry = setup.register_entry(tournament, form.members(),
+                                         name=form.cleaned_data.get("name", ""))
         except TournamentError as exc:
             add_service_error(form, exc)
         else:

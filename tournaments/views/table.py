@@ -161,7 +161,14 @@ def home(request):
         "round_numbers": range(1, shown.rounds + 1),
         "boards": [_board_row(b) for b in shown.boards],
         "js_text": _js_text(),
+        **_teams_context(request.table_code, shown),
     })
+
+
+def _teams_context(table_code, tr) -> dict:
+    from .teams_table import teams_context  # the match and the Swiss wait, teams events only
+
+    return teams_context(table_code, tr)
 
 
 def _board_row(board_at) -> dict:

@@ -1,0 +1,272 @@
+"""Teams events end to end in a real browser (issue #7).
+
+An 8-team Swiss over 4 rounds of 7 boards: the demo director creates the event, registers a
+team through the form (the other seven through the service), sets the format and starts;
+eight table devices (4 matches × 2 rooms) sign in; board 1 of round 1 is entered with the
+buttons in both rooms of match 1 and the match screen compares them; every other board goes
+through the table's JSON endpoint from the device's own page, as table.js sends it. After
+each round the standings and the next round's draw are checked; a device waits for the draw
+and moves on by itself. Then a 6-team round robin is set up through the pages and its
+schedule must be the course's Roman square (C03 l.238-253).
+"""
+
+from decimal import Decimal
+
+import pytest
+from e2e_helpers import login, screenshot
+
+from clubsite.demo import DEMO_PASSWORD, build_club
+from clubsite.models import Member
+from tournaments.models import (
+    Result,
+    ResultStatus,
+    TableCode,
+    TeamMatch,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.services import classification, setup, teams
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TEAMS, ROUNDS, BOARDS = 8, 4, 7
+# (level, strain, declarer, made): varied legal results so matches are won and lost.
+PLAYS = (("4", "S", "N", "="), ("4", "S", "N", "-1"), ("3", "NT", "S", "+1"),
+         ("2", "H", "E", "="), ("4", "H", "W", "="), ("5", "D", "N", "-2"))
+
+POST_RESULTS = """async ([round, plays]) => {
+  const token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  const out = [];
+  for (const [board, level, strain, declarer, made] of plays) {
+    const response = await fetch("/table/result/", {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "Accept": "application/json",
+                "X-CSRFToken": token},
+      body: JSON.stringify({round, board, level, strain, double: "", declarer, made,
+                            lead_suit: "", lead_rank: "", idempotency_key: crypto.randomUUID()}),
+    });
+    out.push(response.status);
+  }
+  return out;
+}"""
+
+
+def _pick(page, slot: int, member: Member) -> None:
+    page.fill(f"#q{slot}", member.licence_number)
+    radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
+    radio.wait_for()
+    radio.check()
+
+
+def _create(page, base: str, name: str) -> Tournament:
+    page.goto(f"{base}/director/")
+    page.click("#new-tournament")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=date]", "2025-06-07")
+    page.select_option("select[name=event_type]", "teams")
+    page.select_option("select[name=scoring_method]", "vps")
+    page.click("#tournament-form button[type=submit]")
+    page.wait_for_selector("#teams-link")
+    return Tournament.objects.get(name=name)
+
+
+def _settings(page, base, tournament, **values) -> None:
+    page.goto(f"{base}/director/{tournament.pk}/teams/")
+    for name, value in values.items():
+        selector = f"#team-settings [name={name}]"
+        if page.locator(f"select{selector.split(' ', 1)[1]}").count():
+            page.select_option(f"#team-settings select[name={name}]", value)
+        else:
+            page.fill(selector, value)
+    page.click("#save-settings")
+    page.wait_for_selector(".message.success")
+
+
+def _sign_in(page, base: str, code: str) -> None:
+    page.goto(f"{base}/table/")
+    page.fill("input[name=code]", code.lower())
+    page.click(".code-form button[type=submit]")
+    page.wait_for_selector("#round")
+
+
+def _tap(page, name: str, value: str) -> None:
+    page.click(f"#result-form input[name={name}][value='{value}'] + span")
+
+
+def _play_with_buttons(page, round_: int, board: int, play) -> None:
+    level, strain, declarer, made = play
+    page.click(f"a[data-board-key='{round_}-{board}']")
+    page.wait_for_selector(f"#board-screen[data-board='{board}'] #result-form")
+    _tap(page, "level", level)
+    _tap(page, "strain", strain)
+    _tap(page, "declarer", declarer)
+    _tap(page, "made", made)
+    page.wait_for_selector("#preview .preview-score")
+    page.click("#save-button")
+    page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
+    page.click("#confirm-button")
+    page.goto(page.url.split("/table/")[0] + "/table/play/")
+
+
+def _play(round_: int, table: int, board: int):
+    match = (table + 1) // 2
+    return PLAYS[(round_ * 5 + match * 3 + board * (1 + table % 2) + (table % 2) * round_)
+                 % len(PLAYS)]
+
+
+def _standing_on_page(page) -> list[tuple[int, Decimal]]:
+    rows = page.locator("#standings tbody tr")
+    teams_ = rows.evaluate_all("rs => rs.map(r => Number(r.dataset.team))")
+    points = rows.locator("td.points").evaluate_all("cs => cs.map(c => c.dataset.value)")
+    return [(t, Decimal(p)) for t, p in zip(teams_, points, strict=True)]
+
+
+def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
+    texts = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
+        "ls => ls.map(l => l.dataset.pair)")
+    return {frozenset(int(x) for x in t.split("-")) for t in texts}
+
+
+def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
+    build_club()
+    base = live_server.url
+    page = new_page("desktop")
+    login(page, base, "director", DEMO_PASSWORD)
+    tournament = _create(page, base, "Swiss de equipos")
+    players = list(Member.objects.filter(is_guest=False, status="active")
+                   .order_by("licence_number")[:4 * TEAMS])
+
+    # One team through the form: name, four players, the captain marked.
+    page.goto(f"{base}/director/{tournament.pk}/entries/")
+    page.fill("#team-name", "Los Ases")
+    for slot in range(1, 5):
+        _pick(page, slot, players[slot - 1])
+    page.click("#register")
+    page.wait_for_selector("#entry-list tr.entry-row")
+    assert page.locator("#entry-list .badge-captain").count() == 1
+    screenshot(page, "teams-1-entries")
+    for i in range(1, TEAMS):
+        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+
+    # Swiss, 4 rounds of 7 boards on the WBF scale; start.
+    page.goto(f"{base}/director/{tournament.pk}/")
+    page.click("#teams-link")
+    _settings(page, base, tournament, format="swiss", swiss_rounds="4", boards_per_match="7")
+    screenshot(page, "teams-2-settings")
+    page.click("#start-teams")
+    page.wait_for_selector("#round-progress")
+    session = teams.teams_session(tournament)
+    assert session.is_running and session.sections.get().tables == 8
+    codes = {c.table: c.code for c in TableCode.objects.filter(session=session, active=True)}
+    assert sorted(codes) == list(range(1, 9))
+
+    devices = {}
+    for table in range(1, 9):
+        devices[table] = device = new_page("tablet" if table > 1 else "phone")
+        _sign_in(device, base, codes[table])
+    first = devices[1]
+    assert first.locator("#team-match-card").count() == 1
+    screenshot(first, "teams-3-table-1-round-1")
+
+    # Board 1 of match 1 with the buttons in both rooms, then the comparison.
+    _play_with_buttons(devices[1], 1, 1, _play(1, 1, 1))
+    _play_with_buttons(devices[2], 1, 1, _play(1, 2, 1))
+    first.click("#match-screen")
+    first.wait_for_selector("#match-boards tr.compared[data-board='1']")
+    screenshot(first, "teams-4-match-screen")
+    assert first.locator("#match-boards tbody tr").count() == 1
+
+    played: set[frozenset[int]] = set()
+    for round_ in range(1, ROUNDS + 1):
+        boards = range((round_ - 1) * BOARDS + 1, round_ * BOARDS + 1)
+        for table, device in devices.items():
+            plays = [[b, *_play(round_, table, b)] for b in boards
+                     if not (round_ == 1 and b == 1 and table <= 2)]
+            statuses = device.evaluate(POST_RESULTS, [round_, plays])
+            assert set(statuses) == {201}, statuses
+        assert Result.objects.filter(section__session=session, round=round_,
+                                     status=ResultStatus.OK).count() == 8 * BOARDS
+
+        # The standings on the page are the stored classification's.
+        page.goto(f"{base}/results/{tournament.slug}/teams/")
+        page.wait_for_selector("#standings tbody tr")
+        shown = _standing_on_page(page)
+        classification.ensure_current(session)
+        stored = [(line.number, Decimal(str(float(line.points))).quantize(Decimal("0.01")))
+                  for line in teams.standings(session)]
+        assert shown == stored and len(shown) == TEAMS
+        total_vps = sum(p for _t, p in shown)
+        assert total_vps == pytest.approx(Decimal(20 * 4 * round_), abs=Decimal("0.1"))
+        if round_ == 1:
+            screenshot(page, "teams-5-standings-round-1")
+
+        numbers = teams.numbers_of(session)
+        played |= {frozenset((numbers[m.home_id], numbers[m.away_id]))
+                   for m in TeamMatch.objects.filter(session=session, round=round_)}
+        if round_ == ROUNDS:
+            break
+        # A device that has finished waits for the draw, then moves on by itself.
+        if round_ == 1:
+            first.goto(f"{base}/table/play/")
+            first.wait_for_selector("#waiting-draw")
+            screenshot(first, "teams-6-waiting-for-the-draw")
+        page.goto(f"{base}/director/{tournament.pk}/teams/")
+        page.click("#draw-next")
+        page.wait_for_selector(".message.success")
+        if round_ == 1:
+            screenshot(page, "teams-7-director-after-draw")
+        page.goto(f"{base}/results/{tournament.slug}/teams/schedule/")
+        drawn = _pairs_on_page(page, round_ + 1)
+        assert len(drawn) == TEAMS // 2 and not drawn & played, "a rematch in the draw"
+        # The best two teams that have not met play each other.
+        leader = stored[0][0]
+        opponent = next(t for t, _p in stored[1:] if frozenset((leader, t)) not in played)
+        assert frozenset((leader, opponent)) in drawn
+        first.goto(f"{base}/table/play/")
+        first.wait_for_selector(f"#round[data-round='{round_ + 1}']")
+    screenshot(page, "teams-8-draw-and-rounds")
+
+    # Finish, publish; the public standings on a phone, without logging in.
+    page.goto(f"{base}/director/{tournament.pk}/")
+    page.click("button.finish-session")
+    page.wait_for_selector(".message.success")
+    page.click("#publish-final")
+    page.wait_for_selector("#correction-period")
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINAL
+    public = new_page("phone")
+    public.goto(f"{base}/results/{tournament.slug}/")
+    public.click("#team-standings")
+    public.wait_for_selector("#standings tbody tr")
+    assert public.locator("#standings tbody tr").count() == TEAMS
+    assert public.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    screenshot(public, "teams-9-final-standings-phone")
+    public.click("#standings thead th.lost a")
+    public.wait_for_url("**sort=lost**")
+    lost = public.locator("#standings td.lost").all_inner_texts()
+    assert [Decimal(x.replace(",", ".")) for x in lost] == sorted(
+        Decimal(x.replace(",", ".")) for x in lost)
+    public.click(".round-links a[data-round='4']")
+    public.click("#round-results tr[data-match='1'] a")
+    public.wait_for_selector("#match-boards tbody tr")
+    assert public.locator("#match-boards tr.compared").count() == BOARDS
+    screenshot(public, "teams-10-match-phone")
+
+    # A 6-team round robin on the course's Roman square, set up through the pages.
+    robin = _create(page, base, "Liguilla de seis")
+    for i in range(6):
+        setup.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
+    _settings(page, base, robin, format="round_robin", round_robin_method="roman",
+              boards_per_match="4")
+    page.click("#start-teams")
+    page.wait_for_selector("#round-progress")
+    page.click("#standings-link")
+    page.click("#nav-schedule")
+    page.wait_for_selector("#round-5")
+    screenshot(page, "teams-11-roman-square")
+    course = {1: ["3-4", "2-5", "1-6"], 2: ["4-5", "3-1", "2-6"], 3: ["5-1", "4-2", "3-6"],
+              4: ["1-2", "5-3", "4-6"], 5: ["2-3", "1-4", "5-6"]}
+    for round_, pairs in course.items():
+        shown = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
+            "ls => ls.map(l => l.dataset.pair)")
+        assert shown == pairs

@@ -1,0 +1,103 @@
+"""The director's pages of a teams event: settings, start, the schedule and the Swiss draw.
+
+Registration goes through the ordinary entries page (a team is an entry with a name and four
+to six players); the console, corrections and adjusted scores are those of pairs, since each
+room of a match is an ordinary table. Rules live in ``services.teams``.
+"""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.permissions import director_required
+
+from ..forms.director import add_service_error
+from ..forms.teams import TeamEventForm
+from ..models import EntryStatus, SessionStatus
+from ..services import teams
+from ..services.errors import TournamentError
+from .director_common import get_tournament
+
+
+def _teams_tournament(pk):
+    tournament = get_tournament(pk)
+    if not teams.is_teams(tournament):
+        return tournament, False
+    return tournament, True
+
+
+def _page(request, tournament, form, status=200):
+    session = teams.teams_session(tournament)
+    event = teams.team_event(tournament)
+    started = session.status != SessionStatus.DRAFT
+    registered = list(tournament.entries.filter(status=EntryStatus.ACTIVE)
+                      .prefetch_related("entry_players__member").order_by("id"))
+    numbers = teams.numbers_of(session) if started else {}
+    rounds = teams.rounds_with_matches(session) if started else {}
+    return render(request, "tournaments/teams/director.html", {
+        "tournament": tournament, "session": session, "event": event, "form": form,
+        "started": started, "teams": [(numbers.get(e.pk, i), e)
+                                      for i, e in enumerate(registered, start=1)],
+        "progress": [(p, rounds.get(p.round, [])) for p in teams.progress(session)]
+        if started else [],
+        "can_draw": teams.can_draw(session),
+        "drawn": teams.drawn_rounds(session) if started else 0,
+    }, status=status)
+
+
+@director_required
+def settings(request, pk):
+    """Format, schedule, match length, VP scale, bye award and tie-breaks; then the start."""
+    tournament, ok = _teams_tournament(pk)
+    if not ok:
+        messages.error(request, _("This is not a teams event."))
+        return redirect("director:tournament", tournament.pk)
+    event = teams.team_event(tournament)
+    started = teams.teams_session(tournament).status != SessionStatus.DRAFT
+    form = TeamEventForm(request.POST or None, instance=event, started=started)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                teams.configure(tournament, **{name: form.cleaned_data[name]
+                                               for name in form.changed_data})
+            except TournamentError as exc:
+                add_service_error(form, exc)
+            else:
+                messages.success(request, _("Changes saved."))
+                return redirect("director:teams", tournament.pk)
+        # The form wrote into the instance while validating; show what was typed, save nothing.
+        return _page(request, tournament, form, status=400)
+    return _page(request, tournament, form)
+
+
+@director_required
+@require_POST
+def start(request, pk):
+    tournament, ok = _teams_tournament(pk)
+    try:
+        if not ok:
+            raise TournamentError(_("This is not a teams event."))
+        teams.start_teams(tournament, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The event has started: table codes are ready."))
+    return redirect("director:teams", tournament.pk)
+
+
+@director_required
+@require_POST
+def draw(request, pk):
+    """Draw the next Swiss round; ``force`` draws before the last results are in."""
+    tournament, ok = _teams_tournament(pk)
+    try:
+        if not ok:
+            raise TournamentError(_("This is not a teams event."))
+        number = teams.draw_next_round(tournament, user=request.user,
+                                       force=request.POST.get("force") == "1")
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Round %(round)s is drawn.") % {"round": number})
+    return redirect("director:teams", tournament.pk)

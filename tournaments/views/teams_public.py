@@ -1,0 +1,164 @@
+"""Public pages of a teams event: standings, the schedule and draw, a round, a match.
+
+Declared ``public``; a tournament is shown only when ``services.results`` says the visitor
+may see its results (public results and published, or a director), and a hidden one answers
+404 like a missing one. Standings come from the stored match scores, re-classified first
+when a result changed since.
+"""
+
+from fractions import Fraction
+
+import django_tables2 as tables
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_tables2 import RequestConfig
+
+from clubsite.permissions import public
+
+from ..models import ScoringMethod, SessionStatus, TeamMatch
+from ..scoring import display_round
+from ..services import classification, results, teams
+from ..services.adjustments import describe
+from .director_common import contract_html
+
+
+def _num(key: str) -> dict:
+    return {"td": {"class": f"num {key}"}, "th": {"class": f"num {key}"}}
+
+
+class TeamStandingsTable(tables.Table):
+    """Place, team number and name, matches, IMPs won and lost, and the total (VPs or IMPs).
+    Rows are plain dicts, so sorting is in memory; the page writes the cells itself."""
+
+    place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "number"))
+    number = tables.Column(verbose_name=gettext_lazy("Team"), attrs=_num("number"))
+    name = tables.Column(verbose_name=gettext_lazy("Name"))
+    points = tables.Column(verbose_name=gettext_lazy("VPs"), attrs=_num("points"),
+                           order_by=("points", "place"))
+    matches = tables.Column(verbose_name=gettext_lazy("Matches"), attrs=_num("matches"),
+                            order_by=("matches", "place"))
+    won = tables.Column(verbose_name=gettext_lazy("IMPs +"), attrs=_num("won"),
+                        order_by=("won", "place"))
+    lost = tables.Column(verbose_name=gettext_lazy("IMPs −"), attrs=_num("lost"),
+                         order_by=("lost", "place"))
+
+    class Meta:
+        attrs = {"class": "data ranking team-standings"}
+        orderable = True
+        order_by = ("place",)
+
+
+def _tournament(request, slug):
+    tournament = results.visible_tournament(request.user, slug)
+    if tournament is None or not teams.is_teams(tournament):
+        raise Http404(_("No results for this tournament."))
+    session = teams.teams_session(tournament)
+    session.tournament = tournament
+    if session.status != SessionStatus.DRAFT:
+        classification.ensure_current(session)
+    return tournament, session
+
+
+def _status(tournament) -> dict:
+    return {"tournament": tournament, "correction": results.correction_period(tournament),
+            "event": teams.team_event(tournament)}
+
+
+def _text(value) -> str:
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return number_format(float(value), 2)
+
+
+@public
+def standings(request, slug):
+    tournament, session = _tournament(request, slug)
+    vps = tournament.scoring_method == ScoringMethod.VPS
+    rows = []
+    for line in teams.standings(session):
+        rows.append({
+            "place": line.place, "place_label": f"{line.place}=" if line.tied else str(line.place),
+            "number": line.number, "name": line.name, "entry_id": line.entry_id,
+            "matches": line.matches, "won": line.won, "lost": line.lost,
+            "points": line.points, "won_text": _text(line.won), "lost_text": _text(line.lost),
+            "points_text": number_format(float(line.points), 2) if vps else _text(line.points),
+            "decided_by": line.decided_by, "points_value": str(display_round(line.points)),
+        })
+    table = TeamStandingsTable(rows)
+    if not vps:
+        table.columns["points"].column.verbose_name = _("IMPs")
+    RequestConfig(request, paginate=False).configure(table)
+    rounds = teams.progress(session)
+    upcoming = None
+    if teams.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
+        upcoming = rounds[-1].round
+    return render(request, "tournaments/teams/standings.html", {
+        **_status(tournament), "session": session, "table": table, "rounds": rounds,
+        "vps": vps, "upcoming": upcoming,
+    })
+
+
+@public
+def schedule(request, slug):
+    """Every round drawn so far with its matches and tables (a Swiss: the draw so far)."""
+    tournament, session = _tournament(request, slug)
+    numbers = teams.numbers_of(session)
+    rounds = teams.rounds_with_matches(session)
+    return render(request, "tournaments/teams/schedule.html", {
+        **_status(tournament), "session": session,
+        "rounds": [(r, [(m, numbers.get(m.home_id), numbers.get(m.away_id)) for m in matches])
+                   for r, matches in sorted(rounds.items())],
+        "planned": session.rounds,
+    })
+
+
+@public
+def round_results(request, slug, number):
+    tournament, session = _tournament(request, slug)
+    matches = teams.rounds_with_matches(session).get(number)
+    if matches is None:
+        raise Http404(_("This round has not been drawn."))
+    return render(request, "tournaments/teams/round.html", {
+        **_status(tournament), "session": session, "round": number, "matches": matches,
+        "numbers": teams.numbers_of(session), "rounds": range(1, teams.drawn_rounds(session) + 1),
+        "vps": tournament.scoring_method == ScoringMethod.VPS,
+    })
+
+
+def board_rows(match) -> list[dict]:
+    """The match's boards as pages show them (shared with the table's match screen)."""
+    rows = []
+    for line in teams.match_boards(match):
+        rows.append({
+            "number": line.number, "compared": line.compared,
+            "open": _room(line.open), "closed": _room(line.closed),
+            "home_net": line.home_net,
+            "home_imps": _text(line.home_imps) if line.compared else "",
+            "away_imps": _text(line.away_imps) if line.compared else "",
+            "home_running": _text(line.home_running), "away_running": _text(line.away_running),
+        })
+    return rows
+
+
+def _room(result) -> dict | None:
+    if result is None:
+        return None
+    return {"contract": contract_html(result), "ns_score": result.ns_score,
+            "adjusted": bool(result.adjustment), "note": describe(result.adjustment)}
+
+
+@public
+def match(request, slug, pk):
+    tournament, session = _tournament(request, slug)
+    m = get_object_or_404(TeamMatch.objects.select_related("home", "away"), pk=pk,
+                          session=session, away__isnull=False)
+    numbers = teams.numbers_of(session)
+    return render(request, "tournaments/teams/match.html", {
+        **_status(tournament), "session": session, "match": m, "boards": board_rows(m),
+        "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
+        "vps": tournament.scoring_method == ScoringMethod.VPS,
+    })

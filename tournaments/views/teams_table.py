@@ -1,0 +1,49 @@
+"""The table device in a teams event: which match and room this table is, the match screen
+comparing both rooms board by board, and the wait for a Swiss round not drawn yet.
+
+Same guard as every table view (``table_device_required``): the device sees its own table's
+match only.
+"""
+
+from django.shortcuts import render
+
+from ..models import EventType
+from ..services import teams
+from .table import _round_param, table_device_required
+from .teams_public import board_rows
+
+
+def teams_context(table_code, tr) -> dict:
+    """What the table's round page adds for a teams event (empty for pairs)."""
+    session = table_code.section.session
+    if session.tournament.event_type != EventType.TEAMS:
+        return {}
+    match = teams.match_at_table(session, tr.round, table_code.table)
+    drawn = teams.drawn_rounds(session)
+    waiting = tr.complete and drawn == tr.round and tr.round < session.rounds
+    return {"is_teams": True, "team_match": match, "open_room": table_code.table % 2 == 1,
+            "next_drawn": tr.complete and tr.round < drawn,
+            "waiting_draw": waiting, "next_round": tr.round + 1, "planned_rounds": session.rounds}
+
+
+@table_device_required
+def match(request):
+    """Both rooms of this table's match, board by board, for the boards both rooms have
+    played: scores, the home team's net, each team's IMPs and the running total."""
+    table_code = request.table_code
+    session = table_code.section.session
+    from ..services import entry
+
+    tr = entry.table_round(table_code, _round_param(request))
+    m = teams.match_at_table(session, tr.round, table_code.table) \
+        if session.tournament.event_type == EventType.TEAMS else None
+    numbers = teams.numbers_of(session) if m else {}
+    rows = board_rows(m) if m else []
+    return render(request, "tournaments/teams/table_match.html", {
+        "table_code": table_code, "tr": tr, "match": m, "boards": rows,
+        "compared": sum(1 for r in rows if r["compared"]),
+        "home_number": numbers.get(m.home_id) if m else None,
+        "away_number": numbers.get(m.away_id) if m else None,
+        "open_room": table_code.table % 2 == 1,
+        **(teams_context(table_code, tr) if m else {}),
+    })
