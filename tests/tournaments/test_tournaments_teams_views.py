@@ -112,10 +112,13 @@ def test_director_configures_starts_and_draws(director_client, members, director
                                     board=board, contract="3NT", declarer="N", tricks=9,
                                     idempotency_key=uuid.uuid4().hex)
     assert b'id="draw-next"' in director_client.get(url).content
+    # the console, as for pairs, offers the draw once the round is complete
+    console = reverse("director:console", args=[session.pk])
+    assert b'id="console-draw"' in director_client.get(console).content
     director_client.post(reverse("director:teams_draw", args=[tournament.pk]))
     assert teams.drawn_rounds(session) == 2
-    # the console of a teams event works as for pairs
-    assert director_client.get(reverse("director:console", args=[session.pk])).status_code == 200
+    page = director_client.get(console)
+    assert page.status_code == 200 and b'id="console-draw"' not in page.content
 
 
 def test_players_and_visitors_cannot_reach_the_teams_director_pages(client, player_client,
@@ -187,6 +190,7 @@ def test_a_swiss_table_waits_for_the_draw(client, members, director):
     sign_in(client, session, 2)
     page = client.get(reverse("table:home"))
     assert page.context["waiting_draw"] and 'id="waiting-draw"' in page.content.decode()
+    assert (page.context["tr"].round, page.context["tr"].rounds) == (1, 3)  # of the 3 planned
     assert 'http-equiv="refresh"' in page.content.decode()
     teams.draw_next_round(tournament, user=director)
     # the refreshed page moves on to the new round by itself
@@ -244,3 +248,17 @@ def test_public_pages_show_standings_rounds_and_matches(client, members, directo
     tournament.public_results = False
     tournament.save()
     assert client.get(reverse("results:teams", args=[slug])).status_code == 404
+
+
+def test_the_tournament_form_pairs_teams_with_team_scoring(director_client):
+    data = {"name": "Equipos", "date": "2025-06-03", "venue": "", "event_type": "teams",
+            "scoring_method": "matchpoints", "session_count": 1, "public_results": "on",
+            "correction_minutes": 30}
+    response = director_client.post(reverse("director:tournament_create"), data)
+    assert response.status_code == 200 and "scoring_method" in response.context["form"].errors
+    response = director_client.post(reverse("director:tournament_create"),
+                                     data | {"scoring_method": "vps"})
+    assert response.status_code == 302
+    response = director_client.post(reverse("director:tournament_create"),
+                                    data | {"event_type": "pairs", "scoring_method": "vps"})
+    assert "scoring_method" in response.context["form"].errors
