@@ -262,3 +262,29 @@ def test_the_tournament_form_pairs_teams_with_team_scoring(director_client):
     response = director_client.post(reverse("director:tournament_create"),
                                     data | {"event_type": "pairs", "scoring_method": "vps"})
     assert "scoring_method" in response.context["form"].errors
+
+
+def test_knockout_bracket_seeds_the_standings(client, members, director):
+    tournament = teams_event(members, 5, format="round_robin")
+    session = teams.start_teams(tournament)
+    section = session.sections.get()
+    # Round 1 of the Roman square for 5 (6 a phantom): 3 v 4, 2 v 5, 1 has the bye. The away
+    # teams win every board by 470, so the standing is 4 and 5 (20 VPs), 1 (the bye's 12), 2, 3.
+    for m in TeamMatch.objects.filter(session=session, round=1).exclude(number=0):
+        for board in (1, 2):
+            for table, score in ((m.open_table, -50), (m.closed_table, 420)):
+                entry.submit_result(user=director, section=section, table=table, round=1,
+                                    board=board, contract="3NT", declarer="N", tricks=9,
+                                    ns_score=score, idempotency_key=uuid.uuid4().hex)
+    publish.publish_provisional(tournament, user=director)
+    numbers = [line.number for line in teams.standings(session)]
+    assert numbers == [4, 5, 1, 2, 3]
+    page = client.get(reverse("results:teams_bracket", args=[tournament.slug]) + "?size=8")
+    assert page.status_code == 200
+    assert page.context["size"] == 4  # five teams: at most a bracket of four
+    stages = page.context["stages"]
+    # seed 1 v seed 4 and seed 2 v seed 3, then the final between the winners
+    assert [(m["a"]["team"], m["b"]["team"]) for m in stages[0]] == [
+        (numbers[0], numbers[3]), (numbers[1], numbers[2])]
+    assert len(stages) == 2 and stages[1][0]["a"]["team"] is None
+    assert 'data-pair="4-2"' in page.content.decode()

@@ -541,12 +541,15 @@ def _fraction(value) -> Fraction:
 def standing_lines(matches: Iterable[TeamMatch], teams: dict[int, tuple[int, str]],
                    *, vps: bool, bye_vp: Fraction) -> dict[int, TeamLine]:
     """Totals per team from stored match scores (pure). A match counts once a board of it has
-    been scored; a bye counts once drawn."""
+    been scored; a bye counts once play has reached its round (a round robin lays out every
+    round, and its byes, at the start)."""
+    matches = list(matches)
     lines = {e: TeamLine(e, number, name) for e, (number, name) in teams.items()}
+    reached = max((m.round for m in matches if m.boards_played), default=0)
     for m in matches:
         home = lines.get(m.home_id)
         if m.away_id is None:
-            if home is not None:
+            if home is not None and m.round <= reached:
                 home.matches += 1
                 home.points += bye_vp if vps else Fraction(0)
             continue
