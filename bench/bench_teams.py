@@ -48,12 +48,13 @@ def pure_swiss(n: int, rng: random.Random) -> list[float]:
         for home, away in pairs:
             margin = rng.randint(-40, 40)
             matches.append(SimpleNamespace(
-                home_id=home, away_id=away, boards_played=BOARDS,
+                round=round_, home_id=home, away_id=away, boards_played=BOARDS,
                 home_won=max(margin, 0), home_lost=max(-margin, 0),
                 away_won=max(-margin, 0), away_lost=max(margin, 0),
                 home_vp=vp_for_margin(margin, BOARDS), away_vp=vp_for_margin(-margin, BOARDS)))
         if bye is not None:
-            matches.append(SimpleNamespace(home_id=bye, away_id=None, boards_played=0))
+            matches.append(SimpleNamespace(round=round_, home_id=bye, away_id=None,
+                                           boards_played=0))
         if round_ == ROUNDS:
             break
         start = time.process_time()

@@ -94,6 +94,8 @@ def test_round_robin_with_an_odd_count_gives_each_team_one_bye(members):
     met = [frozenset((m.home_id, m.away_id)) for m in
            TeamMatch.objects.filter(session=session).exclude(number=0)]
     assert len(met) == len(set(met)) == 10  # everyone meets everyone once
+    # the byes of rounds not yet played are not in the standings
+    assert all(line.points == 0 and line.matches == 0 for line in teams.standings(session))
 
 
 def test_teams_need_teams_and_team_scoring(members):
@@ -254,6 +256,11 @@ def test_a_correction_changes_the_match_and_the_standings(members, director):
     assert tournament.published_at is not None
     assert StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT,
                                         place=1).get().entry_id == match.home_id
+    # the results PDF of a teams event lists the teams
+    from tournaments.pdf import render_html
+
+    html, _version = render_html(tournament)
+    assert "Equipo 1" in html and "Equipo 2" in html
 
 
 def test_table_code_writes_its_own_room_only(members, director):

@@ -112,10 +112,13 @@ def test_director_configures_starts_and_draws(director_client, members, director
                                     board=board, contract="3NT", declarer="N", tricks=9,
                                     idempotency_key=uuid.uuid4().hex)
     assert b'id="draw-next"' in director_client.get(url).content
+    # the console, as for pairs, offers the draw once the round is complete
+    console = reverse("director:console", args=[session.pk])
+    assert b'id="console-draw"' in director_client.get(console).content
     director_client.post(reverse("director:teams_draw", args=[tournament.pk]))
     assert teams.drawn_rounds(session) == 2
-    # the console of a teams event works as for pairs
-    assert director_client.get(reverse("director:console", args=[session.pk])).status_code == 200
+    page = director_client.get(console)
+    assert page.status_code == 200 and b'id="console-draw"' not in page.content
 
 
 def test_players_and_visitors_cannot_reach_the_teams_director_pages(client, player_client,
@@ -187,6 +190,7 @@ def test_a_swiss_table_waits_for_the_draw(client, members, director):
     sign_in(client, session, 2)
     page = client.get(reverse("table:home"))
     assert page.context["waiting_draw"] and 'id="waiting-draw"' in page.content.decode()
+    assert (page.context["tr"].round, page.context["tr"].rounds) == (1, 3)  # of the 3 planned
     assert 'http-equiv="refresh"' in page.content.decode()
     teams.draw_next_round(tournament, user=director)
     # the refreshed page moves on to the new round by itself
@@ -244,3 +248,43 @@ def test_public_pages_show_standings_rounds_and_matches(client, members, directo
     tournament.public_results = False
     tournament.save()
     assert client.get(reverse("results:teams", args=[slug])).status_code == 404
+
+
+def test_the_tournament_form_pairs_teams_with_team_scoring(director_client):
+    data = {"name": "Equipos", "date": "2025-06-03", "venue": "", "event_type": "teams",
+            "scoring_method": "matchpoints", "session_count": 1, "public_results": "on",
+            "correction_minutes": 30}
+    response = director_client.post(reverse("director:tournament_create"), data)
+    assert response.status_code == 200 and "scoring_method" in response.context["form"].errors
+    response = director_client.post(reverse("director:tournament_create"),
+                                     data | {"scoring_method": "vps"})
+    assert response.status_code == 302
+    response = director_client.post(reverse("director:tournament_create"),
+                                    data | {"event_type": "pairs", "scoring_method": "vps"})
+    assert "scoring_method" in response.context["form"].errors
+
+
+def test_knockout_bracket_seeds_the_standings(client, members, director):
+    tournament = teams_event(members, 5, format="round_robin")
+    session = teams.start_teams(tournament)
+    section = session.sections.get()
+    # Round 1 of the Roman square for 5 (6 a phantom): 3 v 4, 2 v 5, 1 has the bye. The away
+    # teams win every board by 470, so the standing is 4 and 5 (20 VPs), 1 (the bye's 12), 2, 3.
+    for m in TeamMatch.objects.filter(session=session, round=1).exclude(number=0):
+        for board in (1, 2):
+            for table, score in ((m.open_table, -50), (m.closed_table, 420)):
+                entry.submit_result(user=director, section=section, table=table, round=1,
+                                    board=board, contract="3NT", declarer="N", tricks=9,
+                                    ns_score=score, idempotency_key=uuid.uuid4().hex)
+    publish.publish_provisional(tournament, user=director)
+    numbers = [line.number for line in teams.standings(session)]
+    assert numbers == [4, 5, 1, 2, 3]
+    page = client.get(reverse("results:teams_bracket", args=[tournament.slug]) + "?size=8")
+    assert page.status_code == 200
+    assert page.context["size"] == 4  # five teams: at most a bracket of four
+    stages = page.context["stages"]
+    # seed 1 v seed 4 and seed 2 v seed 3, then the final between the winners
+    assert [(m["a"]["team"], m["b"]["team"]) for m in stages[0]] == [
+        (numbers[0], numbers[3]), (numbers[1], numbers[2])]
+    assert len(stages) == 2 and stages[1][0]["a"]["team"] is None
+    assert 'data-pair="4-2"' in page.content.decode()

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Gender, Member
 
-from ..models import Tournament, Vulnerability
+from ..models import EventType, ScoringMethod, Tournament, Vulnerability
 from ..models.boards import Seat
 from ..scoring import ScoringError, parse_contract
 
@@ -34,6 +34,17 @@ class TournamentForm(forms.ModelForm):
         if not 1 <= count <= 20:
             raise forms.ValidationError(_("Between 1 and 20 sessions."))
         return count
+
+    def clean(self):
+        data = super().clean()
+        team_methods = (ScoringMethod.IMPS, ScoringMethod.VPS)
+        teams = data.get("event_type") == EventType.TEAMS
+        if data.get("scoring_method") and teams != (data["scoring_method"] in team_methods):
+            self.add_error("scoring_method",
+                           _("Teams are scored in IMPs or victory points, and only teams are."))
+        if teams and data.get("session_count", 1) != 1:
+            self.add_error("session_count", _("A teams event is played in one session."))
+        return data
 
 
 class SectionForm(forms.Form):

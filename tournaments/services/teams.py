@@ -149,6 +149,14 @@ def _session(tournament: Tournament) -> Session:
     return session
 
 
+def _section(session: Session) -> Section:
+    """The event's one section (created as "A" at the start)."""
+    section = Section.objects.filter(session=session).order_by("letter").first()
+    if section is None:
+        raise TournamentError(_("The event has not started."))
+    return section
+
+
 def teams_of(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.filter(status=EntryStatus.ACTIVE).order_by("id"))
 
@@ -286,7 +294,7 @@ def draw_next_round(tournament: Tournament, *, user=None, force: bool = False) -
     from .classification import classify_session
 
     classify_session(session)
-    section = Section.objects.select_for_update().get(session=session, letter="A")
+    section = Section.objects.select_for_update().get(pk=_section(session).pk)
     numbers = dict(Seating.objects.filter(session=session).values_list("entry_id", "number"))
     entry_of = {n: e for e, n in numbers.items()}
     active = set(Entry.objects.filter(pk__in=numbers, status=EntryStatus.ACTIVE)
@@ -533,12 +541,15 @@ def _fraction(value) -> Fraction:
 def standing_lines(matches: Iterable[TeamMatch], teams: dict[int, tuple[int, str]],
                    *, vps: bool, bye_vp: Fraction) -> dict[int, TeamLine]:
     """Totals per team from stored match scores (pure). A match counts once a board of it has
-    been scored; a bye counts once drawn."""
+    been scored; a bye counts once play has reached its round (a round robin lays out every
+    round, and its byes, at the start)."""
+    matches = list(matches)
     lines = {e: TeamLine(e, number, name) for e, (number, name) in teams.items()}
+    reached = max((m.round for m in matches if m.boards_played), default=0)
     for m in matches:
         home = lines.get(m.home_id)
         if m.away_id is None:
-            if home is not None:
+            if home is not None and m.round <= reached:
                 home.matches += 1
                 home.points += bye_vp if vps else Fraction(0)
             continue
@@ -700,7 +711,7 @@ def match_boards(match: TeamMatch) -> list[BoardLine]:
     running totals (two queries)."""
     if match.away_id is None:
         return []
-    section = Section.objects.get(session_id=match.session_id, letter="A")
+    section = _section(match.session)
     boards = _boards_of(section.movement).get(match.round, [])
     rows = Result.objects.filter(section=section, round=match.round, status=ResultStatus.OK,
                                  board__number__in=boards).select_related("board")

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<slug:slug>/teams/round/<int:number>/", teams_public.round_results,
          name="teams_round"),
     path("<slug:slug>/teams/match/<int:pk>/", teams_public.match, name="teams_match"),
+    path("<slug:slug>/teams/bracket/", teams_public.bracket, name="teams_bracket"),
     path("<slug:slug>/<int:session>/section/<str:letter>/", public.section_ranking,
          name="section"),
     path("<slug:slug>/<int:session>/pool/<str:pool>/", public.pool_ranking, name="pool"),

@@ -62,7 +62,10 @@ def _console_context(session):
     def link(result):
         return _line_url(result.section_id, result.round, result.table, result.board.number)
 
+    from ..services import teams  # a complete Swiss round offers its draw here too
+
     return {
+        "teams_draw": teams.can_draw(session),
         "session": session, "tournament": session.tournament, "progress": state,
         "grid": grid, "round_numbers": range(1, rounds + 1),
         "missing": [{"item": m, "url": _line_url(sections[m.section].pk, m.round, m.table,

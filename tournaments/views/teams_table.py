@@ -5,6 +5,8 @@ Same guard as every table view (``table_device_required``): the device sees its 
 match only.
 """
 
+from dataclasses import replace
+
 from django.shortcuts import render
 
 from ..models import EventType
@@ -21,7 +23,9 @@ def teams_context(table_code, tr) -> dict:
     match = teams.match_at_table(session, tr.round, table_code.table)
     drawn = teams.drawn_rounds(session)
     waiting = tr.complete and drawn == tr.round and tr.round < session.rounds
-    return {"is_teams": True, "team_match": match, "open_room": table_code.table % 2 == 1,
+    # A Swiss lays out one round at a time: the table counts the rounds planned, not drawn.
+    return {"is_teams": True, "tr": replace(tr, rounds=max(tr.rounds, session.rounds)),
+            "team_match": match, "open_room": table_code.table % 2 == 1,
             "next_drawn": tr.complete and tr.round < drawn,
             "waiting_draw": waiting, "next_round": tr.round + 1, "planned_rounds": session.rounds}
 
