@@ -26,7 +26,7 @@ def literal_movements(monkeypatch, movements):
 
 def test_demo_tournaments_are_built_once(demo_club, literal_movements):
     report = demo.build_tournaments()
-    assert "4 new" in report
+    assert "5 new" in report
     statuses = dict(Tournament.objects.values_list("name", "status"))
     assert statuses == {"Torneo de los martes": TournamentStatus.FINAL,
                         "Howell del jueves": TournamentStatus.FINAL,
