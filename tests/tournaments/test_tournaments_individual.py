@@ -163,8 +163,8 @@ def test_ranking_equals_a_direct_computation_with_the_core(individual_section):
     assert sum(expected.values()) == 16 * 50
     names = {r.entry_id: r.names for r in rows}
     ranked = rank([Standing(e, pct, name=names[e]) for e, pct in expected.items()])
-    assert [(x.standing.pair, x.place) for x in ranked] == \
-        [(r.entry_id, r.place) for r in rows]
+    assert sorted((x.standing.pair, x.place) for x in ranked) == \
+        sorted((r.entry_id, r.place) for r in rows)  # tied players share a place, any order
 
 
 def test_a_table_device_writes_only_its_own_boards(individual_section):
