@@ -122,7 +122,7 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     page.goto(f"{base}/results/")
     page.click("#my-results")
     page.wait_for_selector("#history")
-    assert page.locator("#history tbody tr").count() == 4  # the individual too
+    assert page.locator("#history tbody tr").count() == 5  # the individual and the Swiss too
     assert page.locator("#partners tbody tr").count() >= 1
     no_sideways_scroll(page)
     screenshot(page, "results-phone-7-player")
