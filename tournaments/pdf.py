@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -202,8 +203,15 @@ def _qr_svg(text: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
+def table_link(code: str) -> str:
+    """What a table's QR code holds in a PDF: the absolute sign-in address
+    (``table:enter``) when ``SITE_URL`` says where the site lives, so a phone camera opens
+    it; otherwise only the code (a PDF is made in a worker, with no request to ask)."""
+    base = settings.SITE_URL.rstrip("/")
+    return f"{base}{reverse('table:enter', args=[code])}" if base else code
+
+
 def setup_context(tournament: Tournament) -> dict:
-    base = getattr(settings, "SITE_URL", "").rstrip("/")
     sessions = []
     for session in tournament.sessions.order_by("number"):
         sections = []
@@ -225,7 +233,7 @@ def setup_context(tournament: Tournament) -> dict:
                                            "line": line, "versus": other, "boards": boards})
             codes = []
             for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
-                link = f"{base}/table/?code={code.code}" if base else code.code
+                link = table_link(code.code)
                 codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
                               "link": link})
             sections.append({

@@ -90,6 +90,40 @@ def test_setup_pdf_has_guide_cards_movement_cards_and_table_codes(demo_events, r
     assert codes.count() == 5 and all(c.code in text for c in codes)
 
 
+@pytest.mark.parametrize("site_url", ["", "https://club.example.org/"])
+def test_setup_pdf_qr_codes_open_the_tables_page_when_the_site_url_is_known(
+        demo_events, monkeypatch, settings, site_url):
+    from django.urls import reverse
+
+    settings.SITE_URL = site_url.rstrip("/")
+    encoded = []
+    real = pdfs._qr_svg
+    monkeypatch.setattr(pdfs, "_qr_svg", lambda text: encoded.append(text) or real(text))
+    tournament = demo_events["Torneo de la tarde"]
+    html, _version = pdfs.render_html(tournament, PdfKind.SETUP, "en")
+    codes = [c.code for c in tournament.sessions.get().table_codes.filter(active=True)
+             .order_by("section__letter", "table")]
+    if site_url:
+        expected = [f"https://club.example.org{reverse('table:enter', args=[c])}" for c in codes]
+        assert expected[0] == f"https://club.example.org/table/{codes[0]}/"
+    else:
+        expected = codes
+    assert encoded == expected
+    text = pdf_text_of(html)
+    assert all(c in text for c in codes)
+    assert ("https://club.example.org/table/" in text) == bool(site_url)
+
+
+def pdf_text_of(html: str) -> str:
+    import tempfile
+
+    content, _pages = pdfs.render_pdf(html)
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(content)
+        f.flush()
+        return pdf_text(f.name)
+
+
 def test_a_broken_template_fails_clearly_and_can_be_retried(demo_events, monkeypatch, request_pdf):
     tournament = demo_events["Howell del jueves"]
 
