@@ -53,33 +53,38 @@ def mitchell_movement(tables: int, rounds: int, boards: int) -> dict:
         return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
 
 
-def build() -> object:
+def build(sections: int = SECTIONS, tables: int = TABLES_PER_SECTION, rounds: int = ROUNDS,
+          boards_per_round: int = BOARDS_PER_ROUND, seed: int = 60) -> object:
+    """A finished-looking session: ``sections`` Mitchell sections of ``tables`` tables on the
+    same boards (one pool), every slot played, results stored in bulk; returns the session.
+
+    Shared with ``bench_pdf_usebio.py`` (two 30-table sections there)."""
     from clubsite.models import Member
     from tournaments.demo import board_plan, table_play
     from tournaments.models import Board, Result, Seating
     from tournaments.scoring import ns_score
     from tournaments.services import plan, setup
 
-    rng = random.Random(60)
+    rng = random.Random(seed)
     tournament = setup.create_tournament(name="Bench", date=datetime.date(2025, 1, 1))
     session = tournament.sessions.get()
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Bench {i:03d}", licence_number=f"B-{i:04d}")
-        for i in range(SECTIONS * TABLES_PER_SECTION * 4))
+        for i in range(sections * tables * 4))
     entries = [setup.register_entry(tournament, players[i:i + 2])
                for i in range(0, len(players), 2)]
-    movement = mitchell_movement(TABLES_PER_SECTION, ROUNDS, BOARDS_PER_ROUND)
-    per = TABLES_PER_SECTION * 2
-    sections = []
-    for s in range(SECTIONS):
-        section = setup.add_section(session, "ABCD"[s], pool="A")
+    movement = mitchell_movement(tables, rounds, boards_per_round)
+    per = tables * 2
+    made = []
+    for s in range(sections):
+        section = setup.add_section(session, "ABCDEFGH"[s], pool="A")
         setup.seat_section(section, movement, entries[s * per:(s + 1) * per])
-        sections.append(section)
+        made.append(section)
     setup.start_session(session)
     boards = {b.number: b for b in Board.objects.filter(session=session)}
     plans = {n: board_plan(rng, n) for n in boards}
     rows = []
-    for section in sections:
+    for section in made:
         seat = {(x.number, x.direction): x.entry_id for x in Seating.objects.filter(section=section)}
         for slot in plan.slots(section.movement):
             for number in slot.boards:

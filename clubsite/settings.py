@@ -179,6 +179,10 @@ RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
 # Publishing results queues their PDF. Without a broker that would render in the web
 # request, so the embedded default makes PDFs on demand from the tournament's PDF page.
 RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_URL))
+# The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
+# table's sign-in address, so a phone camera opens it; without it, print pages use the
+# address they were asked at and PDFs (made in a worker, with no request) hold the code only.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}

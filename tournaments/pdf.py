@@ -21,12 +21,14 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubsite.models import Club
 
+from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
 from .models import Section, TableCode, Tournament
 from .models.uploads import PdfKind, PdfState, ResultsPdf
@@ -78,8 +80,64 @@ def _frequencies(lines: list[Line]) -> list[dict]:
     return [table[s] for s in sorted(table, reverse=True)]
 
 
+def _traveller(lines: list[Line], letter_of: dict[int, str], many: bool) -> pdf_tables.Block:
+    """A board's traveller, its frequency table beside it when the line has room."""
+    rows = []
+    for ln in lines:
+        r = _line_row(ln, letter_of, many)
+        contract = pdf_tables.Marked(_("adjusted"), "adj") if r["adjusted"] else r["contract"]
+        rows.append([r["ns"], r["ew"], contract, r["declarer"], r["lead"], r["result"],
+                     r["ns_score"], r["ew_score"], r["ns_mark"], r["ew_mark"]])
+    C = pdf_tables.Column
+    traveller = pdf_tables.layout(
+        [C(_("NS")), C(_("EW")), C(_("Contract"), right=False), C(_("By"), right=False),
+         C(_("Lead"), right=False), C(_("Result")), C(_("NS score")), C(_("EW score")),
+         C(_("NS")), C(_("EW"))], rows, pass_word=_("Pass"))
+    frequencies = _frequencies(lines)
+    if not frequencies:
+        return traveller
+    table = pdf_tables.layout(
+        [C(_("NS score")), C(_("Tables")), C(_("NS")), C(_("EW"))],
+        [[f["score"], f["count"], f["ns_mark"], f["ew_mark"]] for f in frequencies])
+    both = pdf_tables.beside(traveller, table)
+    if both is None:
+        traveller.rows += [""] + table.head + table.rows
+        return traveller
+    return both
+
+
+def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.Block | None:
+    """The deal around the board number, the double-dummy tricks beside it."""
+    if not hands:
+        return None
+    diagram = pdf_tables.hand_diagram(hands, number)
+    if not dd:
+        return diagram
+    C = pdf_tables.Column
+    table = pdf_tables.layout(
+        [C("", right=False)] + [C(symbol, css=css, minimum=2) for symbol, css in strain_headers()],
+        [[row["seat"], *("" if t is None else t for t in row["tricks"])] for row in dd])
+    return pdf_tables.beside(diagram, table, gap=6) or diagram
+
+
+def _scorecard(rows: list[dict]) -> pdf_tables.Block:
+    C = pdf_tables.Column
+    return pdf_tables.layout(
+        [C(_("Round")), C(_("Board")), C(_("Line"), right=False),
+         C(_("Opponents"), right=False, flexible=True, minimum=12),
+         C(_("Contract"), right=False), C(_("By"), right=False), C(_("Result")),
+         C(_("NS score")), C(_("EW score")), C(_("Mark"))],
+        [[r["round"], r["board"], r["side"], r["versus"],
+          pdf_tables.Marked(_("adjusted"), "adj") if r["adjusted"] else r["contract"],
+          r["declarer"], r["result"], r["ns_score"], r["ew_score"], r["mark"]] for r in rows],
+        pass_word=_("Pass"))
+
+
 def results_context(data: EventData) -> dict:
-    """Everything the results template shows, computed once (no queries in the template)."""
+    """Everything the results template shows, computed once (no queries in the template).
+
+    Travellers and scorecards come as fixed-width blocks (``pdf_tables``): as HTML tables
+    they made a 60-table session's PDF take minutes."""
     sessions = []
     for session in data.sessions:
         pools: dict[str, list] = defaultdict(list)
@@ -106,10 +164,10 @@ def results_context(data: EventData) -> dict:
                 boards.append({
                     "number": number, "dealer": b.dealer,
                     "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
-                    "hands": parse_deal(b.deal), "dd": double_dummy_rows(b.double_dummy),
+                    "hand_record": _hand_record(parse_deal(b.deal), number,
+                                                double_dummy_rows(b.double_dummy)),
                     "par": par_text(b.par),
-                    "lines": [_line_row(ln, letter_of, many) for ln in lines],
-                    "frequencies": _frequencies(lines)})
+                    "traveller": _traveller(lines, letter_of, many)})
         cards = []
         for section in session.sections:
             for p in sorted(section.participants, key=lambda p: (p.direction, p.number)):
@@ -119,12 +177,15 @@ def results_context(data: EventData) -> dict:
                         if p.entry_id in (ln.ns.entry_id, ln.ew.entry_id):
                             ns_side = ln.ns.entry_id == p.entry_id
                             row = _line_row(ln, letter_of, many)
+                            other = ln.ew if ns_side else ln.ns
                             row.update(board=b.number, side="NS" if ns_side else "EW",
-                                       versus=(ln.ew if ns_side else ln.ns).name,
+                                       versus=f"{row['ew'] if ns_side else row['ns']} "
+                                              f"{other.name}",
                                        mark=row["ns_mark"] if ns_side else row["ew_mark"])
                             rows.append(row)
                 rows.sort(key=lambda r: (r["round"], r["board"]))
-                cards.append({"participant": p, "section": section.letter, "rows": rows})
+                cards.append({"participant": p, "section": section.letter,
+                              "table": _scorecard(rows)})
         sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
                          "cards": cards, "many": len(data.sessions) > 1})
     return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
@@ -142,8 +203,15 @@ def _qr_svg(text: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
+def table_link(code: str) -> str:
+    """What a table's QR code holds in a PDF: the absolute sign-in address
+    (``table:enter``) when ``SITE_URL`` says where the site lives, so a phone camera opens
+    it; otherwise only the code (a PDF is made in a worker, with no request to ask)."""
+    base = settings.SITE_URL.rstrip("/")
+    return f"{base}{reverse('table:enter', args=[code])}" if base else code
+
+
 def setup_context(tournament: Tournament) -> dict:
-    base = getattr(settings, "SITE_URL", "").rstrip("/")
     sessions = []
     for session in tournament.sessions.order_by("number"):
         sections = []
@@ -165,7 +233,7 @@ def setup_context(tournament: Tournament) -> dict:
                                            "line": line, "versus": other, "boards": boards})
             codes = []
             for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
-                link = f"{base}/table/?code={code.code}" if base else code.code
+                link = table_link(code.code)
                 codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
                               "link": link})
             sections.append({

@@ -120,6 +120,9 @@ def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, sett
     screenshot(secretary, "uploads-4-failed")
     upload = Upload.objects.get(tournament=tournament)
     assert upload.state == UploadState.FAILED
+    # The job ran within the request (no broker): the page says it failed, and why.
+    said = secretary.locator("ul.messages .message.error")
+    assert upload.file_name in said.inner_text() and upload.error in said.inner_text()
 
     # Retry: sent, with both attempts in the log and the federation filing it once.
     failed.locator("button.retry").click()
@@ -129,6 +132,7 @@ def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, sett
     assert rows.count() == 2
     statuses = rows.locator("td:nth-child(2)").all_inner_texts()
     assert statuses[0] != statuses[1] and any(s.strip().startswith("2") for s in statuses)
+    assert upload.file_name in secretary.locator("ul.messages .message.success").inner_text()
     screenshot(secretary, "uploads-5-sent")
     upload.refresh_from_db()
     assert upload.state == UploadState.SENT and upload.attempts.count() == 2

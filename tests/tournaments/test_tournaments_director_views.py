@@ -387,6 +387,21 @@ def test_print_views_show_cards_codes_and_qr(director_client, mitchell_session):
     assert html.count("<svg") == 7
 
 
+def test_the_sheets_qr_codes_use_the_site_url_when_set(director_client, mitchell_session,
+                                                       settings, monkeypatch):
+    from tournaments.views import director_print
+
+    settings.SITE_URL = "https://club.example.org"
+    encoded = []
+    real = director_print.qr_svg
+    monkeypatch.setattr(director_print, "qr_svg", lambda text: encoded.append(text) or real(text))
+    html = director_client.get(reverse("director:print_sheet",
+                                       args=[mitchell_session.session_id])).content.decode()
+    codes = TableCode.objects.filter(section=mitchell_session, active=True).order_by("table")
+    assert encoded == [f"https://club.example.org/table/{c.code}/" for c in codes]
+    assert "http://testserver/table/" not in html
+
+
 def test_table_card_lists_arriving_pairs(mitchell_session):
     from tournaments.services import printing
 

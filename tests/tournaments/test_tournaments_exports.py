@@ -128,3 +128,67 @@ def test_usebio_writes_the_adjusted_score_and_butler_marks(demo_events):
     total = sum(Decimal(t.findtext("NS_BUTLER_POINTS")) + Decimal(t.findtext("EW_BUTLER_POINTS"))
                 for t in lines if t.findtext("SCORE") != "A6040")
     assert total == 0  # Butler IMPs against the datum: NS gains what EW loses
+
+
+@pytest.fixture
+def two_sessions(demo_club):
+    """A two-session Mitchell (3 tables, 3 rounds of 2 boards): the same six pairs, moved
+    between lines for the second session, every board dealt and played."""
+    import datetime
+
+    from clubsite.models import Member
+    from tournaments.services import setup
+    from tournaments.services.classification import classify_tournament
+
+    mitchell = {"kind": "mitchell", "tables": 3, "sitout": None, "rounds": [
+        {"round": r, "tables": [{"table": t, "ns": t, "ew": (t - r) % 3 + 1,
+                                 "boards": [((t + r - 2) % 3) * 2 + 1, ((t + r - 2) % 3) * 2 + 2]}
+                                for t in (1, 2, 3)]} for r in (1, 2, 3)]}
+    rng = random.Random(12)
+    tournament = setup.create_tournament(name="Dos sesiones", date=datetime.date(2025, 6, 1),
+                                         sessions=2)
+    players = list(Member.objects.filter(is_guest=False).order_by("licence_number")[:12])
+    pairs = [setup.register_entry(tournament, players[2 * i:2 * i + 2]) for i in range(6)]
+    for session, order in zip(tournament.sessions.order_by("number"), (pairs, pairs[::-1]),
+                              strict=True):
+        section = setup.add_section(session)
+        setup.seat_section(section, mitchell, order)
+        setup.start_session(session)
+        for board in Board.objects.filter(session=session):
+            board.deal = random_deal(rng)
+            board.save(update_fields=["deal"])
+        demo.play_rounds(section, rng)
+        setup.finish_session(session)
+    classify_tournament(tournament)
+    return tournament
+
+
+def test_pbn_of_several_sessions_ends_with_the_overall_ranking(two_sessions):
+    text = pbn.export(two_sessions)
+    games = endplay_pbn.loads(text)
+    dealt, closing = games[:-1], games[-1]
+    stored = list(Board.objects.filter(session__tournament=two_sessions)
+                  .order_by("session__number", "number"))
+    assert [(g.info["Event"], g.board_num, g.deal.to_pbn()) for g in dealt] == [
+        (f"Dos sesiones ({b.session.number})", b.number, b.deal) for b in stored]
+    for game, board in zip(dealt, stored, strict=True):
+        assert len(game.info["ScoreTable"]["rows"]) == Result.objects.filter(
+            board=board, status=ResultStatus.OK).count() == 3
+    # Each session keeps its own total table on its first board.
+    assert [len(g.info["TotalScoreTable"]["rows"]) for g in dealt
+            if "TotalScoreTable" in g.info] == [6, 6]
+    assert closing.info["Event"] == "Dos sesiones" and closing.board_num is None
+    totals = closing.info["TotalScoreTable"]
+    names = [h["name"] for h in totals["headers"]]
+    assert names == ["Rank", "PairId", "TotalScore", "TotalPercentage", "NrBoards", "Names"]
+    event = list(StoredRanking.objects.filter(tournament=two_sessions, scope=RankingScope.EVENT)
+                 .order_by("place", "entry_id"))
+    assert len(event) == len(totals["rows"]) == 6
+    for row, r in zip(totals["rows"], event, strict=True):
+        assert int(row[0]) == r.place
+        assert Decimal(row[2]) == r.points and Decimal(row[3]) == r.percentage
+        assert int(row[4]) == 12  # six boards in each session
+    # The pair ids are those of the second session, where the order was reversed.
+    second = {s.entry_id: f"{s.number}{s.direction}" for s in two_sessions.sessions.get(
+        number=2).seatings.all()}
+    assert [row[1] for row in totals["rows"]] == [second[r.entry_id] for r in event]

@@ -90,6 +90,40 @@ def test_setup_pdf_has_guide_cards_movement_cards_and_table_codes(demo_events, r
     assert codes.count() == 5 and all(c.code in text for c in codes)
 
 
+@pytest.mark.parametrize("site_url", ["", "https://club.example.org/"])
+def test_setup_pdf_qr_codes_open_the_tables_page_when_the_site_url_is_known(
+        demo_events, monkeypatch, settings, site_url):
+    from django.urls import reverse
+
+    settings.SITE_URL = site_url.rstrip("/")
+    encoded = []
+    real = pdfs._qr_svg
+    monkeypatch.setattr(pdfs, "_qr_svg", lambda text: encoded.append(text) or real(text))
+    tournament = demo_events["Torneo de la tarde"]
+    html, _version = pdfs.render_html(tournament, PdfKind.SETUP, "en")
+    codes = [c.code for c in tournament.sessions.get().table_codes.filter(active=True)
+             .order_by("section__letter", "table")]
+    if site_url:
+        expected = [f"https://club.example.org{reverse('table:enter', args=[c])}" for c in codes]
+        assert expected[0] == f"https://club.example.org/table/{codes[0]}/"
+    else:
+        expected = codes
+    assert encoded == expected
+    text = pdf_text_of(html)
+    assert all(c in text for c in codes)
+    assert ("https://club.example.org/table/" in text) == bool(site_url)
+
+
+def pdf_text_of(html: str) -> str:
+    import tempfile
+
+    content, _pages = pdfs.render_pdf(html)
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(content)
+        f.flush()
+        return pdf_text(f.name)
+
+
 def test_a_broken_template_fails_clearly_and_can_be_retried(demo_events, monkeypatch, request_pdf):
     tournament = demo_events["Howell del jueves"]
 
@@ -157,3 +191,63 @@ def test_publishing_without_the_setting_queues_nothing(demo_events, monkeypatch,
     with django_capture_on_commit_callbacks(execute=True):
         publish.publish_final(tournament, user=None, override=True)
     assert queued == []
+
+
+# --- fixed-width tables (travellers, scorecards, hand records) -------------------------------
+
+
+def _visible_lines(block):
+    from tournaments.pdf_tables import _visible
+
+    return [_visible(line) for line in block.head + block.rows]
+
+
+def test_fixed_width_columns_align_wrap_headers_and_colour_suits():
+    from tournaments.pdf_tables import Column, Marked, layout
+    from tournaments.services.results import contract_call
+
+    block = layout([Column("NS"), Column("Contract", right=False), Column("NS score")],
+                   [["A1", contract_call("4H"), 420], ["B12", contract_call("PASS"), 0],
+                    ["A3", Marked("adjusted", "adj"), ""]], pass_word="Paso")
+    lines = _visible_lines(block)
+    # "NS score" wraps on its space: the column is as wide as "score" and "420".
+    assert lines[:2] == ["                  NS", " NS  Contract  score"]
+    assert lines[2:] == [" A1  4♥          420", "B12  Paso          0", " A3  adjusted"]
+    assert '<span class="suit-h">♥</span>' in block.rows[0]
+    assert '<span class="adj">adjusted</span>' in block.rows[2]
+    assert block.width == len(lines[1])
+
+
+def test_the_flexible_column_is_cut_to_the_line_and_markup_is_escaped():
+    from tournaments.pdf_tables import Column, layout
+
+    name = "<b>María del Carmen Fernández</b> – José Luis Rodríguez de la Fuente"
+    block = layout([Column("Round"), Column("Opponents", right=False, flexible=True),
+                    Column("Mark")], [[1, name, "12.5"]], width=40)
+    line = _visible_lines(block)[-1]
+    assert len(line) == 40 and line.endswith("12.5") and "…" in line
+    assert "<b>" not in block.rows[0] and "&lt;b&gt;" in block.rows[0]
+
+
+def test_a_table_goes_beside_another_only_when_the_line_has_room():
+    from tournaments.pdf_tables import Column, beside, layout
+
+    left = layout([Column("A"), Column("B")], [[1, 2], [3, 4], [5, 6]])
+    right = layout([Column("C")], [[7], [8]])
+    both = beside(left, right, gap=3)
+    assert _visible_lines(both) == ["A  B   C", "1  2   7", "3  4   8", "5  6"]
+    assert beside(left, right, gap=3, width=7) is None
+    assert beside(right, left) is None  # the right-hand table may not be the longer
+
+
+def test_hand_diagram_puts_each_hand_at_its_seat():
+    from tournaments.pdf_tables import hand_diagram
+    from tournaments.services.results import parse_deal
+
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    lines = _visible_lines(hand_diagram(parse_deal(deal), 7))
+    assert len(lines) == 12
+    assert lines[0].strip() == "♠ AKQJ" and lines[0].startswith(" " * 14)
+    assert lines[4].startswith("♠ 432") and lines[4].endswith("♠ 1098")
+    assert lines[5].split() == ["♥", "AKQJ", "7", "♥", "765"]
+    assert lines[8].strip() == "♠ 765"

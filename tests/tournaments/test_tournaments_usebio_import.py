@@ -173,13 +173,14 @@ def test_round_trip_of_the_demo_mitchell_shows_no_difference(demo_events, method
                                  status=ResultStatus.OK).count() == 150
 
 
-def test_round_trip_keeps_the_adjusted_score(demo_events):
-    """The demo Howell has seven pairs in an eight-pair movement: USEBIO cannot say where the
-    sit-out table was, so the figures may differ (verify shows it); the results cannot."""
+def test_round_trip_of_a_howell_with_a_sit_out_shows_no_difference(demo_events):
+    """The demo Howell has seven pairs in an eight-pair movement: the file has no line for
+    the pair sitting out, yet its figures count that table (Neuberg, the sit-out's average);
+    the import rebuilds the sit-outs, so verify finds nothing and the rankings agree."""
     howell = demo_events["Howell del jueves"]
     record = usebio.import_file(usebio_export.export(howell), file_name="jueves.xml")
-    assert {d["what"] for d in record.differences} <= {"total", "percentage", "place",
-                                                        "mark NS", "mark EW"}
+    assert record.differences == []
+    assert _ranking(record.tournament) == _ranking(howell)
 
     def lines(t):
         return sorted(Result.objects.filter(section__session__tournament=t, status="ok",
@@ -212,3 +213,37 @@ def test_commands_export_and_import(demo_events, tmp_path):
     with pytest.raises(CommandError):
         call_command("export_results", "no-such-event", "--format", "pbn", "-o",
                      str(tmp_path / "x"))
+
+
+def test_round_trip_of_the_movements_phantom_howell_shows_no_difference(members):
+    """The movements core's Howell for seven pairs leaves the phantom's table out and names
+    who sits out each round: the same figures come back from the file."""
+    import datetime
+
+    from tournaments.movements import howell
+    from tournaments.services import setup
+
+    tournament = setup.create_tournament(name="Howell impar", date=datetime.date(2025, 4, 3))
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    setup.seat_section(section, howell(pairs=7, boards_per_round=3).to_dict(),
+                       [setup.register_entry(tournament, members[2 * i:2 * i + 2])
+                        for i in range(7)])
+    setup.start_session(session)
+    demo.play_rounds(section, random.Random(4))
+    setup.finish_session(session)
+    classify_tournament(tournament)
+    record = usebio.import_file(usebio_export.export(tournament), file_name="impar.xml")
+    assert record.differences == []
+    assert _ranking(record.tournament) == _ranking(tournament)
+    boards = {r.entry_id: r.boards for r in StoredRanking.objects.filter(
+        tournament=tournament, scope=RankingScope.SECTION)}
+    assert set(boards.values()) == {21}  # 18 played and 3 scored as the sit-out's average
+
+
+def test_sit_outs_are_not_guessed_from_a_file_without_rounds():
+    from tournaments.imports.usebio import meetings, sitouts
+
+    event = parse(flat_file())
+    section = event.sections[0]
+    assert sitouts(section, meetings(section)) == []  # no rounds in the file: nothing guessed

@@ -144,10 +144,17 @@ def load_event(tournament: Tournament, *, classify: bool = True) -> EventData:
         sessions.append(_load_session(session, players))
     totals = []
     if len(sessions) > 1:
+        # The event ranking does not store boards played: they add up over the sessions.
+        played: dict[int, int] = defaultdict(int)
+        for s in sessions:
+            for section in s.sections:
+                for p in section.participants:
+                    played[p.entry_id] += p.boards
         for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT) \
                 .order_by("place", "entry_id"):
             totals.append(Participant(r.entry_id, 0, "", r.names, players.get(r.entry_id, []),
-                                      r.place, r.tied, r.points, r.percentage, r.boards))
+                                      r.place, r.tied, r.points, r.percentage,
+                                      r.boards or played[r.entry_id]))
     return EventData(club.name, club.federation_club_id, tournament, sessions, totals)
 
 

@@ -1,6 +1,12 @@
 """A tournament's results as PBN 2.1: one game per board with its deal and ``ScoreTable``,
 and each pool's ranking as a ``TotalScoreTable`` on its first board.
 
+A tournament of several sessions writes each session as its own event ("Name (2)") and
+ends with one more game for the whole event ("Name"): no deal, only the overall
+``TotalScoreTable`` across sessions (PBN keeps one total table per event; a session's
+first board already holds that session's). Pair ids there are the ones of the last
+session the pair played.
+
 Sections that share boards (a pool) share one traveller per board; pair ids then carry
 the section letter ("A3"). Columns follow PBN 2.1's names; empty cells are ``-``; a
 string with spaces is quoted, and only the last column (``Names``) may hold one, so
@@ -52,6 +58,8 @@ def score_columns(imp: bool) -> list[str]:
 
 TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "Direction\\2R", "TotalScore\\7R",
                  "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
+EVENT_TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "TotalScore\\7R", "TotalPercentage\\6R",
+                       "NrBoards\\3R", "Names\\40L"]
 
 
 def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
@@ -113,7 +121,27 @@ def render(data: EventData) -> str:
                                          number_text(p.points), number_text(p.percentage),
                                          p.boards, p.name]))
                 out.append("")
+    if data.totals:
+        out += _event_totals(data)
     return "\n".join(out) + "\n"
+
+
+def _event_totals(data: EventData) -> list[str]:
+    """The closing game of a multi-session event: its overall ranking."""
+    t = data.tournament
+    last_id: dict[int, str] = {}
+    for session in data.sessions:
+        many = len(session.sections) > 1
+        for section in session.sections:
+            for p in section.participants:
+                last_id[p.entry_id] = _pair_id(p, section.letter, many) + p.direction
+    out = [_tag("Event", t.name), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
+           _tag("Scoring", SCORING.get(t.scoring_method, "MatchPoints")),
+           _tag("TotalScoreTable", ";".join(EVENT_TOTAL_COLUMNS))]
+    for p in data.totals:
+        out.append(_row([p.place, last_id.get(p.entry_id), number_text(p.points),
+                         number_text(p.percentage), p.boards, p.name]))
+    return [*out, ""]
 
 
 def export(tournament: Tournament) -> str:

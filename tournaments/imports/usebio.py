@@ -94,6 +94,50 @@ def meetings(section: FileSection) -> list[Meeting]:
     return sorted(out, key=lambda m: (m.round, m.table))
 
 
+def sitouts(section: FileSection, plays: list[Meeting]) -> list[Meeting]:
+    """The sit-outs of a Howell for an odd number of pairs, rebuilt from its travellers.
+
+    A file has no line for the pair that sits out a round, yet the scorer counted that
+    table: each board was meant to be played once more than it was (Neuberg fills the
+    gap) and the pair sitting out gets its own average on the set it missed (C03 l.746).
+    Each such pair is given back a meeting with an absent pair (a number nobody holds), at
+    the table number the round does not use (or one more table), on the one set of boards
+    it never plays and nobody plays that round. Only when the file gives rounds and every
+    piece is unambiguous: otherwise nothing is added and the figures stand as they are.
+    """
+    if section.directional or not plays or not all(m.round for m in plays):
+        return []
+    numbers = {p.number for p in section.pairs}
+    per_round = {len(m.boards) for m in plays}
+    if len(per_round) != 1:
+        return []
+    size = per_round.pop()
+    rounds: dict[int, list[Meeting]] = defaultdict(list)
+    played_by: dict[int, set[int]] = defaultdict(set)
+    for m in plays:
+        rounds[m.round].append(m)
+        played_by[m.ns].update(m.boards)
+        played_by[m.ew].update(m.boards)
+    all_boards = set(section.boards)
+    tables = max(m.table for m in plays)
+    phantom = max(numbers, default=0) + 1
+    out = []
+    for rnd, meetings_ in sorted(rounds.items()):
+        seated = {n for m in meetings_ for n in (m.ns, m.ew)}
+        in_play = {b for m in meetings_ for b in m.boards}
+        missing = sorted(numbers - seated)
+        if len(missing) != 1:
+            continue
+        pair = missing[0]
+        missed = sorted(all_boards - played_by[pair] - in_play)
+        if len(missed) != size:
+            continue
+        used = {m.table for m in meetings_}
+        free = [t for t in range(1, tables + 1) if t not in used]
+        out.append(Meeting(rnd, free[0] if free else tables + 1, pair, phantom, missed))
+    return out if len(out) == len(rounds) else []
+
+
 def movement_for(section: FileSection, plays: list[Meeting]) -> dict:
     directional = section.directional
     rounds: dict[int, list[dict]] = defaultdict(list)
@@ -219,7 +263,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         session = sessions[fs.session]
         section = setup.add_section(session, fs.letter, pool=pools[i])
         plays = meetings(fs)
-        movement = movement_for(fs, plays)
+        movement = movement_for(fs, plays + sitouts(fs, plays))
         assignments = []
         for pair in fs.pairs:
             key = _pair_key(pair)

@@ -6,6 +6,7 @@ each table's code and a QR code of its sign-in address, drawn as inline SVG (no 
 
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
@@ -45,11 +46,14 @@ def board_lists(request, pk):
 
 
 def table_url(request, code: str) -> str:
-    """The absolute address a table signs in at (the table pages' ``table:enter``)."""
+    """The absolute address a table signs in at (the table pages' ``table:enter``): on the
+    site's public address when ``SITE_URL`` is set, else on the one this page was asked at."""
     try:
         path = reverse("table:enter", args=[code])
     except NoReverseMatch:
         path = f"/table/{code}/"
+    if settings.SITE_URL:
+        return settings.SITE_URL + path
     return request.build_absolute_uri(path)
 
 

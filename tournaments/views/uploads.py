@@ -43,6 +43,20 @@ def _pending(uploads) -> bool:
     return any(u.state in (UploadState.QUEUED, UploadState.SENDING) for u in uploads)
 
 
+def _say_how_it_went(request, upload: Upload, queued: str) -> None:
+    """Tell what became of an upload just handed to the worker. Without a broker the job
+    runs inside this request, so by now it is sent or has failed; with one it waits."""
+    upload.refresh_from_db()
+    names = {"file": upload.file_name}
+    if upload.state == UploadState.SENT:
+        messages.success(request, _("Upload sent: %(file)s.") % names)
+    elif upload.state == UploadState.FAILED:
+        messages.error(request, _("The upload of %(file)s failed: %(error)s")
+                       % (names | {"error": upload.error or _("no reason given")}))
+    else:
+        messages.info(request, queued)
+
+
 @secretary_required
 def index(request):
     """Endpoints, what was sent where (with every attempt), and the send forms."""
@@ -91,7 +105,8 @@ def send(request):
         messages.error(request, exc.message)
         return redirect("uploads:index")
     if created:
-        messages.success(request, _("Upload queued: %(file)s.") % {"file": upload.file_name})
+        _say_how_it_went(request, upload, _("Upload queued: %(file)s.")
+                         % {"file": upload.file_name})
     else:
         messages.info(request, _("This very file was already uploaded to this endpoint "
                                  "(%(state)s); it is not sent twice.")
@@ -105,7 +120,7 @@ def retry(request, upload_id):
     upload = get_object_or_404(Upload, upload_id=upload_id)
     try:
         federation.retry_upload(upload)
-        messages.success(request, _("Upload queued again."))
+        _say_how_it_went(request, upload, _("Upload queued again."))
     except TournamentError as exc:
         messages.error(request, exc.message)
     return redirect("uploads:index")
