@@ -174,8 +174,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 }
-# Live rankings and travellers follow new results at most this many seconds late.
+# Live rankings and travellers follow new results at most this many seconds late: the
+# first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
+# Shared by every web and Celery process (e.g. redis://127.0.0.1:6379/1), so that window
+# and the rendered rankings are kept once for all of them; in-process memory without it.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL, "KEY_PREFIX": "clubsite"}}
+    # Every table device's post reads its session: from the cache, written through to the
+    # database, instead of a query each time.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # Publishing results queues their PDF. Without a broker that would render in the web
 # request, so the embedded default makes PDFs on demand from the tournament's PDF page.
 RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_URL))

@@ -20,6 +20,16 @@ def _rankings_follow_every_result(settings):
 
 
 @pytest.fixture(autouse=True)
+def _empty_local_cache(settings):
+    """Each test starts with an empty in-process cache, never a shared one (CACHE_URL)."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "clubsite-tests"}}
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them)."""
     eager = request.node.get_closest_marker("worker") is None

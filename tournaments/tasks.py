@@ -1,7 +1,9 @@
 """Background jobs of the tournaments app.
 
 Double-dummy analysis takes DDS a fraction of a second per deal, seconds for a session, so it
-runs in a worker; without a broker Celery runs it eagerly (see ``clubsite.celery``).
+runs in a worker; so does the live re-classification of a session while its results arrive,
+which would otherwise take the CPU of the web workers that answer the tables and the
+readers. Without a broker Celery runs them eagerly (see ``clubsite.celery``).
 """
 
 from celery import shared_task
@@ -21,6 +23,19 @@ def analyse_session_boards(session_id: int, replace: bool = False) -> int:
     if not replace:
         boards = boards.filter(double_dummy__isnull=True)
     return analyse_boards(boards.order_by("pool", "number"))
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def classify_session_task(session_id: int, window_end: float | None = None) -> int | None:
+    """Re-classify a session whose results changed (queued by ``request_classification``).
+
+    Idempotent: it classifies from whatever is stored when it runs, so running twice, or
+    after a redelivery, only costs time; it is skipped when a classification that started
+    after ``window_end`` already covers every change it stands for.
+    """
+    from .services.classification import run_requested
+
+    return run_requested(session_id, window_end)
 
 
 # Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.

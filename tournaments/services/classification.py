@@ -24,16 +24,18 @@ Rules applied here, where the data decides what the core is told:
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import suppress
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import Max
+from django.db import OperationalError, connection, transaction
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from ..models import (
@@ -71,7 +73,9 @@ from .adjustments import core_entry
 
 IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
-_local_claims = threading.Lock()  # elsewhere: one per process
+_local_lock = threading.RLock()  # elsewhere (SQLite, one process): one at a time
+STARTED_TTL = 3600
+logger = logging.getLogger(__name__)
 
 
 # --- loading --------------------------------------------------------------------------------
@@ -111,9 +115,15 @@ def load_session(session: Session) -> SessionData:
 
 
 def latest_change(session: Session):
-    """The newest result or penalty change of the session (two small aggregate queries)."""
-    r = Result.objects.filter(section__session=session).aggregate(m=Max("modified_at"))["m"]
-    p = Penalty.objects.filter(session=session).aggregate(m=Max("modified_at"))["m"]
+    """The newest result or penalty change of the session (one query, two aggregates)."""
+
+    def newest(model, key: str) -> Subquery:
+        return Subquery(model.objects.filter(**{key: OuterRef("pk")}).order_by()
+                        .values(key).annotate(m=Max("modified_at")).values("m"))
+
+    r, p = (Session.objects.filter(pk=session.pk).order_by()
+            .annotate(r=newest(Result, "section__session"), p=newest(Penalty, "session"))
+            .values_list("r", "p").get())
     return max((x for x in (r, p) if x is not None), default=None)
 
 
@@ -307,7 +317,28 @@ def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[S
 
 
 def classify_session(session: Session) -> int:
-    """Re-classify ``session`` from its results; returns the new ranking version."""
+    """Re-classify ``session`` from its results; returns the new ranking version.
+
+    One classification of a session at a time: the worker's run and a director's
+    correction may overlap, and the later one must load after the earlier one stored, or
+    an older ranking could be written over a newer one. On PostgreSQL a transaction-level
+    advisory lock (released however the transaction ends); on SQLite, the embedded
+    single-process site, a process lock, with the load kept outside the write transaction.
+    ``session`` is updated in place with the new version and stamp.
+    """
+    if connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                               [CLASSIFY_LOCK, session.pk])
+            return _classify(session)
+    with _local_lock:
+        return _classify(session)
+
+
+def _classify(session: Session) -> int:
+    with suppress(Exception):  # only lets queued duplicates be skipped
+        cache.set(_started_key(session.pk), time.time(), timeout=STARTED_TTL)
     data = load_session(session)
     if data.session.tournament.event_type == EventType.TEAMS:
         from .teams import classify_teams  # teams are scored match by match
@@ -324,6 +355,7 @@ def classify_session(session: Session) -> int:
         locked.ranking_version = version
         locked.classified_through = data.stamp or timezone.now()
         locked.save(update_fields=["ranking_version", "classified_through"])
+    session.ranking_version, session.classified_through = version, locked.classified_through
     if data.session.tournament.session_count > 1:
         classify_event(data.session.tournament)
     return version
@@ -338,55 +370,160 @@ def is_stale(session: Session) -> bool:
 
 
 def ensure_current(session: Session) -> bool:
-    """Re-classify when a result changed since the stored rankings; True if it did.
+    """Re-classify now when a result changed since the stored rankings; True if it did.
 
-    While another request is already re-classifying the session, this one serves the stored
-    rankings instead of queueing behind it: under live load (results arriving while many
-    readers watch) every reader would otherwise redo the same work in turn.
+    For what must be exact when it is made (PDFs, exports, published documents). Pages
+    read while results arrive use ``follow_live``, which leaves the work to the worker.
     """
     if not is_stale(session):
         return False
+    classify_session(session)
+    return True
+
+
+def follow_live(session: Session) -> bool:
+    """What a live page calls before reading stored rankings; True while they lag behind.
+
+    A session never classified is classified at once (there is nothing to show otherwise).
+    A stale one is handed to the worker (``request_classification``; coalesced, so readers
+    that find it stale cost a cache lookup), and the page shows the stored ranking with
+    the time it covers. Posts already request their own classification: this is the safety
+    net for changes that did not (seating, a lost task) and, without a broker, what brings
+    the last results of a quiet spell in.
+    """
     if session.ranking_version == 0:
         classify_session(session)
-        return True
-    # Live pages follow results within RANKING_REFRESH_SECONDS rather than re-classifying
-    # after every post: while forty tables post, the ranking would otherwise be rebuilt
-    # back to back and starve the posts themselves.
-    interval = getattr(settings, "RANKING_REFRESH_SECONDS", 0)
-    if interval and not cache.add(f"clubsite:classified:{session.pk}", True, timeout=interval):
         return False
-    with _claim(session) as claimed:
-        if claimed:
-            classify_session(session)
-    return claimed
+    if _queued(session.pk):
+        return True  # a post already asked the worker: newer results are on their way
+    if not is_stale(session):
+        return False
+    if request_classification(session.pk):  # no broker: it ran here
+        session.refresh_from_db(fields=["ranking_version", "classified_through"])
+        return False
+    return True
 
 
-@contextmanager
-def _claim(session: Session):
-    """Whether this request may re-classify ``session`` now (nobody else is doing it)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLASSIFY_LOCK, session.pk])
-            claimed = cursor.fetchone()[0]
-        try:
-            yield claimed
-        finally:
-            if claimed:
-                with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)",
-                                   [CLASSIFY_LOCK, session.pk])
-        return
-    claimed = _local_claims.acquire(blocking=False)
+def request_classification(session_id: int) -> bool:
+    """Ask for ``session_id`` to be re-classified soon; True if it was done in this call.
+
+    With a broker, the first request of a ``RANKING_REFRESH_SECONDS`` window queues
+    ``classify_session_task`` to run when the window ends, and the later ones of the
+    window are already covered by it (a cache key marks the window; it expires before the
+    task starts, so a result posted while the key is present is committed before the task
+    loads). A burst of forty tables posting gives one classification per window, done by
+    the worker, so result posts and ranking pages do no scoring. Without a broker the task
+    runs here, in-process (the embedded site), at most once per window.
+
+    Call it after the change is committed (``transaction.on_commit``).
+    """
+    from ..tasks import classify_session_task
+
+    interval = max(0, getattr(settings, "RANKING_REFRESH_SECONDS", 0))
+    key = _pending_key(session_id)
+    eager = bool(classify_session_task.app.conf.task_always_eager)
     try:
-        yield claimed
-    finally:
-        if claimed:
-            _local_claims.release()
+        if interval and not cache.add(key, True, timeout=interval):
+            return False
+        # The task stands for every change committed before its window closes.
+        classify_session_task.apply_async((session_id, time.time() + interval),
+                                          countdown=interval or None)
+    except Exception:
+        if eager:
+            raise
+        # The result is stored; the cache or the broker is unreachable. The next post or
+        # reader asks again, so this must not fail the request that posted it.
+        logger.exception("could not queue the classification of session %s", session_id)
+        with suppress(Exception):
+            cache.delete(key)
+        return False
+    return eager
+
+
+def run_requested(session_id: int, window_end: float | None = None) -> int | None:
+    """The worker's side of ``request_classification``; the new version, or None if skipped.
+
+    The task covers the changes committed before ``window_end`` (those that found its
+    window open and queued nothing). Skipped when the session is gone, or when a
+    classification of it started after ``window_end``: that run already loaded them all
+    (a duplicate queued by another web process, or a late queue).
+    """
+    if window_end is not None:
+        try:
+            started = cache.get(_started_key(session_id))
+        except Exception:
+            started = None
+        if started is not None and started > window_end:
+            return None
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        return None
+    return classify_session(session)
+
+
+def changed_by_director(session_id: int) -> None:
+    """A director's correction, adjustment, removal or penalty: classify once it is
+    committed, in the request. They are rare, and the director (and every page) must see
+    the corrected ranking at once rather than after the refresh interval."""
+
+    def classify() -> None:
+        session = Session.objects.filter(pk=session_id).first()
+        if session is None:
+            return
+        try:
+            classify_session(session)
+        except OperationalError:  # SQLite busy with a table's post: the pages catch up
+            logger.warning("session %s left stale after a correction", session_id,
+                           exc_info=True)
+
+    transaction.on_commit(classify)
+
+
+def result_posted(session_id: int) -> None:
+    """A new result: with a broker, its classification is requested once committed.
+
+    Without one (the embedded site) the device's post does no scoring at all: the next page
+    that reads the session finds it stale and classifies it (``follow_live``), so the work
+    is only done when someone looks, and a post never waits behind it on SQLite.
+    """
+    from ..tasks import classify_session_task
+
+    if classify_session_task.app.conf.task_always_eager:
+        return
+    transaction.on_commit(lambda: request_classification(session_id))
+
+
+def _queued(session_id: int) -> bool:
+    """Whether a queued classification of the session is waiting for its window to end."""
+    from ..tasks import classify_session_task
+
+    if classify_session_task.app.conf.task_always_eager:
+        return False  # there the key only spaces the in-process runs
+    try:
+        return cache.get(_pending_key(session_id)) is not None
+    except Exception:
+        return False
+
+
+def _pending_key(session_id: int) -> str:
+    return f"clubsite:classify-pending:{session_id}"
+
+
+def _started_key(session_id: int) -> str:
+    return f"clubsite:classify-started:{session_id}"
 
 
 def mark_stale(tournament: Tournament) -> None:
-    """Seating or names changed (withdrawal, substitute, late pair): rankings must be redone."""
+    """Seating or names changed (withdrawal, substitute, late pair): rankings must be redone.
+
+    Pages find the sessions stale and ask for their classification; the sessions already
+    shown are also requested here once the change is committed.
+    """
     Session.objects.filter(tournament=tournament).update(classified_through=None)
+    shown = list(Session.objects.filter(tournament=tournament, ranking_version__gt=0)
+                 .values_list("pk", flat=True))
+    for session_id in shown:
+        result_posted(session_id)
 
 
 def classify_tournament(tournament: Tournament) -> None:

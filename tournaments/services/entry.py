@@ -37,7 +37,7 @@ from ..models import (
     TableCode,
 )
 from ..scoring import ScoringError, ns_score, parse_contract
-from . import individual, plan
+from . import classification, individual, plan
 from .adjustments import core_entry
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
@@ -118,8 +118,10 @@ def resolve_line(section: Section, round_number: int, table: int, board_number: 
         (slot.ew, Direction.EW if directional else Direction.NONE): "ew",
     }
     found: dict[str, Entry] = {}
+    # ``order_by`` here and below: the models' default orderings follow foreign keys (to
+    # section, session, tournament), which costs every post a join and its compilation.
     for seating in Seating.objects.filter(section=section, number__in=[slot.ns, slot.ew]) \
-            .select_related("entry"):
+            .select_related("entry").order_by():
         side = wanted.get((seating.number, seating.direction))
         if side and seating.entry.status == EntryStatus.ACTIVE:
             found[side] = seating.entry
@@ -132,7 +134,7 @@ def resolve_line(section: Section, round_number: int, table: int, board_number: 
 
 def _board(section: Section, board_number: int) -> Board:
     board = Board.objects.filter(session_id=section.session_id, pool=section.pool,
-                                 number=board_number).first()
+                                 number=board_number).order_by("pk").first()
     if board is None:
         raise InvalidResult(_("Board %(board)s does not exist in this session.")
                             % {"board": board_number})
@@ -232,24 +234,28 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     if ns_score is not None:
         data["ns_score"] = int(ns_score)
     confirmed = not section.session.tournament.opponent_confirmation or user is not None
-    return _retrying(lambda: _write(line, data, idempotency_key, table_code, user, confirmed))
+    submission = _retrying(lambda: _write(line, data, idempotency_key, table_code, user,
+                                          confirmed))
+    if submission.outcome == "created":
+        classification.result_posted(section.session_id)
+    return submission
 
 
 def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
     with transaction.atomic():
-        keyed = Result.objects.filter(idempotency_key=key).first()
+        keyed = Result.objects.filter(idempotency_key=key).order_by("pk").first()
         if keyed is not None:
             return Submission("duplicate" if keyed.status == ResultStatus.OK else keyed.status,
                               keyed)
         # Every writer of this board waits here, so the checks below see the winner's row.
-        Board.objects.select_for_update().filter(pk=line.board.pk).first()
-        keyed = Result.objects.filter(idempotency_key=key).first()
+        Board.objects.select_for_update().filter(pk=line.board.pk).order_by("pk").first()
+        keyed = Result.objects.filter(idempotency_key=key).order_by("pk").first()
         if keyed is not None:
             return Submission("duplicate", keyed)
         same_line = Result.objects.filter(
             section=line.section, round=line.round, board=line.board, ns=line.ns, ew=line.ew,
             status__in=[ResultStatus.OK, ResultStatus.CONFLICT],
-        )
+        ).order_by("pk")
         effective = next((r for r in same_line if r.status == ResultStatus.OK), None)
         fields = {
             "section": line.section, "board": line.board, "round": line.round,
@@ -328,6 +334,7 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
         row.adjustment, row.law, row.reason = None, law, reason
         row.save()
         _audit(row, AuditAction.CORRECTED, user, before, reason, law, overridden)
+        classification.changed_by_director(row.section.session_id)
     return row
 
 
@@ -365,6 +372,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
             row.adjustment, row.reason, row.law = adjustment, reason, law
             row.save()
             _audit(row, AuditAction.ADJUSTED, user, before, reason, law, overridden)
+            classification.changed_by_director(section.session_id)
             return row
 
     return _retrying(write)
@@ -394,6 +402,7 @@ def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
             new.save(update_fields=["status", "modified_at"])
             kept = old
         _audit(kept, AuditAction.RESOLVED, user, before, reason, "", overridden)
+        classification.changed_by_director(conflict.section.session_id)
     return kept
 
 
@@ -407,6 +416,7 @@ def remove_result(result: Result, *, user, reason: str, override: bool = False) 
         row.status = ResultStatus.REJECTED
         row.save(update_fields=["status", "modified_at"])
         _audit(row, AuditAction.DELETED, user, before, reason, "", overridden)
+        classification.changed_by_director(result.section.session_id)
 
 
 def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, law: str = "",
@@ -427,6 +437,7 @@ def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, la
                               "board": board},
             reason=reason, law=law, override=overridden,
         )
+        classification.changed_by_director(session.pk)
     return penalty
 
 
@@ -595,9 +606,7 @@ def traveller(board: Board) -> tuple[list[dict], int | None]:
     Neuberg, or IMPs) and the matchpoint top (None for IMP scoring)."""
     from collections import Counter
 
-    from .classification import ensure_current
-
-    ensure_current(board.session)
+    classification.follow_live(board.session)
     rows = sorted(Result.objects.filter(board=board, status=ResultStatus.OK)
                   .select_related("section"),
                   key=lambda r: (r.ns_score is None, -(r.ns_score or 0), r.section.letter,

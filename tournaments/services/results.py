@@ -41,7 +41,7 @@ from ..models import (
 )
 from . import plan
 from .adjustments import describe
-from .classification import classify_session
+from .classification import classify_session, request_classification
 
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 IMP_SCORED = (ScoringMethod.CROSS_IMPS, ScoringMethod.BUTLER, ScoringMethod.IMPS)
@@ -74,13 +74,16 @@ def visible_tournament(user, slug: str) -> Tournament | None:
 
 
 def visible_session(user, slug: str, number: int) -> Session | None:
-    """The session (with its tournament) if ``user`` may see that tournament's results."""
-    tournament = visible_tournament(user, slug)
-    if tournament is None:
-        return None
-    session = Session.objects.filter(tournament=tournament, number=number).first()
+    """The session (with its tournament, flagged ``in_progress``) if ``user`` may see that
+    tournament's results; one query, as every live page starts here."""
+    running = Session.objects.filter(tournament=OuterRef("tournament"),
+                                     status=SessionStatus.RUNNING)
+    session = (Session.objects.select_related("tournament")
+               .filter(tournament__in=visible_tournaments(user).filter(slug=slug).values("pk"),
+                       number=number)
+               .annotate(tournament_in_progress=Exists(running)).order_by().first())
     if session is not None:
-        session.tournament = tournament  # keeps ``in_progress`` and saves a query
+        session.tournament.in_progress = session.tournament_in_progress
     return session
 
 
@@ -88,7 +91,9 @@ def visible_session(user, slug: str, number: int) -> Session | None:
 
 
 def refresh(sessions) -> list[Session]:
-    """Re-classify the sessions whose stored rankings are stale; returns those redone.
+    """Bring stale sessions up to date the way ``classification.follow_live`` does: one
+    never classified is classified now, the others are requested from the worker. Returns
+    the sessions classified in this call.
 
     Same rule as ``classification.is_stale``, checked for many sessions in two queries.
     """
@@ -108,8 +113,10 @@ def refresh(sessions) -> list[Session]:
         stamp = latest[s.pk]
         stale = s.ranking_version == 0 or (stamp is not None and (
             s.classified_through is None or stamp > s.classified_through))
-        if stale:
+        if s.ranking_version == 0:
             classify_session(s)
+            redone.append(s)
+        elif stale and request_classification(s.pk):
             redone.append(s)
     return redone
 

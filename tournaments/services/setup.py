@@ -347,6 +347,7 @@ def add_late_entry(section: Section, entry: Entry, *, user, number: int | None =
         tournament_id=entry.tournament_id, session_id=section.session_id, action=AuditAction.LATE,
         user=user, after={"entry": entry.pk, "number": wanted[0], "line": wanted[1]},
     )
+    _rankings_follow(entry.tournament_id)
     return seating
 
 
@@ -360,6 +361,7 @@ def withdraw_entry(entry: Entry, *, user, reason: str) -> Entry:
     AuditEntry.objects.create(tournament_id=entry.tournament_id, action=AuditAction.WITHDRAWN,
                               user=user, before={"status": EntryStatus.ACTIVE},
                               after={"status": entry.status, "entry": entry.pk}, reason=reason)
+    _rankings_follow(entry.tournament_id)
     return entry
 
 
@@ -393,7 +395,15 @@ def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
         after={"member": joining.pk, "name": joining.full_name, "entry": entry.pk},
         reason=reason,
     )
+    _rankings_follow(entry.tournament_id)
     return player
+
+
+def _rankings_follow(tournament_id: int) -> None:
+    """Who plays and under which names changed: stored rankings of the tournament are redone."""
+    from .classification import mark_stale
+
+    mark_stale(Tournament(pk=tournament_id))
 
 
 # --- the director's choice of movement ------------------------------------------------------

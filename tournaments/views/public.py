@@ -3,15 +3,20 @@
 The pages are declared ``public``; whether a given tournament may be seen is decided per
 tournament by ``services.results`` (public results, or a logged-in club user), and a hidden
 one answers 404 exactly like a missing one, so its existence is not revealed. Rankings come
-from the stored classification, re-classified first when stale.
+from the stored classification; these pages only read it. While results arrive, a stale
+session is re-classified by the worker (``classification.follow_live``) and the page says
+which results it includes.
 """
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import get_format
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
@@ -41,8 +46,13 @@ def _session_or_404(request, slug, number):
     return session
 
 
-def _status(tournament) -> dict:
-    return {"tournament": tournament, "correction": results.correction_period(tournament)}
+def _status(tournament, session=None, pending: bool = False) -> dict:
+    """The publication badges; on a session's pages also how up to date its ranking is."""
+    out = {"tournament": tournament, "correction": results.correction_period(tournament)}
+    if session is not None and (pending or session.is_running):
+        out["ranking_through"] = session.classified_through
+        out["ranking_pending"] = pending
+    return out
 
 
 @public
@@ -105,20 +115,57 @@ def _scorecard_link(session):
     return lambda row: reverse("results:scorecard", args=[slug, number, row["entry_id"]])
 
 
+# Only these parameters change the ranking tables; a page asked with others is not cached.
+SORT_PARAMETERS = frozenset({"sort", "ns-sort", "ew-sort"})
+RANKING_HTML_SECONDS = 600
+
+
+def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None:
+    """The ranking tables as HTML, rendered once per stored ranking and kept in the cache.
+
+    While a session is played, fifty people may reload its ranking every few seconds and
+    it changes only when the worker stores a new version: rendering the tables was most
+    of a page's cost. The key holds the version and its stamp (a rebuilt database reuses
+    versions), the language (decimal separators, headers) and the sort. ``build`` returns
+    the tables to render, or None when there is no such ranking (then nothing is cached).
+    """
+    key = None
+    if set(request.GET) <= SORT_PARAMETERS and len(request.META.get("QUERY_STRING", "")) < 200:
+        stamp = session.classified_through.timestamp() if session.classified_through else 0
+        key = ":".join(str(part) for part in (
+            "clubsite:ranking-html", session.pk, scope, session.ranking_version, stamp,
+            session.tournament.slug, int(imps), get_language(), request.GET.urlencode()))
+        html = cache.get(key)
+        if html is not None:
+            return mark_safe(html)  # noqa: S308 - rendered by this view from escaped values
+    tables = build()
+    if tables is None:
+        return None
+    html = render_to_string("tournaments/results/_ranking_tables.html",
+                            {"tables": tables, "imps": imps}, request=request)
+    if key is not None:
+        cache.set(key, html, RANKING_HTML_SECONDS)
+    return html
+
+
 @public
 def section_ranking(request, slug, session, letter):
     """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
     session = _session_or_404(request, slug, session)
-    classification.ensure_current(session)
-    section = get_object_or_404(Section.objects.defer("movement"), session=session,
-                                letter=letter)
-    siblings = list(Section.objects.filter(session=session).values_list("letter", "pool"))
-    groups = results.section_ranking(section)
+    pending = classification.follow_live(session)
+    sections = list(Section.objects.filter(session=session).defer("movement")
+                    .order_by("letter"))
+    section = next((s for s in sections if s.letter == letter), None)
+    if section is None:
+        raise Http404(_("No such section."))
+    siblings = [(s.letter, s.pool) for s in sections]
     imps = session.tournament.scoring_method in results.IMP_SCORED
+    tables = _ranking_html(request, session, f"section-{section.pk}", imps, lambda: _tables(
+        request, results.section_ranking(section), imps, _scorecard_link(session),
+        individual=_individual(session.tournament)))
     return render(request, "tournaments/results/ranking.html", {
-        **_status(session.tournament), "session": session, "section": section,
-        "tables": _tables(request, groups, imps, _scorecard_link(session),
-                          individual=_individual(session.tournament)),
+        **_status(session.tournament, session, pending), "session": session, "section": section,
+        "tables_html": tables,
         "title": _("Section %(letter)s") % {"letter": section.letter},
         "current_letter": section.letter, "siblings": siblings, "imps": imps,
         "overall_pool": section.pool if sum(1 for _l, p in siblings if p == section.pool) > 1
@@ -130,19 +177,27 @@ def section_ranking(request, slug, session, letter):
 def pool_ranking(request, slug, session, pool):
     """Every section playing the same boards ranked together."""
     session = _session_or_404(request, slug, session)
-    classification.ensure_current(session)
-    groups = results.pool_ranking(session, pool)
-    if not groups:
-        raise Http404(_("No overall ranking here."))
-    for group in groups:
-        for row in group.rows:
-            row["show_section"] = True
+    pending = classification.follow_live(session)
     imps = session.tournament.scoring_method in results.IMP_SCORED
-    siblings = list(Section.objects.filter(session=session).values_list("letter", "pool"))
+
+    def build():
+        groups = results.pool_ranking(session, pool)
+        if not groups:
+            return None
+        for group in groups:
+            for row in group.rows:
+                row["show_section"] = True
+        return _tables(request, groups, imps, _scorecard_link(session),
+                       individual=_individual(session.tournament))
+
+    tables = _ranking_html(request, session, f"pool-{pool}", imps, build)
+    if tables is None:
+        raise Http404(_("No overall ranking here."))
+    siblings = list(Section.objects.filter(session=session).order_by("letter")
+                    .values_list("letter", "pool"))
     return render(request, "tournaments/results/ranking.html", {
-        **_status(session.tournament), "session": session, "pool": pool,
-        "tables": _tables(request, groups, imps, _scorecard_link(session),
-                          individual=_individual(session.tournament)),
+        **_status(session.tournament, session, pending), "session": session, "pool": pool,
+        "tables_html": tables,
         "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
         "current_letter": "", "overall_pool": pool,
     })
@@ -158,10 +213,12 @@ def event_ranking(request, slug):
         raise Http404(_("No overall ranking here."))
     imps = tournament.scoring_method in results.IMP_SCORED
     tournament_url = reverse("results:tournament", args=[slug])
+    tables = render_to_string("tournaments/results/_ranking_tables.html", {
+        "tables": _tables(request, groups, imps, lambda row: tournament_url,
+                          individual=_individual(tournament)), "imps": imps,
+    }, request=request)
     return render(request, "tournaments/results/ranking.html", {
-        **_status(tournament), "tables": _tables(request, groups, imps,
-                                                 lambda row: tournament_url,
-                                                 individual=_individual(tournament)),
+        **_status(tournament), "tables_html": tables,
         "title": _("All sessions"), "imps": imps, "siblings": [], "current_letter": "",
         "overall_pool": "",
     })
@@ -171,14 +228,14 @@ def event_ranking(request, slug):
 def scorecard(request, slug, session, entry):
     """A pair's every board: opponents, contract, score, marks; and the totals."""
     session = _session_or_404(request, slug, session)
-    classification.ensure_current(session)
+    pending = classification.follow_live(session)
     card = results.scorecard(session, entry)
     if card is None:
         raise Http404(_("This pair did not play in this session."))
     players = list(Member.objects.filter(entry_seats__entry_id=entry).order_by(
         "entry_seats__seat").distinct())
     return render(request, "tournaments/results/scorecard.html", {
-        **_status(session.tournament), "session": session, "card": card, "players": players,
+        **_status(session.tournament, session, pending), "session": session, "card": card, "players": players,
         "entry_id": entry,
     })
 
@@ -187,7 +244,7 @@ def scorecard(request, slug, session, entry):
 def board(request, slug, session, pool, number):
     """A board: its traveller, frequency table and hand record."""
     session = _session_or_404(request, slug, session)
-    classification.ensure_current(session)
+    pending = classification.follow_live(session)
     data = results.traveller(session, pool, number, get_language())
     if data is None:
         raise Http404(_("No such board."))
@@ -195,7 +252,7 @@ def board(request, slug, session, pool, number):
                    .values_list("number", flat=True))
     at = numbers.index(number)
     return render(request, "tournaments/results/board.html", {
-        **_status(session.tournament), "session": session, "pool": pool, "data": data,
+        **_status(session.tournament, session, pending), "session": session, "pool": pool, "data": data,
         "previous": numbers[at - 1] if at > 0 else None,
         "next": numbers[at + 1] if at + 1 < len(numbers) else None,
         "strains": results.strain_headers(), "highlight": request.GET.get("pair", ""),
