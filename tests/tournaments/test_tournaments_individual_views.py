@@ -96,7 +96,7 @@ def test_a_movement_for_another_number_of_players_is_refused_and_nothing_is_seat
     response = director_client.post(url, {"players": 16, "boards_per_round": 2,
                                           "entries": [e.pk for e in entries]})
     assert response.status_code == 400
-    assert "15 are present" in response.content.decode()
+    assert "hay 15 presentes" in response.content.decode()  # Spanish, the club's language
     assert not Seating.objects.filter(section=section).exists()
     sixteen = director_client.post(url, {"players": 16, "boards_per_round": 3,
                                          "entries": [e.pk for e in entries]})
