@@ -18,7 +18,8 @@ the QR card does (GET /table/<code>/), take the CSRF token from the page as tabl
 and post every board of their table to the JSON endpoint with a fresh idempotency key;
 about 10 % are posted again with the same key (a lost answer) and 5 % with a new key but the
 same result (a second device at the table): both must be answered "duplicate". 50 reader
-threads load the section ranking meanwhile. The pace is compressed: a device posts every
+threads open the section ranking (before the clock starts, like the sign-ins) and reload it
+meanwhile. The pace is compressed: a device posts every
 ``DEVICE_PAUSE`` seconds (a real table posts one board every ~7 minutes) and a reader reloads
 every ``READER_PAUSE`` seconds; both can be changed with environment variables of the same
 name. The load generator runs on the same machine as the server and shares its cores.
@@ -169,6 +170,7 @@ class Stats:
         self.reads: list[float] = []
         self.errors: list[str] = []
         self.outcomes: list[tuple[str, str]] = []  # (kind of post, answer)
+        self.ready: list[int] = []  # one per client that signed in / opened the page
 
     def add(self, attr: str, value) -> None:
         with self.lock:
@@ -184,9 +186,11 @@ def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats:
     token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
     if status != 200 or token is None or "sessionid" not in browser.cookies:
         stats.add("errors", f"table {code}: sign-in failed ({status})")
+        stats.add("ready", 1)
         return
     headers = {"Accept": "application/json", "X-CSRFToken": token.group(1).decode(),
                "Content-Type": "application/x-www-form-urlencoded"}
+    stats.add("ready", 1)
     start.wait()
     time.sleep(rng.random() * DEVICE_PAUSE)  # the tables do not all finish at once
 
@@ -217,6 +221,10 @@ def reader(port: int, path: str, seed: int, stats: Stats, start: threading.Event
            stop: threading.Event) -> None:
     rng = random.Random(seed)
     browser = Browser(port)
+    status, _, _ = browser.request("GET", path)  # opened before the clock starts, as the
+    if status != 200:                            # devices sign in: a warm server is measured
+        stats.add("errors", f"reader: first load {status}")
+    stats.add("ready", 1)
     start.wait()
     time.sleep(rng.random() * READER_PAUSE)
     while not stop.is_set():
@@ -283,6 +291,41 @@ def stop_process(process: subprocess.Popen) -> None:
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU time of each of these processes so far (Linux ``/proc``)."""
+    out = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds used in between by the processes alive at both ends."""
+    return sum(after[pid] - before[pid] for pid in before if pid in after)
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and its children (gunicorn's workers)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return [pid, *map(int, children)]
+
+
+def machine_busy() -> dict[int, float]:
+    """CPU seconds the whole machine has spent busy (every process, ours or not)."""
+    try:
+        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return {}
+    return {0: (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")}
 
 
 def wait_until_ranked(section, timeout: float = 60.0) -> float | None:
@@ -424,8 +467,13 @@ def main() -> int:
                    for i in range(READERS)]
         for thread in devices + readers:
             thread.start()
-        time.sleep(2)  # sign-ins done
+        deadline = time.monotonic() + 120
+        while len(stats.ready) < len(devices) + len(readers) and time.monotonic() < deadline:
+            time.sleep(0.1)  # every device signed in, every reader opened the page
         began = time.perf_counter()
+        web = family(server.pid)
+        cpu_before = (cpu_seconds(web), cpu_seconds([worker.pid]), {0: sum(os.times()[:2])},
+                      machine_busy())
         start.set()
         for thread in devices:
             thread.join()
@@ -433,6 +481,9 @@ def main() -> int:
         for thread in readers:
             thread.join(timeout=30)
         elapsed = time.perf_counter() - began
+        cpu = [cpu_used(before, after) for before, after in zip(cpu_before, (
+            cpu_seconds(web), cpu_seconds([worker.pid]), {0: sum(os.times()[:2])},
+            machine_busy()), strict=True)]
         lag = wait_until_ranked(section)
         versions.append(Session.objects.get(pk=section.session_id).ranking_version)
     finally:
@@ -449,6 +500,9 @@ def main() -> int:
           f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s")
     print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
     print(f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s)")
+    print(f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery worker {cpu[1]:.1f}, load "
+          f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
+          f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)")
     print(f"classifications by the worker: {versions[1] - versions[0]} in {elapsed:.0f} s "
           f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}); the ranking included "
           f"the last result " + (f"{lag:.1f} s after the devices finished" if lag is not None

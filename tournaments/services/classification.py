@@ -387,9 +387,10 @@ def follow_live(session: Session) -> bool:
     A session never classified is classified at once (there is nothing to show otherwise).
     A stale one is handed to the worker (``request_classification``; coalesced, so readers
     that find it stale cost a cache lookup), and the page shows the stored ranking with
-    the time it covers. Posts already request their own classification: this is the safety
-    net for changes that did not (seating, a lost task) and, without a broker, what brings
-    the last results of a quiet spell in.
+    the time it covers. With a broker, posts already request their own classification and
+    this is the safety net for changes that did not (a lost task, an edit in the admin);
+    without one (the embedded site) posts queue nothing and this classifies in-process, at
+    most once per window.
     """
     if session.ranking_version == 0:
         classify_session(session)
@@ -415,7 +416,8 @@ def request_classification(session_id: int) -> bool:
     the worker, so result posts and ranking pages do no scoring. Without a broker the task
     runs here, in-process (the embedded site), at most once per window.
 
-    Call it after the change is committed (``transaction.on_commit``).
+    Call it after the change is committed (``transaction.on_commit``). Pages call it (through
+    ``follow_live``) when they find a session stale.
     """
     from ..tasks import classify_session_task
 

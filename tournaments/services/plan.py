@@ -170,7 +170,13 @@ def plays_per_board(movement: dict) -> Counter:
 
 
 def slot_for(movement: dict, round_number: int, table: int) -> Slot | None:
-    for s in slots(movement):
-        if s.round == round_number and s.table == table:
-            return s
+    # Every result posted looks its line up here: skip the other rounds' tables unbuilt.
+    for rnd in movement.get("rounds", ()):
+        if int(rnd["round"]) != round_number:
+            continue
+        for t in rnd.get("tables", ()):
+            if int(t["table"]) == table:
+                return Slot(round_number, table, contestant_number(t.get("ns")),
+                            contestant_number(t.get("ew")),
+                            tuple(int(b) for b in t.get("boards", ())))
     return None

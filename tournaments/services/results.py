@@ -78,10 +78,11 @@ def visible_session(user, slug: str, number: int) -> Session | None:
     tournament's results; one query, as every live page starts here."""
     running = Session.objects.filter(tournament=OuterRef("tournament"),
                                      status=SessionStatus.RUNNING)
-    session = (Session.objects.select_related("tournament")
-               .filter(tournament__in=visible_tournaments(user).filter(slug=slug).values("pk"),
-                       number=number)
-               .annotate(tournament_in_progress=Exists(running)).order_by().first())
+    session = next(iter(
+        Session.objects.select_related("tournament")
+        .filter(tournament__in=visible_tournaments(user).filter(slug=slug).values("pk"),
+                number=number)
+        .annotate(tournament_in_progress=Exists(running)).order_by()[:1]), None)
     if session is not None:
         session.tournament.in_progress = session.tournament_in_progress
     return session

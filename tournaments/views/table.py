@@ -61,9 +61,8 @@ def _signed_in_code(request) -> TableCode | None:
     code_id = request.session.get(SESSION_KEY)
     if code_id is None:
         return None
-    # No default ordering: it would follow section → session → tournament on every post.
-    return TableCode.objects.select_related("section__session__tournament") \
-        .filter(pk=code_id).order_by("pk").first()
+    return entry.first_row(TableCode.objects.select_related("section__session__tournament")
+                           .filter(pk=code_id))
 
 
 def table_device_required(view):
