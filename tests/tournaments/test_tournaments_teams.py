@@ -105,7 +105,7 @@ def test_teams_need_teams_and_team_scoring(members):
     pairs = setup.create_tournament(name="Parejas", date=datetime.date(2025, 5, 6))
     with pytest.raises(TournamentError):
         teams.start_teams(pairs)
-    with pytest.raises(TournamentError, match="25-VP"):
+    with pytest.raises(TournamentError, match="25 PV"):
         teams.configure(tournament, vp_scale="course25", boards_per_match=7)
 
 
@@ -125,7 +125,7 @@ def test_swiss_draw_follows_the_standing_without_rematches(members, director):
     session = teams.start_teams(tournament)
     assert schedule(session) == {1: [(1, 2), (3, 4), (5, 6), (7, 8)]}
     assert len(session.sections.get().movement["rounds"]) == 1
-    with pytest.raises(TournamentError, match="not complete"):
+    with pytest.raises(TournamentError, match="no ha terminado"):
         teams.draw_next_round(tournament, user=director)
     assert not teams.can_draw(session)
     # Match 1: home +470 on each of 7 boards (70 IMPs, 20-0); match 3: away wins as much;
@@ -153,7 +153,7 @@ def test_swiss_draw_follows_the_standing_without_rematches(members, director):
             teams.draw_next_round(tournament, user=director)
     met = [frozenset(p) for pairs in schedule(session).values() for p in pairs]
     assert len(met) == len(set(met)) == 16
-    with pytest.raises(TournamentError, match="Every round"):
+    with pytest.raises(TournamentError, match="todas las rondas"):
         teams.draw_next_round(tournament, user=director)
 
 

@@ -87,7 +87,7 @@ def test_director_configures_starts_and_draws(director_client, members, director
                                      "swiss_rounds": 3, "boards_per_match": 7,
                                      "vp_scale": "course25", "bye_vp": "12",
                                      "tie_breaks": "h2h,diff,quotient"})
-    assert bad.status_code == 400 and "25-VP" in bad.content.decode()
+    assert bad.status_code == 400 and "25 PV" in bad.content.decode()
     assert teams.team_event(tournament).vp_scale == "wbf20"
     ok = director_client.post(url, {"format": "swiss", "round_robin_method": "roman",
                                     "swiss_rounds": 2, "boards_per_match": 2,

@@ -69,18 +69,21 @@ def phantoms(movement: dict) -> frozenset[int]:
     return frozenset(contestant_number(p) for p in sitout if p is not None)
 
 
+def _slot(round_number: int, t: dict) -> Slot:
+    """One table of one round; an individual table names its four players."""
+    boards = tuple(int(b) for b in t.get("boards", ()))
+    if all(t.get(seat) is not None for seat in SEATS):
+        north, south, east, west = (int(t[seat]) for seat in SEATS)
+        return Slot(round_number, int(t["table"]), north, east, boards,
+                    (north, south, east, west))
+    return Slot(round_number, int(t["table"]), contestant_number(t.get("ns")),
+                contestant_number(t.get("ew")), boards)
+
+
 def slots(movement: dict) -> Iterator[Slot]:
     for rnd in movement.get("rounds", ()):
         for t in rnd.get("tables", ()):
-            if all(t.get(seat) is not None for seat in SEATS):
-                north, south, east, west = (int(t[seat]) for seat in SEATS)
-                yield Slot(int(rnd["round"]), int(t["table"]), north, east,
-                           tuple(int(b) for b in t.get("boards", ())),
-                           (north, south, east, west))
-                continue
-            yield Slot(int(rnd["round"]), int(t["table"]), contestant_number(t.get("ns")),
-                       contestant_number(t.get("ew")),
-                       tuple(int(b) for b in t.get("boards", ())))
+            yield _slot(int(rnd["round"]), t)
 
 
 def sitout_boards(movement: dict) -> Iterator[tuple[int, int, tuple[int, ...]]]:
@@ -176,7 +179,5 @@ def slot_for(movement: dict, round_number: int, table: int) -> Slot | None:
             continue
         for t in rnd.get("tables", ()):
             if int(t["table"]) == table:
-                return Slot(round_number, table, contestant_number(t.get("ns")),
-                            contestant_number(t.get("ew")),
-                            tuple(int(b) for b in t.get("boards", ())))
+                return _slot(round_number, t)
     return None
