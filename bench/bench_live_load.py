@@ -11,18 +11,20 @@ server URL), migrates it, builds through the services a one-section 40-table Mit
 (80 pairs, 13 rounds × 2 boards, 1,040 board lines), starts it and publishes provisional
 results so the public section ranking shows the running session, then launches, as in
 production, gunicorn (``GUNICORN_WORKERS`` × ``GUNICORN_THREADS``, 3 × 4 by default) on a
-free port and one Celery worker, with Redis (``BENCH_REDIS``, db 11 by default, whose
-queue is purged) as broker and shared cache: the posts queue the re-classifications, the
-worker runs them (``RANKING_REFRESH_SECONDS``, 5 s by default). 40 device threads sign in with their table code as
-the QR card does (GET /table/<code>/), take the CSRF token from the page as table.js does,
-and post every board of their table to the JSON endpoint with a fresh idempotency key;
-about 10 % are posted again with the same key (a lost answer) and 5 % with a new key but the
-same result (a second device at the table): both must be answered "duplicate". 50 reader
-threads open the section ranking (before the clock starts, like the sign-ins) and reload it
-meanwhile. The pace is compressed: a device posts every
-``DEVICE_PAUSE`` seconds (a real table posts one board every ~7 minutes) and a reader reloads
-every ``READER_PAUSE`` seconds; both can be changed with environment variables of the same
-name. The load generator runs on the same machine as the server and shares its cores.
+free port and one Celery worker, with Redis (``BENCH_REDIS``, db 11 by default, whose queue
+is purged) as broker and shared cache: the posts queue the re-classifications and the worker
+runs them (``RANKING_REFRESH_SECONDS``, 5 s by default). 40 device threads sign in with their
+table code as the QR card does (GET /table/<code>/), take the CSRF token from the page as
+table.js does, and post every board of their table to the JSON endpoint with a fresh
+idempotency key; about 10 % are posted again with the same key (a lost answer) and 5 % with
+a new key but the same result (a second device at the table): both must be answered
+"duplicate". 50 reader threads open the section ranking (before the clock starts, like the
+sign-ins: a warm server is measured) and reload it meanwhile. The pace is compressed: a
+device posts every ``DEVICE_PAUSE`` seconds (a real table posts one board every ~7 minutes)
+and a reader reloads every ``READER_PAUSE`` seconds; both can be changed with environment
+variables of the same name. The load generator runs on the same machine as the server and
+shares its cores; the report says how much CPU gunicorn, the worker and the load generator
+used, and how busy the whole machine was (other work included).
 
 When the devices are done, how long the ranking took to include the last result, and how
 many classifications the worker ran. Then, in process: results stored against the board

@@ -1,6 +1,7 @@
 """A player checks the results on a phone: index, tournament, ranking (sorted by
 percentage), their scorecard, a traveller with the hand, their page and the season ranking."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -57,6 +58,16 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     assert running.locator("[data-flag=in-progress]").count() == 1
     no_sideways_scroll(page)
     screenshot(page, "results-phone-1-index")
+
+    # The evening event's ranking, read while it is played, says which results it counts.
+    evening = Tournament.objects.get(slug__endswith="-tarde")
+    page.goto(f"{base}/results/{evening.slug}/1/section/A/")
+    page.wait_for_selector("#ranking-through")
+    assert re.search(r"\d\d:\d\d:\d\d", page.inner_text("#ranking-through"))
+    assert page.locator("#ranking-ns table.ranking tbody tr").count() == 5
+    no_sideways_scroll(page)
+    screenshot(page, "results-phone-1b-live-ranking")
+    page.goto(f"{base}/results/")
 
     # The finished two-section Mitchell.
     page.click("li.result-item >> text=Torneo de los martes")

@@ -251,9 +251,9 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
     with transaction.atomic():
         # Every writer of this board waits here, so the rows read next include the winner's.
         first_row(Board.objects.select_for_update().filter(pk=line.board.pk))
-        # One query for both: a row stored under this key (the answer to a lost reply was
-        # already given) and the line's current and conflicting rows. Round trips to the
-        # database are most of a post's time when forty tables post at once.
+        # One query for both: a row already stored under this key (the device posts again
+        # after losing our answer) and the line's current and conflicting rows. Round trips
+        # to the database are most of a post's time when forty tables post at once.
         rows = list(Result.objects.filter(
             Q(idempotency_key=key)
             | Q(section=line.section, round=line.round, board=line.board, ns=line.ns,

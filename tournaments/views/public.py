@@ -8,6 +8,8 @@ session is re-classified by the worker (``classification.follow_live``) and the 
 which results it includes.
 """
 
+from contextlib import suppress
+
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -135,16 +137,18 @@ def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None
         key = ":".join(str(part) for part in (
             "clubsite:ranking-html", session.pk, scope, session.ranking_version, stamp,
             session.tournament.slug, int(imps), get_language(), request.GET.urlencode()))
-        html = cache.get(key)
-        if html is not None:
-            return mark_safe(html)  # noqa: S308 - rendered by this view from escaped values
+        with suppress(Exception):  # a cache that is down only costs the rendering
+            html = cache.get(key)
+            if html is not None:
+                return mark_safe(html)  # noqa: S308 - rendered by this view from escaped values
     tables = build()
     if tables is None:
         return None
     html = render_to_string("tournaments/results/_ranking_tables.html",
                             {"tables": tables, "imps": imps}, request=request)
     if key is not None:
-        cache.set(key, html, RANKING_HTML_SECONDS)
+        with suppress(Exception):
+            cache.set(key, html, RANKING_HTML_SECONDS)
     return html
 
 
