@@ -150,6 +150,18 @@ def _director() -> User | None:
     return User.objects.filter(username="director").first()
 
 
+def _award_60_40(section: Section, round_: int, table: int) -> None:
+    """The director's 60/40 (Law 12C2) on the first board of a table's round."""
+    slot = plan.slot_for(section.movement, round_, table)
+    entry.adjust_score(
+        user=_director(), section=section, round=round_, table=table,
+        board=slot.boards[0] + section.board_offset,
+        adjustment={"kind": "artificial", "ns": 60, "ew": 40},
+        reason="Información no autorizada: el director no pudo asignar un resultado.",
+        law="12C2",
+    )
+
+
 def _two_section_mitchell(players: list[Member], rng: random.Random, day) -> Tournament:
     mitchell, _howell = _movements()
     tournament = setup.create_tournament(name="Torneo de los martes", date=day,
@@ -180,13 +192,7 @@ def _howell_with_sitout(players: list[Member], rng: random.Random, day) -> Tourn
     play_rounds(section, rng)
     first = plan.slot_for(section.movement, 2, 2)
     if first is not None and first.ns is not None and first.ew is not None:
-        entry.adjust_score(
-            user=_director(), section=section, round=2, table=2,
-            board=first.boards[0] + section.board_offset,
-            adjustment={"kind": "artificial", "ns": 60, "ew": 40},
-            reason="Información no autorizada: el director no pudo asignar un resultado.",
-            law="12C2",
-        )
+        _award_60_40(section, 2, 2)
     setup.finish_session(session)
     publish.publish_final(tournament, user=_director())
     return tournament
@@ -217,14 +223,7 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
     deal_from_data(section)
     setup.start_session(session)
     play_rounds(section, rng)
-    slot = plan.slot_for(section.movement, 4, 1)
-    entry.adjust_score(
-        user=_director(), section=section, round=4, table=1,
-        board=slot.boards[0] + section.board_offset,
-        adjustment={"kind": "artificial", "ns": 60, "ew": 40},
-        reason="Información no autorizada: el director no pudo asignar un resultado.",
-        law="12C2",
-    )
+    _award_60_40(section, 4, 1)
     setup.finish_session(session)
     publish.publish_final(tournament, user=_director())
     return tournament
