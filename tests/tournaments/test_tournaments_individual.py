@@ -131,12 +131,13 @@ def test_partners_share_their_side_s_mark_on_every_board(individual_section):
 
 
 def direct_ranking(section):
-    """The same data through the scoring core by hand: score_board per board, credit."""
+    """The same data through the scoring core by hand: score_board per board, credit.
+    Returns each player's percentage and number of tops (the ranking's third tie-break)."""
     lines = defaultdict(list)
     for r in Result.objects.filter(section=section, status=ResultStatus.OK):
         lines[r.board.number].append(r)
     points = defaultdict(Fraction)
-    tops = defaultdict(int)  # the ranking's third tie-break: more tops
+    tops = defaultdict(int)
     for rows in lines.values():
         scored = score_board([r.ns_score for r in rows], 4)
         assert scored.top == 6
@@ -147,14 +148,13 @@ def direct_ranking(section):
             for player in (r.ew_id, r.west_id):
                 points[player] += m.ew
                 tops[player] += m.ew == 6
-    direct_ranking.tops = tops
-    return {p: v * 100 / (6 * 30) for p, v in points.items()}
+    return {p: v * 100 / (6 * 30) for p, v in points.items()}, tops
 
 
 def test_ranking_equals_a_direct_computation_with_the_core(individual_section):
     play_all(individual_section, seed=11)
     classification.classify_session(individual_section.session)
-    expected = direct_ranking(individual_section)
+    expected, tops = direct_ranking(individual_section)
     rows = list(StoredRanking.objects.filter(session=individual_section.session,
                                              scope=RankingScope.SECTION).order_by("place"))
     assert len(rows) == 16  # one ranking, one winner
@@ -166,7 +166,7 @@ def test_ranking_equals_a_direct_computation_with_the_core(individual_section):
     # average 50
     assert sum(expected.values()) == 16 * 50
     names = {r.entry_id: r.names for r in rows}
-    ranked = rank([Standing(e, pct, tops=direct_ranking.tops[e], name=names[e])
+    ranked = rank([Standing(e, pct, tops=tops[e], name=names[e])
                    for e, pct in expected.items()])
     assert sorted((x.standing.pair, x.place) for x in ranked) == \
         sorted((r.entry_id, r.place) for r in rows)  # tied players share a place, any order
@@ -237,7 +237,7 @@ def test_a_director_correction_rescores_all_four_players(individual_section, dir
     assert best_for_ew
     assert marks[row.ew_id] == marks[row.west_id] == 6
     assert marks[row.ns_id] == marks[row.south_id] == 0
-    expected = direct_ranking(individual_section)
+    expected, _tops = direct_ranking(individual_section)
     for r in StoredRanking.objects.filter(session=individual_section.session):
         assert r.percentage == display_round(expected[r.entry_id], 2)
 
