@@ -58,7 +58,7 @@ def _tournament(request, slug):
     session = teams.teams_session(tournament)
     session.tournament = tournament
     if session.status != SessionStatus.DRAFT:
-        classification.ensure_current(session)
+        classification.follow_live(session)  # as the pairs pages: the worker classifies
     return tournament, session
 
 
