@@ -32,7 +32,7 @@ from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
 from .models import Section, TableCode, Tournament
 from .models.uploads import PdfKind, PdfState, ResultsPdf
-from .services import plan
+from .services import individual, plan
 from .services.results import (
     contract_call,
     double_dummy_rows,
@@ -189,7 +189,8 @@ def results_context(data: EventData) -> dict:
         sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
                          "cards": cards, "many": len(data.sessions) > 1})
     return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
-            "imp": not data.tournament.is_matchpoints}
+            "imp": not data.tournament.is_matchpoints,
+            "vps": data.tournament.converts_matches_to_vps}
 
 
 def _qr_svg(text: str) -> str:
@@ -217,6 +218,17 @@ def setup_context(tournament: Tournament) -> dict:
         sections = []
         for section in Section.objects.filter(session=session).order_by("letter"):
             mv = section.movement or {}
+            codes = []
+            for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
+                link = table_link(code.code)
+                codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
+                              "link": link})
+            if plan.is_individual(mv):  # four seats a table, one card per player
+                sections.append({"letter": section.letter, "individual": True,
+                                 "table_cards": individual.table_cards(section),
+                                 "player_cards": individual.player_cards(section),
+                                 "codes": codes})
+                continue
             names = {(s.number, s.direction): s.entry.name or s.entry.display_name
                      for s in section.seatings.select_related("entry")}
             directional = plan.is_directional(mv)
@@ -231,11 +243,6 @@ def setup_context(tournament: Tournament) -> dict:
                         key = (own, line if directional else "")
                         pairs[key].append({"round": slot.round, "table": slot.table,
                                            "line": line, "versus": other, "boards": boards})
-            codes = []
-            for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
-                link = table_link(code.code)
-                codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
-                              "link": link})
             sections.append({
                 "letter": section.letter,
                 "tables": [{"table": t, "rounds": sorted(r, key=lambda x: x["round"])}

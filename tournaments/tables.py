@@ -67,10 +67,29 @@ class IndividualRankingTable(RankingTable):
         pass
 
 
+class VpRankingTable(ImpRankingTable):
+    """Butler or cross-IMP pairs converted match by match: the total is in VPs."""
+
+    points = tables.Column(verbose_name=_("VPs"), attrs=_num_attrs("points"),
+                           order_by=("points", "place"))
+
+
+class IndividualImpRankingTable(ImpRankingTable):
+    """A Butler or cross-IMP individual: one player per line, the total in IMPs."""
+
+    number = tables.Column(verbose_name=_("Player"), attrs=_num_attrs("number"))
+
+    class Meta(ImpRankingTable.Meta):
+        pass
+
+
 def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
-                  individual: bool = False) -> RankingTable:
-    if individual and not imps:
-        return IndividualRankingTable(rows, prefix=prefix)
+                  individual: bool = False, vps: bool = False) -> RankingTable:
+    if vps:
+        return VpRankingTable(rows, prefix=prefix)
+    if individual:
+        cls = IndividualImpRankingTable if imps else IndividualRankingTable
+        return cls(rows, prefix=prefix)
     cls = ImpRankingTable if imps else RankingTable
     return cls(rows, prefix=prefix)
 

@@ -25,3 +25,11 @@ def choose_language(page, base_url: str, code: str) -> None:
     page.goto(f"{base_url}/")
     page.click(f".lang-switch button[value={code}]")
     page.wait_for_load_state()
+
+
+def pick_player(page, slot: int, member) -> None:
+    """On the entries page: find a player by licence number and tick them for ``slot``."""
+    page.fill(f"#q{slot}", member.licence_number)
+    radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
+    radio.wait_for()
+    radio.check()

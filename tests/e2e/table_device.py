@@ -59,10 +59,12 @@ def confirm_and_check(page) -> None:
 
 
 def play_round(page, section, table: int, round_: int, shots: str | None = None,
-               choose=None) -> None:
+               choose=None, mitchell: bool = True) -> None:
     """From the round page: each board through the buttons, then the moves.
 
-    ``choose(table, round, board)`` says what is tapped (``choice`` by default)."""
+    ``choose(table, round, board)`` says what is tapped (``choice`` by default). In a
+    Mitchell the moves are checked (NS stay) and followed to the next round; otherwise the
+    device is left on its moves for the caller to read."""
     choose = choose or choice
     rounds = plan.round_count(section.movement)
     slot = plan.slot_for(section.movement, round_, table)
@@ -82,7 +84,7 @@ def play_round(page, section, table: int, round_: int, shots: str | None = None,
             screenshot(page, f"{shots}-board-traveller")
         page.click("#round-link" if last else "#next-board")
     page.wait_for_selector("#moves")
-    if round_ < rounds:
+    if mitchell and round_ < rounds:
         # Mitchell: NS stay, EW move up one table, boards go down one
         assert page.locator("#moves .move[data-what=NS]").inner_text().count(str(table)) >= 1
         if shots:
@@ -136,3 +138,43 @@ def enter_with_a_dropped_connection(page, section, table: int, round_: int) -> N
     page.click("#round-link")
     page.wait_for_selector("#moves")
     page.click("#next-round")
+
+
+def enter_with_buttons(page, round_: int, board: int, play) -> None:
+    """One board of the round, ``play`` = (level, strain, declarer, made), confirmed; back to
+    the round page."""
+    level, strain, declarer, made = play
+    page.click(f"a[data-board-key='{round_}-{board}']")
+    page.wait_for_selector(f"#board-screen[data-board='{board}'] #result-form")
+    tap(page, "level", level)
+    tap(page, "strain", strain)
+    tap(page, "declarer", declarer)
+    tap(page, "made", made)
+    page.wait_for_selector("#preview .preview-score")
+    page.click("#save-button")
+    page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
+    page.click("#confirm-button")
+    page.goto(page.url.split("/table/")[0] + "/table/play/")
+
+
+POST_RESULTS = """async ([round, plays]) => {
+  const token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  const out = [];
+  for (const [board, level, strain, declarer, made] of plays) {
+    const response = await fetch("/table/result/", {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "Accept": "application/json",
+                "X-CSRFToken": token},
+      body: JSON.stringify({round, board, level, strain, double: "", declarer, made,
+                            lead_suit: "", lead_rank: "", idempotency_key: crypto.randomUUID()}),
+    });
+    out.push(response.status);
+  }
+  return out;
+}"""
+
+
+def post_results(device, round_: int, plays) -> list[int]:
+    """Send ``plays`` ([board, level, strain, declarer, made], …) through the table's JSON
+    endpoint as table.js does; returns the HTTP statuses."""
+    return device.evaluate(POST_RESULTS, [round_, plays])

@@ -15,7 +15,7 @@ import time
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, screenshot
+from e2e_helpers import login, pick_player, screenshot
 from table_device import enter_with_a_dropped_connection, play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
@@ -52,22 +52,15 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 WRONG = {"round": 2, "table": 3}  # this table's first board of round 2 gets 7♠ made
 
 
-def _pick(page, slot: int, member: Member) -> None:
-    page.fill(f"#q{slot}", member.licence_number)
-    radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
-    radio.wait_for()
-    radio.check()
-
-
 def _register_pairs(page, base, tournament, players) -> None:
     page.goto(f"{base}/director/{tournament.pk}/entries/")
     for i in range(13):
-        _pick(page, 1, players[2 * i])
-        _pick(page, 2, players[2 * i + 1])
+        pick_player(page, 1, players[2 * i])
+        pick_player(page, 2, players[2 * i + 1])
         page.click("#register")
         page.wait_for_selector(f"#entry-list tr.entry-row >> nth={i}")
     # The last pair: a member and a guest added on the spot; the member stays chosen.
-    _pick(page, 1, players[26])
+    pick_player(page, 1, players[26])
     page.click("#slot-2 details.guest summary")
     page.fill("input[name=guest2-first_name]", "Rocío")
     page.fill("input[name=guest2-last_name]", "Quintana Lima")
@@ -96,23 +89,26 @@ def _enter_every_result(section) -> tuple[int, int, int]:
     return wrong
 
 
-def _wrong_or_choice(table: int, round_: int, board: int) -> dict:
+def _wrong_or_choice(movement: dict):
     """What the tablets tap: the varied results of ``table_device.choice``, except that
     table WRONG's first board of its round is keyed in as 7♠ made."""
     from table_device import choice
 
-    first = plan.slot_for(_wrong_or_choice.movement, round_, table).boards[0]
-    if (round_, table) == (WRONG["round"], WRONG["table"]) and board == first:
-        return {"level": "7", "strain": "S", "double": "", "declarer": "N", "made": "=",
-                "lead": None}
-    return choice(table, round_, board)
+    def choose(table: int, round_: int, board: int) -> dict:
+        first = plan.slot_for(movement, round_, table).boards[0]
+        if (round_, table) == (WRONG["round"], WRONG["table"]) and board == first:
+            return {"level": "7", "strain": "S", "double": "", "declarer": "N", "made": "=",
+                    "lead": None}
+        return choice(table, round_, board)
+
+    return choose
 
 
 def _seven_tablets(page_for, base, section) -> tuple[int, int, int]:
     """Seven tablets sign in with their codes and play every round through the buttons;
     table 4 loses its Wi-Fi for a board in round 2. Returns the wrong line."""
     codes = {c.table: c.code for c in TableCode.objects.filter(section=section, active=True)}
-    _wrong_or_choice.movement = section.movement
+    choose = _wrong_or_choice(section.movement)
     tablets = {}
     for table in sorted(codes):
         tablets[table] = page_for("tablet")
@@ -126,7 +122,7 @@ def _seven_tablets(page_for, base, section) -> tuple[int, int, int]:
                 continue
             shots = {(1, 1): "journey-table-1-round-1", (7, rounds): "journey-table-7-last"}
             play_round(tablet, section, table, round_, shots.get((table, round_)),
-                       choose=_wrong_or_choice)
+                       choose=choose)
     print(f"seven tablets entered {rounds} rounds in {time.monotonic() - started:.0f} s")
     lines = Result.objects.filter(section=section, status=ResultStatus.OK)
     assert lines.count() == 7 * rounds * 2

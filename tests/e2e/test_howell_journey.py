@@ -11,7 +11,8 @@ classification's percentages.
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, screenshot
+from e2e_helpers import login, pick_player, screenshot
+from table_device import play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -35,13 +36,6 @@ PAIRS = 9
 CONTRACTS = (("3NT", "S", 9), ("4H", "N", 11), ("2S", "E", 8), ("3C", "W", 8), ("4S", "N", 9))
 
 
-def _pick(page, slot: int, member: Member) -> None:
-    page.fill(f"#q{slot}", member.licence_number)
-    radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
-    radio.wait_for()
-    radio.check()
-
-
 def _sitout(movement: dict, round_: int) -> int:
     """The pair number that plays at no table in this round."""
     playing = {n for s in plan.slots(movement) if s.round == round_ for n in (s.ns, s.ew)}
@@ -49,36 +43,11 @@ def _sitout(movement: dict, round_: int) -> int:
     return missing
 
 
-def _sign_in(page, base: str, code: str) -> None:
-    page.goto(f"{base}/table/")
-    page.fill("input[name=code]", code.lower())
-    page.click(".code-form button[type=submit]")
-    page.wait_for_selector("#round")
-
-
-def _tap(page, name: str, value: str) -> None:
-    page.click(f"#result-form input[name={name}][value='{value}'] + span")
-
-
-def _play_round_one(page, section, table: int) -> None:
-    """Every board of round 1 at this table through the buttons, confirmed by East-West."""
-    slot = plan.slot_for(section.movement, 1, table)
-    page.click(f"a[data-board-key='1-{slot.boards[0]}']")
-    for i, number in enumerate(slot.boards):
-        page.wait_for_selector(f"#board-screen[data-board='{number}'] #result-form")
-        _tap(page, "level", "4")
-        _tap(page, "strain", "S" if (table + number) % 2 else "H")
-        _tap(page, "declarer", "NESW"[(table + number) % 4])
-        _tap(page, "made", "=" if number % 3 else "-1")
-        page.wait_for_selector("#preview .preview-score")
-        if table == 1 and i == 0:
-            screenshot(page, "howell-5-board-filled")
-        page.click("#save-button")
-        page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
-        page.click("#confirm-button")
-        page.wait_for_selector("#traveller")
-        page.click("#round-link" if i + 1 == len(slot.boards) else "#next-board")
-    page.wait_for_selector("#moves")
+def _howell_choice(table: int, round_: int, board: int) -> dict:
+    """Four of a major at every table, made or one down, so the boards' scores differ."""
+    return {"level": "4", "strain": "S" if (table + board) % 2 else "H", "double": "",
+            "declarer": "NESW"[(table + board) % 4], "made": "=" if board % 3 else "-1",
+            "lead": None}
 
 
 def _enter_other_rounds(section) -> None:
@@ -116,8 +85,8 @@ def test_howell_with_a_sitout(live_server, new_page):
                    .order_by("licence_number")[:2 * PAIRS])
     page.goto(f"{base}/director/{tournament.pk}/entries/")
     for i in range(PAIRS):
-        _pick(page, 1, players[2 * i])
-        _pick(page, 2, players[2 * i + 1])
+        pick_player(page, 1, players[2 * i])
+        pick_player(page, 2, players[2 * i + 1])
         page.click("#register")
         page.wait_for_selector(f"#entry-list tr.entry-row >> nth={i}")
     screenshot(page, "howell-2-entries")
@@ -167,13 +136,14 @@ def test_howell_with_a_sitout(live_server, new_page):
     devices = {}
     for table in range(1, tables + 1):
         devices[table] = device = new_page("tablet")
-        _sign_in(device, base, codes[table])
+        sign_in(device, base, codes[table])
         pair_numbers = device.locator("#round .pair-no").all_inner_texts()
         assert str(sitting_out) not in pair_numbers
         assert device.locator("#round a.board-link").count() == per_round
         if table == 1:
             screenshot(device, "howell-4b-table-1-round-1")
-        _play_round_one(device, section, table)
+        play_round(device, section, table, 1, shots="howell-5" if table == 1 else None,
+                   choose=_howell_choice, mitchell=False)
     screenshot(devices[1], "howell-6-table-1-moves")
     # The moves name who sits out next round: that pair goes to no table.
     next_out = _sitout(movement, 2)

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 from e2e_helpers import login, screenshot
+from table_device import sign_in, tap
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -52,17 +53,6 @@ POST_LINES = """async (lines) => {
 }"""
 
 
-def _sign_in(page, base: str, code: str) -> None:
-    page.goto(f"{base}/table/")
-    page.fill("input[name=code]", code.lower())
-    page.click(".code-form button[type=submit]")
-    page.wait_for_selector("#round")
-
-
-def _tap(page, name: str, value: str) -> None:
-    page.click(f"#result-form input[name={name}][value='{value}'] + span")
-
-
 def _line(round_: int, table: int, board: int) -> dict:
     level_strain, declarer, made, _tricks = CONTRACTS[(round_ * 3 + table + board) % 5]
     return {"round": round_, "board": board, "level": level_strain[0],
@@ -76,10 +66,10 @@ def _round_one_by_buttons(page, section) -> None:
     page.click(f"a[data-board-key='1-{slot.boards[0]}']")
     for i, number in enumerate(slot.boards):
         page.wait_for_selector(f"#board-screen[data-board='{number}'] #result-form")
-        _tap(page, "level", "4")
-        _tap(page, "strain", "S")
-        _tap(page, "declarer", "NS"[i % 2])
-        _tap(page, "made", "=" if i == 0 else "-1")
+        tap(page, "level", "4")
+        tap(page, "strain", "S")
+        tap(page, "declarer", "NS"[i % 2])
+        tap(page, "made", "=" if i == 0 else "-1")
         page.wait_for_selector("#preview .preview-score")
         if i == 0:
             screenshot(page, "individual-5-board-filled")
@@ -145,6 +135,25 @@ def test_sixteen_player_individual(live_server, new_page):
     assert page.locator(".individual-card >> nth=0").locator("tbody tr").count() == 15
     screenshot(page, "individual-3-table-cards")
     page.go_back()
+
+    # Player cards: one a player, each round's table, seat, partner and opponents.
+    page.click("a.print-players")
+    page.wait_for_selector("#player-cards")
+    assert page.locator(".player-card").count() == PLAYERS
+    first = page.locator(".player-card >> nth=0")
+    assert first.locator("tbody tr").count() == 15
+    assert first.locator("tr[data-round='1'] .partner strong").inner_text() == "2"
+    screenshot(page, "individual-3b-player-cards")
+    for viewport in ("phone", "desktop"):
+        other = new_page(viewport)
+        login(other, base, "director", DEMO_PASSWORD)
+        other.goto(f"{base}/director/sections/{section.pk}/movement/individual/")
+        other.click("#individual-prints a.print-players")
+        other.wait_for_selector("#player-cards")
+        # nothing wider than the screen: the cards fit the phone
+        assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        screenshot(other, f"individual-3c-player-cards-{viewport}")
+    page.go_back()
     page.click("#start-session")
     page.wait_for_selector("#console-body")
 
@@ -152,7 +161,7 @@ def test_sixteen_player_individual(live_server, new_page):
     devices = {}
     for table in sorted(codes):
         devices[table] = device = new_page("tablet")
-        _sign_in(device, base, codes[table])
+        sign_in(device, base, codes[table])
         seats = device.locator("#seats div[data-seat]")
         assert seats.count() == 4
         slot = plan.slot_for(section.movement, 1, table)

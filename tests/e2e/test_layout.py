@@ -43,3 +43,32 @@ def test_phone_menu_opens(live_server, new_page):
     page.click("label.nav-toggle-label")
     expect(members_link).to_be_visible()
     screenshot(page, "layout-phone-menu")
+
+
+def test_director_pages_on_a_phone(live_server, new_page):
+    """A director with only a phone can still reach and use every set-up and running page."""
+    from clubsite.demo import build_demo
+    from tournaments.models import Section, Tournament
+
+    build_demo()
+    evening = Tournament.objects.get(slug__endswith="-tarde")
+    session = evening.sessions.get()
+    section = session.sections.get()
+    teams = Tournament.objects.get(slug__endswith="-equipos-de-otono")
+    individual = Section.objects.get(session__tournament__slug__endswith="individual-de-otono")
+    paths = ["/director/", f"/director/{evening.pk}/", f"/director/{evening.pk}/entries/",
+             f"/director/sessions/{session.pk}/", f"/director/sessions/{session.pk}/console/",
+             f"/director/sections/{section.pk}/movement/",
+             f"/director/sections/{section.pk}/seating/",
+             f"/director/sections/{section.pk}/boards/", f"/director/{evening.pk}/audit/",
+             f"/director/sessions/{session.pk}/penalties/", f"/director/{teams.pk}/teams/",
+             f"/director/sections/{individual.pk}/movement/individual/", "/director/new/"]
+    page = new_page("phone")
+    login(page, live_server.url, "director", DEMO_PASSWORD)
+    for path in paths:
+        response = page.goto(live_server.url + path)
+        assert response.status == 200, path
+        screenshot(page, "layout-phone" + path.rstrip("/").replace("/", "-"))
+        assert page.evaluate(SMALL_TARGETS) == [], path
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 1, f"{path} scrolls sideways by {overflow}px"

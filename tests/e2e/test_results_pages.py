@@ -38,6 +38,13 @@ def no_sideways_scroll(page) -> None:
     assert width <= page.viewport_size["width"], f"page scrolls sideways: {width}px"
 
 
+def fits_its_box(page, selector) -> None:
+    """A table a phone reads whole: no column hidden behind a scroll inside its box."""
+    table, box = page.evaluate(f"""() => {{ const t = document.querySelector('{selector}');
+        return [t.scrollWidth, t.parentElement.clientWidth]; }}""")
+    assert table <= box, f"{selector} is {table}px wide in a {box}px box"
+
+
 def column_values(page, table, column_class="td.num:last-child"):
     return [Decimal(v) for v in table.locator(f"tbody tr {column_class}").evaluate_all(
         "cells => cells.map(c => c.dataset.value)")]
@@ -107,6 +114,7 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     assert Decimal(page.get_attribute("#scorecard-total", "data-value")) == mine.points
     assert page.locator("#scorecard tbody tr").count() == mine.boards
     no_sideways_scroll(page)
+    fits_its_box(page, "#scorecard")
     screenshot(page, "results-phone-4-scorecard")
 
     # A board of hers: the traveller and the hand record.

@@ -13,7 +13,9 @@ schedule must be the course's Roman square (C03 l.238-253).
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, screenshot
+from e2e_helpers import login, pick_player, screenshot
+from table_device import enter_with_buttons, post_results, sign_in
+from teams_pages import create_teams_event, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -22,7 +24,6 @@ from tournaments.models import (
     ResultStatus,
     TableCode,
     TeamMatch,
-    Tournament,
     TournamentStatus,
 )
 from tournaments.services import classification, setup, teams
@@ -33,80 +34,6 @@ TEAMS, ROUNDS, BOARDS = 8, 4, 7
 # (level, strain, declarer, made): varied legal results so matches are won and lost.
 PLAYS = (("4", "S", "N", "="), ("4", "S", "N", "-1"), ("3", "NT", "S", "+1"),
          ("2", "H", "E", "="), ("4", "H", "W", "="), ("5", "D", "N", "-2"))
-
-POST_RESULTS = """async ([round, plays]) => {
-  const token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
-  const out = [];
-  for (const [board, level, strain, declarer, made] of plays) {
-    const response = await fetch("/table/result/", {
-      method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "Accept": "application/json",
-                "X-CSRFToken": token},
-      body: JSON.stringify({round, board, level, strain, double: "", declarer, made,
-                            lead_suit: "", lead_rank: "", idempotency_key: crypto.randomUUID()}),
-    });
-    out.push(response.status);
-  }
-  return out;
-}"""
-
-
-def _pick(page, slot: int, member: Member) -> None:
-    page.fill(f"#q{slot}", member.licence_number)
-    radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
-    radio.wait_for()
-    radio.check()
-
-
-def _create(page, base: str, name: str) -> Tournament:
-    page.goto(f"{base}/director/")
-    page.click("#new-tournament")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=date]", "2025-06-07")
-    page.select_option("select[name=event_type]", "teams")
-    page.select_option("select[name=scoring_method]", "vps")
-    page.click("#tournament-form button[type=submit]")
-    page.wait_for_selector("#teams-link")
-    return Tournament.objects.get(name=name)
-
-
-def _settings(page, base, tournament, **values) -> None:
-    page.goto(f"{base}/director/{tournament.pk}/teams/")
-    for name, value in values.items():
-        selector = f"#team-settings [name={name}]"
-        if page.locator(f"select{selector.split(' ', 1)[1]}").count():
-            page.select_option(f"#team-settings select[name={name}]", value)
-        else:
-            page.fill(selector, value)
-    page.click("#save-settings")
-    page.wait_for_selector(".message.success")
-
-
-def _sign_in(page, base: str, code: str) -> None:
-    page.goto(f"{base}/table/")
-    page.fill("input[name=code]", code.lower())
-    page.click(".code-form button[type=submit]")
-    page.wait_for_selector("#round")
-
-
-def _tap(page, name: str, value: str) -> None:
-    page.click(f"#result-form input[name={name}][value='{value}'] + span")
-
-
-def _play_with_buttons(page, round_: int, board: int, play) -> None:
-    level, strain, declarer, made = play
-    page.click(f"a[data-board-key='{round_}-{board}']")
-    page.wait_for_selector(f"#board-screen[data-board='{board}'] #result-form")
-    _tap(page, "level", level)
-    _tap(page, "strain", strain)
-    _tap(page, "declarer", declarer)
-    _tap(page, "made", made)
-    page.wait_for_selector("#preview .preview-score")
-    page.click("#save-button")
-    page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
-    page.click("#confirm-button")
-    page.goto(page.url.split("/table/")[0] + "/table/play/")
-
 
 def _play(round_: int, table: int, board: int):
     match = (table + 1) // 2
@@ -132,7 +59,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     base = live_server.url
     page = new_page("desktop")
     login(page, base, "director", DEMO_PASSWORD)
-    tournament = _create(page, base, "Swiss de equipos")
+    tournament = create_teams_event(page, base, "Swiss de equipos")
     players = list(Member.objects.filter(is_guest=False, status="active")
                    .order_by("licence_number")[:4 * TEAMS])
 
@@ -140,7 +67,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     page.goto(f"{base}/director/{tournament.pk}/entries/")
     page.fill("#team-name", "Los Ases")
     for slot in range(1, 5):
-        _pick(page, slot, players[slot - 1])
+        pick_player(page, slot, players[slot - 1])
     page.click("#register")
     page.wait_for_selector("#entry-list tr.entry-row")
     assert page.locator("#entry-list .badge-captain").count() == 1
@@ -151,7 +78,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     # Swiss, 4 rounds of 7 boards on the WBF scale; start.
     page.goto(f"{base}/director/{tournament.pk}/")
     page.click("#teams-link")
-    _settings(page, base, tournament, format="swiss", swiss_rounds="4", boards_per_match="7")
+    save_team_settings(page, base, tournament, format="swiss", swiss_rounds="4", boards_per_match="7")
     screenshot(page, "teams-2-settings")
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
@@ -163,14 +90,14 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     devices = {}
     for table in range(1, 9):
         devices[table] = device = new_page("tablet" if table > 1 else "phone")
-        _sign_in(device, base, codes[table])
+        sign_in(device, base, codes[table])
     first = devices[1]
     assert first.locator("#team-match-card").count() == 1
     screenshot(first, "teams-3-table-1-round-1")
 
     # Board 1 of match 1 with the buttons in both rooms, then the comparison.
-    _play_with_buttons(devices[1], 1, 1, _play(1, 1, 1))
-    _play_with_buttons(devices[2], 1, 1, _play(1, 2, 1))
+    enter_with_buttons(devices[1], 1, 1, _play(1, 1, 1))
+    enter_with_buttons(devices[2], 1, 1, _play(1, 2, 1))
     first.click("#match-screen")
     first.wait_for_selector("#match-boards tr.compared[data-board='1']")
     screenshot(first, "teams-4-match-screen")
@@ -182,7 +109,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
         for table, device in devices.items():
             plays = [[b, *_play(round_, table, b)] for b in boards
                      if not (round_ == 1 and b == 1 and table <= 2)]
-            statuses = device.evaluate(POST_RESULTS, [round_, plays])
+            statuses = post_results(device, round_, plays)
             assert set(statuses) == {201}, statuses
         assert Result.objects.filter(section__session=session, round=round_,
                                      status=ResultStatus.OK).count() == 8 * BOARDS
@@ -253,10 +180,10 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     screenshot(public, "teams-10-match-phone")
 
     # A 6-team round robin on the course's Roman square, set up through the pages.
-    robin = _create(page, base, "Liguilla de seis")
+    robin = create_teams_event(page, base, "Liguilla de seis")
     for i in range(6):
         setup.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
-    _settings(page, base, robin, format="round_robin", round_robin_method="roman",
+    save_team_settings(page, base, robin, format="round_robin", round_robin_method="roman",
               boards_per_match="4")
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")

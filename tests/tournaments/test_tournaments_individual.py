@@ -1,7 +1,8 @@
 """Individual events through the services: a 16-player individual played end to end.
 
-The course's position table (C03 l.323-347) is written out here as data, so the test checks
-the stored results against the printed table, not against the generator that produced it.
+The course's position table (C03 l.323-347) is written out as data (``support_course_tables``),
+so the test checks the stored results against the printed table, not against the generator
+that produced it.
 """
 
 import datetime
@@ -11,6 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from support_course_tables import course_16_rows as course_rows
 
 from tournaments.demo import play_rounds
 from tournaments.models import (
@@ -18,6 +20,7 @@ from tournaments.models import (
     RankingScope,
     Result,
     ResultStatus,
+    ScoringMethod,
     Seating,
     StoredMark,
     StoredRanking,
@@ -29,34 +32,6 @@ from tournaments.services import individual as individual_service
 from tournaments.services.errors import InvalidResult, NotAllowed, TournamentError
 
 pytestmark = pytest.mark.django_db
-
-# C03 l.330-344: per round, tables 1-4 as (N, S, E, W).
-COURSE_16 = """
-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
-1 3 4 2 5 7 8 6 9 11 12 10 13 15 16 14
-1 4 2 3 5 8 6 7 9 12 10 11 13 16 14 15
-1 6 15 12 5 2 11 16 9 14 7 4 13 10 3 8
-1 15 12 6 5 11 16 2 9 7 4 14 13 3 8 10
-1 12 6 15 5 16 2 11 9 4 14 7 13 8 10 3
-1 10 7 16 5 14 3 12 9 2 15 8 13 6 11 4
-1 7 16 10 5 3 12 14 9 15 8 2 13 11 4 6
-1 16 10 7 5 12 14 3 9 8 2 15 13 4 6 11
-1 14 11 8 5 10 15 4 9 6 3 16 13 2 7 12
-1 11 8 14 5 15 4 10 9 3 16 6 13 7 12 2
-1 8 14 11 5 4 10 15 9 16 6 3 13 12 2 7
-1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 16
-1 9 13 5 2 10 14 6 3 11 15 7 4 12 16 8
-1 13 5 9 2 14 6 10 3 15 7 11 4 16 8 12
-"""
-
-
-def course_rows():
-    rows = []
-    for line in COURSE_16.strip().splitlines():
-        numbers = [int(x) for x in line.split()]
-        rows.append([tuple(numbers[4 * t:4 * t + 4]) for t in range(4)])
-    return rows
-
 
 @pytest.fixture
 def individual_section(members):
@@ -299,3 +274,104 @@ def test_the_movement_choice_refuses_other_player_counts():
     with pytest.raises(TournamentError):
         individual_service.build_movement(10)
     assert individual_service.SUPPORTED_PLAYERS == (8, 12, 16)
+
+
+def test_player_cards_follow_the_course_table_seat_by_seat(individual_section):
+    cards = individual_service.player_cards(individual_section)
+    assert [c.number for c in cards] == list(range(1, 17))
+    numbers = {s.number: s.entry for s in Seating.objects.filter(section=individual_section)}
+    rows = course_rows()
+    for card in cards:
+        assert card.entry == numbers[card.number] and len(card.lines) == 15
+        partners = set()
+        for line in card.lines:
+            table = rows[line.round - 1][line.table - 1]
+            seat = "NSEW"[table.index(card.number)]
+            n, s, e, w = table
+            partner, opponents = {"N": (s, (e, w)), "S": (n, (e, w)),
+                                  "E": (w, (n, s)), "W": (e, (n, s))}[seat]
+            assert line.seat == seat
+            assert line.partner.number == partner and line.partner.entry == numbers[partner]
+            assert tuple(o.number for o in line.opponents) == opponents
+            partners.add(partner)
+        assert partners == set(range(1, 17)) - {card.number}  # everyone partners everyone once
+
+
+def test_player_cards_give_the_boards_of_the_course_s_first_position(individual_section):
+    cards = {c.number: c for c in individual_service.player_cards(individual_section)}
+    # C03 l.343-347: round 1 tables 1-4 play 1-2, 3-4, 5-6, 5-6; round 4 starts 7-8
+    first = cards[1].lines
+    assert (first[0].table, first[0].seat, first[0].boards) == (1, "N", (1, 2))
+    assert (first[3].partner.number, first[3].boards) == (6, (7, 8))
+    assert (cards[16].lines[0].table, cards[16].lines[0].seat, cards[16].lines[0].boards) == (
+        4, "W", (5, 6))
+    assert not any(line.sitout for c in cards.values() for line in c.lines)
+
+
+# Board 1 (none vulnerable) at its four tables: C03 l.343-347 give it to table 1 in round 1,
+# tables 3 and 4 in round 2 and table 2 in round 3; the players come from the course table.
+BOARD_1 = (  # (round, table, contract, declarer, tricks) → NS score
+    (1, 1, "4S", "N", 10),   # 420: N1 S2 against E3 W4
+    (2, 3, "3NT", "N", 9),   # 400: N9 S11 against E12 W10
+    (2, 4, "2S", "N", 10),   # 170: N13 S15 against E16 W14
+    (3, 2, "4S", "N", 9),    # -50: N5 S8 against E6 W7
+)
+
+
+def enter_board_1(section, director):
+    for round_, table, contract, declarer, tricks in BOARD_1:
+        entry.submit_result(user=director, section=section, table=table, round=round_, board=1,
+                            contract=contract, declarer=declarer, tricks=tricks,
+                            idempotency_key=f"b1-{round_}-{table}")
+
+
+def imp_individual(section, method):
+    tournament = section.session.tournament
+    tournament.scoring_method = method
+    tournament.save()
+
+
+@pytest.mark.parametrize(("method", "by_player"), [
+    # Butler, the course's datum (C03 l.203-209): drop 420 and -50, (400 + 170) / 2 = 285;
+    # 420-285 = 135 → 4, 400-285 = 115 → 3, 170-285 = -115 → -3, -50-285 = -335 → -8 IMPs.
+    (ScoringMethod.BUTLER, {1: 4, 2: 4, 3: -4, 4: -4, 9: 3, 11: 3, 12: -3, 10: -3,
+                            13: -3, 15: -3, 16: 3, 14: 3, 5: -8, 8: -8, 6: 8, 7: 8}),
+    # Cross-IMPs averaged over the 3 comparisons: 420 gets (1 + 6 + 10) / 3 = 17/3,
+    # 400 (-1 + 6 + 10) / 3 = 5, 170 (-6 - 6 + 6) / 3 = -2, -50 (-10 - 10 - 6) / 3 = -26/3.
+    (ScoringMethod.CROSS_IMPS, {1: Fraction(17, 3), 2: Fraction(17, 3), 3: Fraction(-17, 3),
+                                4: Fraction(-17, 3), 9: 5, 11: 5, 12: -5, 10: -5,
+                                13: -2, 15: -2, 16: 2, 14: 2, 5: Fraction(-26, 3),
+                                8: Fraction(-26, 3), 6: Fraction(26, 3), 7: Fraction(26, 3)}),
+])
+def test_an_imp_individual_credits_each_side_s_imps_to_both_partners(
+        individual_section, director, method, by_player):
+    imp_individual(individual_section, method)
+    enter_board_1(individual_section, director)
+    assert sorted(r.ns_score for r in Result.objects.filter(section=individual_section)) == [
+        -50, 170, 400, 420]
+    classification.classify_session(individual_section.session)
+    numbers = number_of(individual_section)
+    marks = StoredMark.objects.filter(session=individual_section.session, board_number=1)
+    assert {numbers[m.entry_id]: m.mark for m in marks} == {
+        n: display_round(Fraction(v), 2) for n, v in by_player.items()}
+    rows = StoredRanking.objects.filter(session=individual_section.session,
+                                        scope=RankingScope.SECTION).order_by("place", "number")
+    assert [r.exact for r in rows] == sorted(
+        (str(Fraction(v)) for v in by_player.values()), key=Fraction, reverse=True)
+    assert rows[0].percentage is None and {numbers[r.entry_id] for r in rows[:2]} == {6, 7}
+    assert rows[0].place == 1 and rows[0].points == rows[1].points == display_round(
+        Fraction(by_player[6]), 2)
+
+
+def test_an_imp_individual_penalty_is_taken_in_imps(individual_section, director):
+    imp_individual(individual_section, ScoringMethod.BUTLER)
+    enter_board_1(individual_section, director)
+    six = Seating.objects.get(section=individual_section, number=6).entry
+    entry.add_penalty(user=director, entry=six, session=individual_section.session,
+                      fraction_of_top=3, reason="slow play")
+    classification.classify_session(individual_section.session)
+    points = {r.entry_id: r.points for r in StoredRanking.objects.filter(
+        session=individual_section.session, scope=RankingScope.SECTION)}
+    assert points[six.pk] == 8 - 3  # six keeps its partner's 8 IMPs less the 3-IMP penalty
+    seven = Seating.objects.get(section=individual_section, number=7).entry
+    assert points[seven.pk] == 8

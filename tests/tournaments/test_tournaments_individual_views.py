@@ -10,14 +10,17 @@ from django.urls import reverse
 from tournaments.demo import play_rounds
 from tournaments.models import (
     EventType,
+    RankingScope,
     Result,
     ScoringMethod,
     Seating,
     SessionStatus,
+    StoredMark,
+    StoredRanking,
     TableCode,
 )
 from tournaments.services import individual, plan, publish, setup
-from tournaments.tables import IndividualRankingTable
+from tournaments.tables import IndividualImpRankingTable, IndividualRankingTable
 
 pytestmark = pytest.mark.django_db
 
@@ -274,16 +277,50 @@ def test_board_lists_name_both_players_of_each_side(director_client, running):
     assert (first.plays[0].ns.label, first.plays[0].ew.label) == ("1–2", "3–4")
 
 
-def test_an_individual_is_scored_in_matchpoints_only(director_client, members):
+@pytest.mark.parametrize(("method", "accepted"), [
+    (ScoringMethod.BUTLER, True), (ScoringMethod.CROSS_IMPS, True), (ScoringMethod.IMPS, False)])
+def test_an_individual_is_scored_in_matchpoints_or_pairs_imps(director_client, members, method,
+                                                              accepted):
     section, entries = individual_event(members)
     tournament = section.session.tournament
-    tournament.scoring_method = ScoringMethod.BUTLER
+    tournament.scoring_method = method
     tournament.save()
     response = director_client.post(
         reverse("director:individual_movement", args=[section.pk]),
         {"players": 16, "boards_per_round": 2, "entries": [e.pk for e in entries]})
-    assert response.status_code == 400 and response.context["form"].non_field_errors()
-    assert not Seating.objects.filter(section=section).exists()
+    assert response.status_code == (302 if accepted else 400)
+    assert Seating.objects.filter(section=section).exists() == accepted
+    if not accepted:
+        assert response.context["form"].non_field_errors()
+
+
+def test_a_butler_individual_ranks_and_scores_in_imps(client, members, director):
+    section, entries = individual_event(members)
+    tournament = section.session.tournament
+    tournament.scoring_method = ScoringMethod.BUTLER
+    tournament.save()
+    setup.seat_section(section, individual.build_movement(16), entries)
+    setup.start_session(section.session)
+    play_rounds(section, random.Random(5))
+    setup.finish_session(section.session)
+    publish.publish_final(tournament, user=director)
+    response = client.get(reverse("results:section", args=[tournament.slug, 1, "A"]))
+    assert response.status_code == 200
+    table = response.context["tables"][0]["table"]
+    assert isinstance(table, IndividualImpRankingTable)
+    assert response.content.decode().count("<tr data-entry=") == 16
+    rows = StoredRanking.objects.filter(session=section.session, scope=RankingScope.SECTION)
+    assert all(r.percentage is None for r in rows)
+    first = Seating.objects.get(section=section, number=1)
+    card = client.get(reverse("results:scorecard", args=[tournament.slug, 1, first.entry_id]))
+    assert card.status_code == 200
+    scorecard = card.context["card"]
+    assert scorecard.imps and scorecard.individual and len(scorecard.rows) == 30
+    mine = {m.board_number: m.mark for m in StoredMark.objects.filter(
+        session=section.session, entry_id=first.entry_id)}
+    assert {row["board"]: row["mark"] for row in scorecard.rows} == mine
+    # the player's total in IMPs is the sum of the IMPs on their boards
+    assert rows.get(entry_id=first.entry_id).points == sum(mine.values())
 
 
 def test_single_players_register_as_members_or_guests(director_client, members):
@@ -303,3 +340,39 @@ def test_single_players_register_as_members_or_guests(director_client, members):
     assert again.status_code == 400  # already playing
     names = [e.display_name for e in tournament.entries.order_by("id")]
     assert names == [members[0].full_name, guest.full_name]
+
+
+def test_player_cards_from_the_set_up_page(director_client, running):
+    page = director_client.get(reverse("director:individual_movement", args=[running.pk]))
+    url = reverse("director:individual_players", args=[running.pk])
+    assert page.status_code == 200 and f'href="{url}"' in page.content.decode()
+    response = director_client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 200 and html.count('class="print-card player-card') == 16
+    assert html.count('class="partner"') == 16 * 15
+    card = response.context["cards"][5]  # player 6: South at table 2 in round 1 (C03 l.330)
+    assert (card.number, card.lines[0].table, card.lines[0].seat) == (6, 2, "S")
+    assert card.lines[0].partner.number == 5
+    assert [o.number for o in card.lines[0].opponents] == [7, 8]
+    assert str(card.entry) in html and str(card.lines[0].partner.entry) in html
+    # the pairs' card address sends an individual to its players' cards
+    pairs = director_client.get(reverse("director:print_pairs", args=[running.pk]))
+    assert pairs.status_code == 302 and pairs["Location"] == url
+
+
+def test_players_cannot_print_the_player_cards(player_client, running):
+    url = reverse("director:individual_players", args=[running.pk])
+    assert player_client.get(url).status_code == 403
+
+
+def test_the_set_up_pdf_has_a_movement_card_per_player(running):
+    from tournaments import pdf
+    from tournaments.models.uploads import PdfKind
+
+    html, _version = pdf.render_html(running.session.tournament, PdfKind.SETUP, "en")
+    assert html.count('class="card player-card"') == 16
+    cards = pdf.setup_context(running.session.tournament)["sessions"][0]["sections"][0]
+    assert cards["individual"] and len(cards["table_cards"]) == 4
+    seven = cards["player_cards"][6]  # player 7: East at table 2 in round 1 (C03 l.330)
+    assert (seven.lines[0].table, seven.lines[0].seat, seven.lines[0].partner.number) == (
+        2, "E", 8)

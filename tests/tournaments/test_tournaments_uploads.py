@@ -47,7 +47,7 @@ def fed():
 def mitchell(demo_club, monkeypatch, movements):
     monkeypatch.setattr(demo, "_movements", lambda: (
         movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))
-    demo.build_tournaments()
+    demo.build_tournaments(only=("martes",))
     return Tournament.objects.get(name="Torneo de los martes")
 
 

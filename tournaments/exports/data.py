@@ -16,6 +16,7 @@ from clubsite.models import Club
 from ..models import (
     Board,
     EntryPlayer,
+    EventType,
     RankingScope,
     Result,
     ResultStatus,
@@ -71,6 +72,8 @@ class Line:
     ew_mark: Decimal | None
     ns_pct: Decimal | None = None
     ew_pct: Decimal | None = None
+    south: Participant | None = None  # individual events: North is ``ns``, East ``ew``
+    west: Participant | None = None
 
 
 @dataclass
@@ -99,6 +102,7 @@ class SessionData:
     number: int
     sections: list[SectionData]
     version: int
+    matches: list = field(default_factory=list)  # teams: ``teams_data.MatchData``
 
 
 @dataclass
@@ -141,7 +145,12 @@ def load_event(tournament: Tournament, *, classify: bool = True) -> EventData:
         if classify:
             ensure_current(session)
             session.refresh_from_db()
-        sessions.append(_load_session(session, players))
+        data = _load_session(session, players)
+        if tournament.event_type == EventType.TEAMS:
+            from .teams_data import load_matches
+
+            data.matches = load_matches(session, data)
+        sessions.append(data)
     totals = []
     if len(sessions) > 1:
         # The event ranking does not store boards played: they add up over the sessions.
@@ -197,7 +206,8 @@ def _load_session(session, players) -> SessionData:
                 r.round, r.table, parts[r.ns_id], parts[r.ew_id], r.contract, r.declarer,
                 r.lead, r.tricks, r.ns_score, r.adjustment,
                 nm.mark if nm else None, em.mark if em else None,
-                nm.percentage if nm else None, em.percentage if em else None))
+                nm.percentage if nm else None, em.percentage if em else None,
+                parts.get(r.south_id), parts.get(r.west_id)))
         ordered = sorted(parts.values(), key=lambda p: (p.direction, p.place or 9999, p.number))
         out.append(SectionData(section.letter, section.pool,
                                plan.is_directional(section.movement), section.tables,

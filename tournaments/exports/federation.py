@@ -64,6 +64,8 @@ def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
         return name, text, ""
     if tournament is None:
         raise TournamentError(_("Choose the tournament to upload."), "tournament")
+    if fmt != FileFormat.PBN:
+        usebio.check_expressible(tournament)
     data = load_event(tournament)
     if fmt == FileFormat.PBN:
         return f"{tournament.slug}-v{data.version}.pbn", pbn.render(data), data.version

@@ -7,6 +7,16 @@ ends with one more game for the whole event ("Name"): no deal, only the overall
 first board already holds that session's). Pair ids there are the ones of the last
 session the pair played.
 
+That game has no ``Board`` and no ``Deal`` tag. PBN 2.1 (§3, identification section)
+makes its 15-tag Mandatory Tag Set mandatory only in *export* format, where an unknown
+value is written "?" and an inappropriate one "" and the tag order and CRLF line ends are
+fixed; a file in import format may leave tags out (the PBN FAQ, tistis.nl/pbn: "the
+complete set of Mandatory Tags is only needed when you want to claim that your PBN file
+has Export format"). Our games leave out the player, contract and result tags of the MTS
+too (a traveller holds many tables), so the file is import format and does not write the
+``% EXPORT`` line. ``[Board ""]`` would be the export-format spelling, but PBN readers
+(endplay) refuse a board number that is not a number.
+
 Sections that share boards (a pool) share one traveller per board; pair ids then carry
 the section letter ("A3"). Columns follow PBN 2.1's names; empty cells are ``-``; a
 string with spaces is quoted, and only the last column (``Names``) may hold one, so
@@ -17,7 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..models import ScoringMethod, Tournament
+from ..models import EventType, ScoringMethod, Tournament
 from .data import EventData, Line, Participant, load_event, number_text
 from .usebio import score_text
 
@@ -49,42 +59,77 @@ def _pair_id(p: Participant, letter: str, many: bool) -> str:
     return f"{letter}{p.number}" if many else str(p.number)
 
 
-def score_columns(imp: bool) -> list[str]:
+def score_columns(imp: bool, individual: bool = False) -> list[str]:
     marks = (["IMP_NS\\6R", "IMP_EW\\6R"] if imp
              else ["MP_NS\\5R", "MP_EW\\5R", "Percentage_NS\\3R", "Percentage_EW\\3R"])
-    return ["Table\\2R", "Round\\2R", "PairId_NS\\4R", "PairId_EW\\4R", "Contract\\5L",
+    ids = (["PlayerId_N\\3R", "PlayerId_S\\3R", "PlayerId_E\\3R", "PlayerId_W\\3R"]
+           if individual else ["PairId_NS\\4R", "PairId_EW\\4R"])
+    return ["Table\\2R", "Round\\2R", *ids, "Contract\\5L",
             "Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R", *marks]
 
 
 TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "Direction\\2R", "TotalScore\\7R",
                  "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
+INDIVIDUAL_TOTAL_COLUMNS = ["Rank\\3R", "PlayerId\\4R", "TotalScore\\7R",
+                            "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
 EVENT_TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "TotalScore\\7R", "TotalPercentage\\6R",
                        "NrBoards\\3R", "Names\\40L"]
 
 
-def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
+def score_cells(line: Line) -> tuple:
+    """Score_NS and Score_EW: the score on the side that made it (``0`` NS), or the
+    adjusted score's code in Score_NS."""
     score = score_text(line)
     if score.lstrip("-").isdigit():
         value = int(score)
         ns, ew = (value, None) if value >= 0 else (None, -value)
         if value == 0:
             ns = 0
-    else:
-        ns, ew = score, None
+        return ns, ew
+    return score, None
+
+
+def play_cells(line: Line) -> list:
+    """Contract, Declarer, Result and Lead (no contract for an adjusted score)."""
+    contract = "Pass" if line.contract == "PASS" else line.contract
+    return [contract if not line.adjustment else None, line.declarer, line.tricks, line.lead]
+
+
+def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
     marks = ([number_text(line.ns_mark), number_text(line.ew_mark)] if imp else
              [number_text(line.ns_mark), number_text(line.ew_mark),
               number_text(line.ns_pct, 0), number_text(line.ew_pct, 0)])
-    contract = "Pass" if line.contract == "PASS" else line.contract
-    return [line.table, line.round, _pair_id(line.ns, letter, many),
-            _pair_id(line.ew, letter, many), contract if not line.adjustment else None,
-            line.declarer, line.tricks, line.lead, ns, ew, *marks]
+    if line.south is not None and line.west is not None:
+        ids = [line.ns.number, line.south.number, line.ew.number, line.west.number]
+    else:
+        ids = [_pair_id(line.ns, letter, many), _pair_id(line.ew, letter, many)]
+    return [line.table, line.round, *ids, *play_cells(line), *score_cells(line), *marks]
+
+
+def header(data: EventData) -> list[str]:
+    return ["% PBN 2.1", "% Content-type: text/x-pbn; charset=UTF-8",
+            "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
+
+
+def board_tags(t: Tournament, event: str, board) -> list[str]:
+    """Event, Site, Date, Board, Dealer, Vulnerable and the Deal when known."""
+    out = [_tag("Event", event), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
+           _tag("Board", board.number), _tag("Dealer", board.dealer),
+           _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None"))]
+    if board.deal:
+        out.append(_tag("Deal", board.deal))
+    return out
 
 
 def render(data: EventData) -> str:
     t = data.tournament
+    if t.event_type == EventType.TEAMS:
+        from .pbn_teams import render_teams
+
+        return render_teams(data)
     imp = not t.is_matchpoints
-    out = ["% PBN 2.1", "% EXPORT", "% Content-type: text/x-pbn; charset=UTF-8",
-           "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
+    individual = t.event_type == EventType.INDIVIDUAL
+    out = header(data)
     for session in data.sessions:
         event = t.name if len(data.sessions) == 1 else f"{t.name} ({session.number})"
         pools: dict[str, list] = defaultdict(list)
@@ -101,25 +146,23 @@ def render(data: EventData) -> str:
             standings = [(p, s.letter) for s in pool_sections for p in s.participants]
             for index, number in enumerate(sorted(boards)):
                 board = boards[number]
-                out += [_tag("Event", event), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
-                        _tag("Board", number), _tag("Dealer", board.dealer),
-                        _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None"))]
-                if board.deal:
-                    out.append(_tag("Deal", board.deal))
+                out += board_tags(t, event, board)
                 out.append(_tag("Scoring", SCORING.get(t.scoring_method, "MatchPoints")))
                 if board.par and board.par.get("score") is not None:
                     out.append(_tag("OptimumScore", f"NS {board.par['score']}"))
-                out.append(_tag("ScoreTable", ";".join(score_columns(imp))))
+                out.append(_tag("ScoreTable", ";".join(score_columns(imp, individual))))
                 for line, letter in sorted(lines[number], key=lambda x: (x[1], x[0].table,
                                                                           x[0].round)):
                     out.append(_row(_line_row(line, letter, many, imp)))
                 if index == 0:
-                    out.append(_tag("TotalScoreTable", ";".join(TOTAL_COLUMNS)))
+                    columns = INDIVIDUAL_TOTAL_COLUMNS if individual else TOTAL_COLUMNS
+                    out.append(_tag("TotalScoreTable", ";".join(columns)))
                     for p, letter in sorted(standings, key=lambda x: (x[0].direction,
                                                                       x[0].place or 9999)):
-                        out.append(_row([p.place, _pair_id(p, letter, many), p.direction,
-                                         number_text(p.points), number_text(p.percentage),
-                                         p.boards, p.name]))
+                        cells = [p.place, _pair_id(p, letter, many), p.direction,
+                                 number_text(p.points), number_text(p.percentage), p.boards,
+                                 p.name]
+                        out.append(_row(cells[:2] + cells[3:] if individual else cells))
                 out.append("")
     if data.totals:
         out += _event_totals(data)

@@ -7,15 +7,23 @@ two ``PLAYER``s and their licence numbers, teams, or players) and its ``BOARD``s
 the overall totals as ``PARTICIPANTS`` directly under ``EVENT``; known deals go in a
 ``HANDSET``. Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
 Scores are from North-South's side; an artificial adjusted score is written ``A6040``.
+A teams event writes ``TEAM``s and ``MATCH``es instead of the section's boards
+(``usebio_teams``); an individual's lines also name their four players
+(``NORTH_PLAYER_NUMBER`` … ``WEST_PLAYER_NUMBER``, our reading: formats.md names none).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from django.utils.translation import gettext as _
+
 from ..models import EventType, ScoringMethod, Tournament
+from ..services.errors import TournamentError
 from .data import EventData, Line, Participant, load_event, number_text
 from .deals import SUITS, hands
+
+TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 
 PROGRAM = "clubsite"
 PROGRAM_VERSION = "1.0"
@@ -33,7 +41,8 @@ SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 def event_type(tournament: Tournament) -> str:
     if tournament.event_type == EventType.TEAMS:
-        return "TEAMS"
+        event = getattr(tournament, "team_event", None) if tournament.pk else None
+        return "SWISS_TEAMS" if event is not None and event.is_swiss else "TEAMS"
     if tournament.event_type == EventType.INDIVIDUAL:
         return "INDIVIDUAL"
     return EVENT_TYPES.get(tournament.scoring_method, "PAIRS")
@@ -92,6 +101,8 @@ def _participants(parent: ET.Element, people: list[Participant], kind: str,
             if p.players:
                 _sub(el, "PLAYER_NAME", p.players[0].name)
                 _sub(el, "NATIONAL_ID_NUMBER", p.players[0].licence)
+                if not p.players[0].guest:
+                    _sub(el, "CLUB_ID_NUMBER", club_id)
             _sub(el, "PLAYER_NUMBER", p.number or None)
             _totals(el, p)
             continue
@@ -113,6 +124,10 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
         _sub(t, "TABLE_NUMBER", line.table)
         _sub(t, "NS_PAIR_NUMBER", line.ns.number)
         _sub(t, "EW_PAIR_NUMBER", line.ew.number)
+        if line.south is not None and line.west is not None:  # individual: four players
+            for seat, p in (("NORTH", line.ns), ("SOUTH", line.south), ("EAST", line.ew),
+                            ("WEST", line.west)):
+                _sub(t, f"{seat}_PLAYER_NUMBER", p.number)
         _sub(t, "CONTRACT", line.contract or None)
         _sub(t, "PLAYED_BY", line.declarer or None)
         _sub(t, "LEAD", line.lead or None)
@@ -124,6 +139,8 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
 
 
 def build(data: EventData) -> ET.Element:
+    from . import usebio_teams  # teams' PARTICIPANTS and MATCHes (it uses _sub from here)
+
     t = data.tournament
     kind = event_type(t)
     root = ET.Element("USEBIO", {"Version": "1.2"})
@@ -143,7 +160,11 @@ def build(data: EventData) -> ET.Element:
     _sub(event, "SESSION_COUNT", len(data.sessions))
     _sub(event, "SECTION_COUNT", max((len(s.sections) for s in data.sessions), default=0))
     _sub(event, "BOARDS_PLAYED", data.board_count)
-    _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
+    if kind in TEAM_KINDS:
+        _sub(event, "BOARD_SCORING_METHOD", "IMPS")
+        _sub(event, "MATCH_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
+    else:
+        _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
     _sub(event, "RESULTS_VERSION", data.version)
     mark_tag = MARK_TAGS.get(t.scoring_method)
     deals: dict[int, str] = {}
@@ -151,12 +172,19 @@ def build(data: EventData) -> ET.Element:
         s_el = _sub(event, "SESSION", SESSION_ID=session.number)
         for section in session.sections:
             sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
-            _participants(sec_el, section.participants, kind, data.club_id)
+            if kind in TEAM_KINDS:
+                usebio_teams.participants(sec_el, section.participants, data.club_id)
+                usebio_teams.matches(sec_el, session.matches)
+            else:
+                _participants(sec_el, section.participants, kind, data.club_id)
             for board in section.boards:
-                _board(sec_el, board, mark_tag)
+                if kind not in TEAM_KINDS:
+                    _board(sec_el, board, mark_tag)
                 if board.deal:
                     deals.setdefault(board.number, board.deal)
-    if data.totals:
+    if data.totals and kind in TEAM_KINDS:
+        usebio_teams.participants(event, data.totals, data.club_id)
+    elif data.totals:
         _participants(event, data.totals, kind, data.club_id)
     if deals:
         handset = _sub(event, "HANDSET")
@@ -181,6 +209,26 @@ def render(data: EventData) -> str:
             + body + "\n")
 
 
+def check_expressible(tournament: Tournament) -> None:
+    """Refuse the teams events our USEBIO files cannot carry: their ``MATCH`` holds IMPs and
+    VPs, so a knockout (carry-over, tie-break boards, who went through), a Patton evening, a
+    triplicate (one match per table) or an event scored in board-a-match or total points
+    would be read back as a different event. PBN carries their deals and rooms."""
+    if tournament.event_type != EventType.TEAMS:
+        return
+    from ..models import TeamFormat, TeamScoring
+    from ..services.teams import team_event
+
+    event = team_event(tournament)
+    if event.format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON, TeamFormat.TRIPLICATE) \
+            or event.unit not in (TeamScoring.VPS, TeamScoring.IMPS):
+        raise TournamentError(_(
+            "USEBIO files carry teams events scored in IMPs or VPs, round robin or Swiss; "
+            "a knockout, a Patton evening, a triplicate or an event scored in board or total "
+            "points cannot be written as USEBIO. Export it as PBN."), "format")
+
+
 def export(tournament: Tournament) -> str:
     """The tournament's current results as USEBIO 1.2 text (UTF-8 declared)."""
+    check_expressible(tournament)
     return render(load_event(tournament))

@@ -24,7 +24,8 @@ def add_service_error(form: forms.Form, error) -> None:
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
-        fields = ["name", "date", "venue", "event_type", "scoring_method", "session_count",
+        fields = ["name", "date", "venue", "event_type", "scoring_method", "match_vp_scale",
+                  "session_count",
                   "mixed", "public_results", "show_traveller", "opponent_confirmation",
                   "correction_minutes"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
@@ -42,6 +43,12 @@ class TournamentForm(forms.ModelForm):
         if data.get("scoring_method") and teams != (data["scoring_method"] in team_methods):
             self.add_error("scoring_method",
                            _("Teams are scored in IMPs or victory points, and only teams are."))
+        if data.get("match_vp_scale") and (
+                data.get("event_type") != EventType.PAIRS
+                or data.get("scoring_method") not in (ScoringMethod.BUTLER,
+                                                      ScoringMethod.CROSS_IMPS)):
+            self.add_error("match_vp_scale",
+                           _("Only Butler and cross-IMP pairs events convert matches to VPs."))
         if teams and data.get("session_count", 1) != 1:
             self.add_error("session_count", _("A teams event is played in one session."))
         return data

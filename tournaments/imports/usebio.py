@@ -33,6 +33,7 @@ from ..models import (
     Entry,
     RankingScope,
     Result,
+    ScoringMethod,
     Section,
     SessionStatus,
     StoredMark,
@@ -218,6 +219,14 @@ def _lead(text: str) -> str:
         return ""
 
 
+def save_deals(tournament: Tournament, deals: dict[int, str]) -> None:
+    if deals:
+        dealt = list(Board.objects.filter(session__tournament=tournament, number__in=list(deals)))
+        for board in dealt:
+            board.deal = deals[board.number]
+        Board.objects.bulk_update(dealt, ["deal"])
+
+
 PASS_WORDS = ("PASS", "P", "AP", "PASSED", "ALL PASS")
 
 
@@ -285,11 +294,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                            assignments=assignments)
         made.append((section, fs, plays))
     deals = event.deals
-    if deals:
-        dealt = list(Board.objects.filter(session__tournament=tournament, number__in=list(deals)))
-        for board in dealt:
-            board.deal = deals[board.number]
-        Board.objects.bulk_update(dealt, ["deal"])
+    save_deals(tournament, deals)
     notes: list[dict] = []
     rows = []
     for section, fs, plays in made:
@@ -306,15 +311,31 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
                 rows.append(Result(section=section, board=boards[number], round=m.round,
                                    table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
-                                   reason=_("Imported from %(file)s") % {"file": file_name}
-                                   if file_name else "",
+                                   reason=result_reason(file_name),
                                    **_result(boards[number], line, notes, where)))
+    save_results(rows)
+    finish(tournament, user=user, file_name=file_name)
+    summary = {
+        "event": event.name, "program": event.program, "club": event.club_name,
+        "sessions": event.session_count, "sections": len(event.sections),
+        "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
+        "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
+        "lines": len(rows), "deals": len(deals),
+    }
+    return tournament, {"summary": summary, "notes": notes}
+
+
+def save_results(rows: list[Result]) -> None:
     try:
         with transaction.atomic():
             Result.objects.bulk_create(rows, batch_size=1000)
     except IntegrityError as exc:
         raise UsebioError(_("The file has two results for the same pairs on the same board."))\
             from exc
+
+
+def finish(tournament: Tournament, *, user=None, file_name: str = "") -> None:
+    """Close the sessions, score them with our cores and publish the final results."""
     tournament.sessions.update(status=SessionStatus.FINISHED, finished_at=timezone.now())
     classify_tournament(tournament)
     now = timezone.now()
@@ -324,14 +345,10 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
                               after={"status": tournament.status, "imported": file_name},
                               reason=_("Imported from a USEBIO file."))
-    summary = {
-        "event": event.name, "program": event.program, "club": event.club_name,
-        "sessions": event.session_count, "sections": len(event.sections),
-        "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
-        "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
-        "lines": len(rows), "deals": len(deals),
-    }
-    return tournament, {"summary": summary, "notes": notes}
+
+
+def result_reason(file_name: str) -> str:
+    return _("Imported from %(file)s") % {"file": file_name} if file_name else ""
 
 
 # --- verifying ------------------------------------------------------------------------------
@@ -349,6 +366,17 @@ def _differs(file_value: Decimal | None, ours) -> bool:
     if ours is None:
         return True
     return abs(Decimal(ours) - file_value) > _tolerance(file_value)
+
+
+def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str:
+    if event.scoring_method in (ScoringMethod.VPS, ScoringMethod.IMPS):
+        return _("Section %(section)s, team %(team)s") % {"section": fs.letter,
+                                                          "team": pair.name or pair.number}
+    if event.event_type == "INDIVIDUAL":
+        return _("Section %(section)s, player %(player)s") % {"section": fs.letter,
+                                                              "player": pair.number}
+    return _("Section %(section)s, pair %(pair)s") % {
+        "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
 
 
 def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
@@ -369,8 +397,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
         plays = meetings(fs)
         slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
         for pair in fs.pairs:
-            where = _("Section %(section)s, pair %(pair)s") % {
-                "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
+            where = _participant_label(event, fs, pair)
             r = ranks[section.pk].get((pair.number, pair.direction))
             for what, file_value, ours in (
                     ("total", pair.total, r.points if r else None),
@@ -407,8 +434,19 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
     try:
         event = parse(data)
         with transaction.atomic():
-            tournament, outcome = import_event(event, user=user, file_name=file_name)
-            differences = outcome["notes"] + verify(tournament, event)
+            if event.scoring_method in (ScoringMethod.VPS, ScoringMethod.IMPS):
+                from .usebio_teams import import_teams, verify_teams
+
+                tournament, outcome = import_teams(event, user=user, file_name=file_name)
+                differences = outcome["notes"] + verify_teams(tournament, event)
+            elif event.event_type == "INDIVIDUAL":
+                from .usebio_individual import import_individual
+
+                tournament, outcome = import_individual(event, user=user, file_name=file_name)
+                differences = outcome["notes"] + verify(tournament, event)
+            else:
+                tournament, outcome = import_event(event, user=user, file_name=file_name)
+                differences = outcome["notes"] + verify(tournament, event)
             return ResultImport.objects.create(
                 file_name=file_name[:200], key=key, tournament=tournament,
                 state=ImportState.DONE,
@@ -429,8 +467,14 @@ def report_text(record: ResultImport) -> str:
         _("Imported “%(event)s” as %(slug)s.") % {"event": s.get("event"),
                                                  "slug": record.tournament.slug
                                                  if record.tournament else "-"},
-        _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
-          "%(boards)s boards, %(lines)s results, %(deals)s deals.") % s,
+        (_("%(teams)s teams (%(members)s members matched by licence, %(guests)s guests), "
+           "%(matches)s matches, %(boards)s boards, %(lines)s results, %(deals)s deals.")
+         if "teams" in s else
+         _("%(players)s players (%(members)s members matched by licence, %(guests)s guests), "
+           "%(boards)s boards, %(lines)s results, %(deals)s deals.")
+         if "players" in s else
+         _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
+           "%(boards)s boards, %(lines)s results, %(deals)s deals.")) % s,
     ]
     if not record.differences:
         lines.append(_("Verify: our scoring reproduces every figure of the file."))

@@ -2,9 +2,12 @@
 
 Accepts the layouts scorers write: ``PARTICIPANTS`` and ``BOARD`` directly under ``EVENT``,
 or nested in ``SESSION`` (and ``SECTION``). Pair numbers may be ``7`` or ``1NS``, with the
-line also given by ``DIRECTION``. Anything the importer cannot trust (not XML, no event,
-a traveller naming a pair that is not listed, a score that is not a number) raises
-``UsebioError`` with a message for the person who chose the file.
+line also given by ``DIRECTION``. Teams events list ``TEAM``s and their ``MATCH``es (each
+holding its boards, both rooms as traveller lines; ``usebio_teams_parse``); individual
+events list ``PLAYER``s and name the four players of each line. Anything the importer
+cannot trust (not XML, no event, a traveller naming a pair that is not listed, a score that
+is not a number) raises ``UsebioError`` listing every such row, for the person who chose
+the file.
 """
 
 from __future__ import annotations
@@ -31,12 +34,37 @@ SCORING_WORDS = {"MATCH_POINTS": ScoringMethod.MATCHPOINTS,
                  "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
                  "BUTLER": ScoringMethod.BUTLER}
 MARK_TAGS = ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS")
+TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 _PAIR = re.compile(r"^\s*([A-Za-z]*?)(\d+)\s*(NS|EW|N|E)?\s*$", re.IGNORECASE)
 _ARTIFICIAL = re.compile(r"^A(\d{2})(\d{2})$")
 
 
 class UsebioError(TournamentError):
     """The file cannot be imported; nothing was written."""
+
+
+class Problems:
+    """Every bad row of the file, so the person who chose it can fix them all at once."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def check(self, fn, *args):
+        """``fn(*args)``, or None with its message noted when it refuses the row."""
+        try:
+            return fn(*args)
+        except UsebioError as exc:
+            self.messages.append(exc.message)
+            return None
+
+    def raise_any(self) -> None:
+        if self.messages:
+            shown = self.messages[:50]
+            more = len(self.messages) - len(shown)
+            text = "\n".join(shown)
+            if more:
+                text += "\n" + _("…and %(count)s more.") % {"count": more}
+            raise UsebioError(text)
 
 
 @dataclass
@@ -54,6 +82,7 @@ class FilePair:
     percentage: Decimal | None
     place: int | None
     tied: bool = False
+    name: str = ""  # a team's name
 
 
 @dataclass
@@ -70,6 +99,24 @@ class FileLine:
     adjustment: dict | None
     ns_mark: Decimal | None
     ew_mark: Decimal | None
+    south: int | None = None  # individual events: ``ns`` is North and ``ew`` East
+    west: int | None = None
+    room: str = ""  # teams: OPEN or CLOSED
+
+
+@dataclass
+class FileMatch:
+    """A team match as the file states it (``home_imps``/``away_imps``: IMPs each won)."""
+
+    round: int
+    number: int
+    home: int
+    away: int | None
+    home_imps: Decimal | None
+    away_imps: Decimal | None
+    home_score: Decimal | None  # VPs, or the IMP margin when the event is scored in IMPs
+    away_score: Decimal | None
+    board_imps: dict[int, tuple[Decimal | None, Decimal | None]] = field(default_factory=dict)
 
 
 @dataclass
@@ -78,6 +125,7 @@ class FileSection:
     letter: str
     pairs: list[FilePair]
     boards: dict[int, list[FileLine]]
+    matches: list[FileMatch] = field(default_factory=list)
 
     @property
     def directional(self) -> bool:
@@ -179,22 +227,53 @@ def _direction(el: ET.Element, from_number: str) -> str:
     return {"N": "NS", "E": "EW", "S": "NS", "W": "EW"}.get(text, text)
 
 
-def _participants(box: ET.Element | None, where: str) -> list[FilePair]:
-    pairs = []
+def _pair(el: ET.Element, where: str) -> FilePair:
+    number, line = _pair_ref(_text(el, "PAIR_NUMBER"), where)
+    line = _direction(el, line)
+    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
+               for p in el.findall("PLAYER")]
+    if len(players) != 2 or not all(p.name for p in players):
+        raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
+                          % {"number": number, "where": where})
+    place, tied = _place(_text(el, "PLACE"))
+    return FilePair(number, line, players, _decimal(_text(el, "TOTAL_SCORE"), where),
+                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
+
+
+def _player(el: ET.Element, where: str) -> FilePair:
+    """An individual event's participant: one player with a number."""
+    name = _text(el, "PLAYER_NAME")
+    number = _int(_text(el, "PLAYER_NUMBER"), where)
+    if not name or number is None:
+        raise UsebioError(_("A player (%(where)s) needs a name and a PLAYER_NUMBER.")
+                          % {"where": where})
+    place, tied = _place(_text(el, "PLACE"))
+    return FilePair(number, "", [FilePlayer(name, _text(el, "NATIONAL_ID_NUMBER"))],
+                    _decimal(_text(el, "TOTAL_SCORE"), where),
+                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
+
+
+def _team(el: ET.Element, where: str) -> FilePair:
+    number = _int(el.get("TEAM_ID", "") or _text(el, "TEAM_ID"), where)
+    name = (el.get("TEAM_NAME") or _text(el, "TEAM_NAME")).strip()
+    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
+               for p in el.findall("PLAYER")]
+    if number is None or not players or not all(p.name for p in players):
+        raise UsebioError(_("Team %(team)s (%(where)s) needs a TEAM_ID and named players.")
+                          % {"team": number or name, "where": where})
+    place, tied = _place(_text(el, "PLACE"))
+    return FilePair(number, "", players, _decimal(_text(el, "TOTAL_SCORE"), where), None,
+                    place, tied, name=name)
+
+
+def _participants(box: ET.Element | None, where: str, problems: Problems,
+                  kind: str = "PAIRS") -> list[FilePair]:
     if box is None:
-        return pairs
-    for el in box.findall("PAIR"):
-        number, line = _pair_ref(_text(el, "PAIR_NUMBER"), where)
-        line = _direction(el, line)
-        players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
-                   for p in el.findall("PLAYER")]
-        if len(players) != 2 or not all(p.name for p in players):
-            raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
-                              % {"number": number, "where": where})
-        place, tied = _place(_text(el, "PLACE"))
-        pairs.append(FilePair(number, line, players, _decimal(_text(el, "TOTAL_SCORE"), where),
-                              _decimal(_text(el, "PERCENTAGE"), where), place, tied))
-    return pairs
+        return []
+    tag, read = {"TEAMS": ("TEAM", _team), "INDIVIDUAL": ("PLAYER", _player)}.get(
+        kind, ("PAIR", _pair))
+    found = [problems.check(read, el, where) for el in box.findall(tag)]
+    return [p for p in found if p is not None]
 
 
 def _marks(el: ET.Element) -> tuple[Decimal | None, Decimal | None]:
@@ -204,28 +283,55 @@ def _marks(el: ET.Element) -> tuple[Decimal | None, Decimal | None]:
     return None, None
 
 
-def _boards(container: ET.Element, where: str) -> dict[int, list[FileLine]]:
+def board_number(b: ET.Element, where: str) -> int:
+    number = _int(_text(b, "BOARD_NUMBER"), "BOARD_NUMBER")
+    if number is None or number < 1:
+        raise UsebioError(_("A board has no number (%(where)s).") % {"where": where})
+    return number
+
+
+def traveller_line(t: ET.Element, label: str) -> FileLine:
+    """One TRAVELLER_LINE; an individual line names its four players by number."""
+    if t.find("NORTH_PLAYER_NUMBER") is not None:
+        seats = [_int(_text(t, f"{seat}_PLAYER_NUMBER"), label)
+                 for seat in ("NORTH", "EAST", "SOUTH", "WEST")]
+        if None in seats:
+            raise UsebioError(_("A line of %(where)s does not name its four players.")
+                              % {"where": label})
+        ns, ew, south, west = seats
+    else:
+        (ns, _l1), (ew, _l2) = (_pair_ref(_text(t, "NS_PAIR_NUMBER"), label),
+                                _pair_ref(_text(t, "EW_PAIR_NUMBER"), label))
+        south = west = None
+    try:
+        score, adjustment = parse_score(_text(t, "SCORE"))
+    except UsebioError as exc:
+        raise UsebioError(_("%(where)s: %(problem)s") % {"where": label,
+                                                          "problem": exc.message}) from exc
+    ns_mark, ew_mark = _marks(t)
+    declarer = _text(t, "PLAYED_BY").upper()[:1]
+    if declarer and declarer not in SEATS:
+        raise UsebioError(_("“%(value)s” is not a seat (%(where)s).")
+                          % {"value": declarer, "where": label})
+    return FileLine(_int(_text(t, "ROUND_NUMBER"), label), _int(_text(t, "TABLE_NUMBER"), label),
+                    ns, ew, _text(t, "CONTRACT"), declarer, _text(t, "LEAD"),
+                    _int(_text(t, "TRICKS"), label), score, adjustment, ns_mark, ew_mark,
+                    south, west, _text(t, "ROOM").upper())
+
+
+def _boards(container: ET.Element, where: str, problems: Problems
+            ) -> dict[int, list[FileLine]]:
     boards: dict[int, list[FileLine]] = {}
     for b in container.findall("BOARD"):
-        number = _int(_text(b, "BOARD_NUMBER"), "BOARD_NUMBER")
-        if number is None or number < 1:
-            raise UsebioError(_("A board has no number (%(where)s).") % {"where": where})
+        number = problems.check(board_number, b, where)
+        if number is None:
+            continue
         lines = boards.setdefault(number, [])
         for t in b.findall("TRAVELLER_LINE"):
             label = _("board %(board)s, %(where)s") % {"board": number, "where": where}
-            ns, _l1 = _pair_ref(_text(t, "NS_PAIR_NUMBER"), label)
-            ew, _l2 = _pair_ref(_text(t, "EW_PAIR_NUMBER"), label)
-            score, adjustment = parse_score(_text(t, "SCORE"))
-            ns_mark, ew_mark = _marks(t)
-            declarer = _text(t, "PLAYED_BY").upper()[:1]
-            if declarer and declarer not in SEATS:
-                raise UsebioError(_("“%(value)s” is not a seat (%(where)s).")
-                                  % {"value": declarer, "where": label})
-            lines.append(FileLine(_int(_text(t, "ROUND_NUMBER"), label),
-                                  _int(_text(t, "TABLE_NUMBER"), label), ns, ew,
-                                  _text(t, "CONTRACT"), declarer, _text(t, "LEAD"),
-                                  _int(_text(t, "TRICKS"), label), score, adjustment,
-                                  ns_mark, ew_mark))
+            line = problems.check(traveller_line, t, label)
+            if line is not None:
+                lines.append(line)
     return boards
 
 
@@ -283,33 +389,48 @@ def parse(data: bytes | str) -> FileEvent:
     if event is None:
         raise UsebioError(_("The file holds no EVENT."))
     kind = (event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE")).upper()
-    if kind in ("TEAMS", "SWISS_TEAMS", "INDIVIDUAL") or event.find(".//MATCH") is not None:
-        raise UsebioError(_("Only pairs events (matchpoints, cross-IMPs, Butler) can be "
-                            "imported; this file holds a %(kind)s event.") % {"kind": kind})
-    scoring = (_text(event, "BOARD_SCORING_METHOD") or _text(event, "SCORING_METHOD")).upper()
-    method = SCORING_WORDS.get(scoring) or METHODS.get(kind)
+    teams = kind in TEAM_KINDS or event.find(".//MATCH") is not None
+    if teams:
+        from .usebio_teams_parse import match_method, matches
+
+        method = match_method(event)
+        shape = "TEAMS"
+    else:
+        scoring = (_text(event, "BOARD_SCORING_METHOD") or _text(event, "SCORING_METHOD")).upper()
+        shape = "INDIVIDUAL" if kind == "INDIVIDUAL" else "PAIRS"
+        method = (ScoringMethod.MATCHPOINTS if shape == "INDIVIDUAL"
+                  else SCORING_WORDS.get(scoring) or METHODS.get(kind))
     if method is None:
         raise UsebioError(_("Unknown event type “%(kind)s”.") % {"kind": kind})
     sections = []
+    problems = Problems()
     for session, letter, container in _containers(event):
         where = _("session %(session)s, section %(section)s") % {"session": session,
                                                                  "section": letter}
         section = FileSection(session, letter,
-                              _participants(container.find("PARTICIPANTS"), where),
-                              _boards(container, where))
+                              _participants(container.find("PARTICIPANTS"), where, problems,
+                                            shape),
+                              _boards(container, where, problems))
+        if teams:
+            section.matches = matches(container, section, where, problems)
         for number, lines in section.boards.items():
             for line in lines:
-                for pair, side in ((line.ns, "NS"), (line.ew, "EW")):
-                    if section.pair(pair, side) is None:
-                        raise UsebioError(_(
+                for pair, side in ((line.ns, "NS"), (line.ew, "EW"), (line.south, "NS"),
+                                   (line.west, "EW")):
+                    if pair is not None and section.pair(pair, side) is None:
+                        problems.messages.append(_(
                             "Board %(board)s names pair %(pair)s, who is not among the "
                             "participants (%(where)s).")
                             % {"board": number, "pair": pair, "where": where})
         if section.pairs or section.boards:
             sections.append(section)
+    problems.raise_any()
+    if teams and not any(s.matches for s in sections):
+        raise UsebioError(_("The teams file holds no MATCH."))
     if not any(s.boards for s in sections):
         raise UsebioError(_("The file holds no travellers to import."))
     name = _text(event, "EVENT_DESCRIPTION") or _text(event, "TITLE") or _("Imported event")
     return FileEvent(_text(root.find("CLUB"), "CLUB_NAME"), name[:160],
-                     _date(_text(event, "DATE")), _text(event, "VENUE")[:160], kind, method,
+                     _date(_text(event, "DATE")), _text(event, "VENUE")[:160],
+                     kind if not teams or kind in TEAM_KINDS else "TEAMS", method,
                      _text(event, "PROGRAM_NAME"), sections, _deals(event))

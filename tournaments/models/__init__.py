@@ -16,14 +16,17 @@ from .event import (
     Tournament,
     TournamentStatus,
 )
-from .rankings import RankingScope, StoredMark, StoredRanking
+from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .results import Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
 from .teams import (
+    KnockoutSeeding,
+    KnockoutTie,
     RoundRobinMethod,
     TeamEvent,
     TeamFormat,
     TeamMatch,
+    TeamScoring,
     TieBreak,
     TieBreakOrder,
     VPScale,
@@ -33,8 +36,9 @@ __all__ = [
     "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
     "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
+    "StoredMatch",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
-    "RoundRobinMethod", "TeamEvent", "TeamFormat", "TeamMatch", "TieBreak", "TieBreakOrder",
-    "VPScale",
+    "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
+    "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
 ]

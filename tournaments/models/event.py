@@ -26,6 +26,14 @@ class ScoringMethod(models.TextChoices):
     VPS = "vps", _("Victory points (teams)")
 
 
+def vp_scales() -> list[tuple[str, str]]:
+    """The VP scales a Butler or cross-IMP pairs event may convert its matches with (the
+    teams' scales, ``teams.VPScale``)."""
+    from .teams import VPScale
+
+    return VPScale.choices
+
+
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", _("Draft")
     RUNNING = "running", _("Running")
@@ -46,6 +54,13 @@ class Tournament(models.Model):
     scoring_method = models.CharField(
         _("scoring method"), max_length=12, choices=ScoringMethod.choices,
         default=ScoringMethod.MATCHPOINTS,
+    )
+    match_vp_scale = models.CharField(
+        _("VPs per match"), max_length=16, blank=True, default="", choices=vp_scales,
+        help_text=_("Butler and cross-IMP pairs only, when the conditions of contest say so: "
+                    "each pair's IMPs of a round against one opponent are converted to VPs on "
+                    "this scale for the round's boards, and pairs are ranked by their VPs. The "
+                    "course's 25-VP table needs 8 to 48 boards a round."),
     )
     session_count = models.PositiveSmallIntegerField(_("sessions"), default=1)
     mixed = models.BooleanField(
@@ -92,6 +107,12 @@ class Tournament(models.Model):
     @property
     def is_matchpoints(self) -> bool:
         return self.scoring_method == ScoringMethod.MATCHPOINTS
+
+    @property
+    def converts_matches_to_vps(self) -> bool:
+        """Whether a Butler or cross-IMP pairs event ranks by VPs per match."""
+        return (bool(self.match_vp_scale) and self.event_type == EventType.PAIRS
+                and self.scoring_method in (ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS))
 
 
 class SessionStatus(models.TextChoices):

@@ -101,3 +101,37 @@ class StoredMark(models.Model):
 
     def __str__(self) -> str:
         return f"B{self.board_number} {self.entry_id}: {self.mark}"
+
+
+class StoredMatch(models.Model):
+    """A pair's match in a Butler or cross-IMP pairs event converted to VPs: its IMPs over
+    the boards of one round against one opponent and the VPs they are worth, written with
+    the rankings so the scorecard shows what the ranking added."""
+
+    session = models.ForeignKey(
+        Session, verbose_name=_("session"), on_delete=models.CASCADE, related_name="vp_matches"
+    )
+    section = models.ForeignKey(
+        Section, verbose_name=_("section"), on_delete=models.CASCADE, related_name="vp_matches"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="vp_matches"
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    opponent = models.ForeignKey(
+        Entry, verbose_name=_("opponents"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
+    )
+    imps = models.DecimalField(_("IMPs"), max_digits=10, decimal_places=2)
+    boards = models.PositiveSmallIntegerField(_("boards"))
+    vps = models.DecimalField(_("VPs"), max_digits=8, decimal_places=2)
+    version = models.PositiveIntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ["session", "entry", "round"]
+        verbose_name = _("match score")
+        verbose_name_plural = _("match scores")
+        indexes = [models.Index(fields=["session", "entry"])]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} r{self.round}: {self.imps} IMPs, {self.vps} VPs"

@@ -11,12 +11,45 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .entries import Entry
-from .event import Session, Tournament
+from .event import ScoringMethod, Session, Tournament
 
 
 class TeamFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin (all play all)")
     SWISS = "swiss", _("Swiss")
+    PATTON = "patton", _("Patton (all play all, a few boards, 8 points a board)")
+    TRIPLICATE = "triplicate", _("Three-team triplicate")
+    KNOCKOUT = "knockout", _("Knockout")
+
+
+class TeamScoring(models.TextChoices):
+    """How a match is scored (C03 l.142, l.163-167, l.185-195). Empty: as the tournament's
+    scoring method says (VPs or IMPs), which is how events made before this setting score."""
+
+    TOURNAMENT = "", _("As the tournament's scoring method (VPs or IMPs)")
+    VPS = "vps", _("IMPs converted to victory points")
+    IMPS = "imps", _("IMPs")
+    BOARD_A_MATCH = "bam", _("Board-a-match (2, 1 or 0 a board)")
+    TOTAL_POINTS = "total", _("Total points")
+    PATTON = "patton", _("Patton points (8 a board)")
+
+
+class KnockoutSeeding(models.TextChoices):
+    """How the knockout's seeds are set (C03 l.175: "sorteo, cabezas de serie…")."""
+
+    REGISTRATION = "registration", _("Registration order")
+    SEEDS = "seeds", _("The director's seeds")
+    DRAW = "draw", _("Drawn at random")
+
+
+class KnockoutTie(models.TextChoices):
+    """What the conditions of contest say about a tied knockout match (the course and the
+    specs are silent: C03 l.177 only says the winner by at least 1 IMP goes through)."""
+
+    EXTRA_BOARDS = "extra_boards", _("Play extra boards at the same tables")
+    HIGHER_SEED = "higher_seed", _("The higher seed goes through")
+    MOST_BOARDS = "most_boards", _("The team that won more boards goes through, then the "
+                                   "higher seed")
 
 
 class RoundRobinMethod(models.TextChoices):
@@ -80,6 +113,11 @@ class TeamEvent(models.Model):
                     "WBF's usual award on the 20-VP scale); with IMP scoring a bye scores 0 "
                     "IMPs."),
     )
+    scoring = models.CharField(
+        _("scoring"), max_length=8, choices=TeamScoring.choices, blank=True,
+        default=TeamScoring.TOURNAMENT,
+        help_text=_("A Patton evening always scores Patton points and a triplicate IMPs."),
+    )
     tie_breaks = models.CharField(_("tie-breaks"), max_length=24, choices=TieBreakOrder.choices,
                                   default=TieBreakOrder.H2H_FIRST)
     random_first_round = models.BooleanField(
@@ -87,6 +125,27 @@ class TeamEvent(models.Model):
         help_text=_("Otherwise the first round pairs the teams in registration order: "
                     "1 v 2, 3 v 4…"),
     )
+
+    legs = models.PositiveSmallIntegerField(
+        _("legs"), default=1,
+        help_text=_("A round robin played twice or more: each leg repeats the schedule with "
+                    "home and away swapped (C03 l.253)."),
+    )
+    knockout_seeding = models.CharField(
+        _("knockout seeding"), max_length=12, choices=KnockoutSeeding.choices,
+        default=KnockoutSeeding.REGISTRATION,
+        help_text=_("Byes for a field that is not a power of two go to the top seeds."),
+    )
+    seeds = models.JSONField(_("seeds"), default=list, blank=True,
+                             help_text=_("Team entry ids, best seed first."))
+    knockout_tie = models.CharField(
+        _("tied knockout match"), max_length=12, choices=KnockoutTie.choices,
+        default=KnockoutTie.EXTRA_BOARDS,
+        help_text=_("As the conditions of contest say. A match is tied when neither team "
+                    "wins by at least 1 IMP."),
+    )
+    tie_boards = models.PositiveSmallIntegerField(
+        _("boards of a tie-break segment"), default=4)
 
     class Meta:
         verbose_name = _("teams event")
@@ -98,6 +157,32 @@ class TeamEvent(models.Model):
     @property
     def is_swiss(self) -> bool:
         return self.format == TeamFormat.SWISS
+
+    @property
+    def is_triplicate(self) -> bool:
+        return self.format == TeamFormat.TRIPLICATE
+
+    @property
+    def unit(self) -> str:
+        """What the standings count: "vps", "imps", "bam", "total" or "patton"."""
+        if self.format == TeamFormat.PATTON:
+            return TeamScoring.PATTON
+        if self.format in (TeamFormat.TRIPLICATE, TeamFormat.KNOCKOUT):
+            return TeamScoring.IMPS  # a knockout match is won on IMPs (C03 l.177)
+        if self.scoring:
+            return self.scoring
+        return TeamScoring.VPS if self.tournament.scoring_method == ScoringMethod.VPS \
+            else TeamScoring.IMPS
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == TeamFormat.KNOCKOUT
+
+    @property
+    def has_bracket(self) -> bool:
+        """A knockout's own bracket, or one seeded from a Swiss or round robin's standing (a
+        qualifying stage); a Patton evening or a triplicate has none."""
+        return self.format in (TeamFormat.KNOCKOUT, TeamFormat.SWISS, TeamFormat.ROUND_ROBIN)
 
     @property
     def tie_break_order(self) -> tuple[str, ...]:
@@ -132,6 +217,24 @@ class TeamMatch(models.Model):
     away_vp = models.DecimalField(_("away VPs"), max_digits=6, decimal_places=2, null=True,
                                   blank=True)
     boards_played = models.PositiveSmallIntegerField(_("boards scored"), default=0)
+    # Board-a-match, total or Patton points of each team, when the event scores in them.
+    home_points = models.DecimalField(_("home points"), max_digits=9, decimal_places=2,
+                                      null=True, blank=True)
+    away_points = models.DecimalField(_("away points"), max_digits=9, decimal_places=2,
+                                      null=True, blank=True)
+    # Knockout only: IMPs the director carries into the match (a qualifying stage, a handicap),
+    # the home team's averaged margin including them (Law 12C4, C03 l.830), tie-break
+    # segments played at the same two tables, and who went through.
+    home_carry = models.DecimalField(_("home carry-over"), max_digits=6, decimal_places=1,
+                                     default=0)
+    away_carry = models.DecimalField(_("away carry-over"), max_digits=6, decimal_places=1,
+                                     default=0)
+    margin = models.DecimalField(_("home margin"), max_digits=8, decimal_places=2, null=True,
+                                 blank=True)
+    tie_segments = models.JSONField(_("tie-break segments"), default=list, blank=True)
+    winner = models.ForeignKey(Entry, verbose_name=_("went through"), null=True, blank=True,
+                               on_delete=models.PROTECT, related_name="knockout_wins")
+    decided_by = models.CharField(_("decided by"), max_length=12, blank=True)
 
     class Meta:
         ordering = ["session", "round", "number"]

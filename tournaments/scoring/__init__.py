@@ -28,12 +28,26 @@ from .adjusted import (
     unplayed_session_percentage,
 )
 from .board import BoardScore, LineMarks, score_board
-from .butler import LineImps, butler_datum, butler_imps, score_imp_pairs_board
+from .butler import (
+    LineImps,
+    PairMatch,
+    butler_datum,
+    butler_imps,
+    match_victory_points,
+    score_imp_pairs_board,
+)
 from .conditions import board_conditions, is_vulnerable
 from .contracts import Contract, contract_score, is_congruent, ns_score, parse_contract
 from .errors import ScoringError
 from .imps import cross_imp_sums, cross_imps, cross_imps_exact, imps
-from .individual import IndividualBoard, IndividualLine, score_individual_session
+from .individual import (
+    IndividualBoard,
+    IndividualImps,
+    IndividualLine,
+    PlayerImps,
+    score_individual_imps,
+    score_individual_session,
+)
 from .matchpoints import (
     base_matchpoints,
     matchpoints,
@@ -76,7 +90,7 @@ __all__ = [
     "Unplayed", "Weighted", "artificial_percentage", "as_entry", "base_matchpoints",
     "board_a_match", "board_conditions", "butler_datum", "butler_imps", "combine_sessions",
     "contract_score", "cross_imp_sums", "cross_imps", "cross_imps_exact", "display_round",
-    "fouled_group_percentages", "imps", "IndividualBoard", "IndividualLine", "is_congruent", "is_vulnerable", "knockout_board",
+    "fouled_group_percentages", "imps", "IndividualBoard", "IndividualImps", "PairMatch", "match_victory_points", "IndividualLine", "PlayerImps", "score_individual_imps", "is_congruent", "is_vulnerable", "knockout_board",
     "knockout_margin", "match_imps", "matchpoints", "matchpoints_exact", "neuberg",
     "ns_score", "parse_contract", "patton_points", "procedural_penalty", "rank",
     "relay_correction", "score_board", "score_imp_pairs_board", "score_individual_session", "score_session",

@@ -3,11 +3,17 @@
 The course's datum drops one best NS and one best EW result and averages the
 rest; the rule is a parameter because clubs use others. Artificial scores in
 Butler and cross-IMPs are ±2 / 0 IMPs by AEB norm (L17 78D note, l.3125).
+
+Where the conditions of contest say so, the IMPs a pair scores in the boards of one round
+against one opponent (a match) are converted to victory points for that number of boards
+(C03 l.207-208: "a la suma de P.M.I. en las manos de que conste el match contra cada pareja
+se le aplica el baremo correspondiente de puntos victoria"): ``match_victory_points``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -18,6 +24,7 @@ from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
 from .adjusted import Real as RealResult
 from .errors import ScoringError
 from .imps import cross_imps_exact, imps
+from .vp import vp_for_margin
 
 DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
 AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
@@ -122,3 +129,49 @@ def score_imp_pairs_board(
         elif isinstance(e, NotPlayed):
             out.append(LineImps(None, None))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class PairMatch:
+    """A pair's match: its IMPs over the round's boards and the VPs they convert to."""
+
+    pair: Hashable
+    round: int
+    opponent: Hashable | None
+    imps: Fraction
+    boards: int  # boards with a score (played or adjusted); 0 for a sit-out
+    vps: Fraction
+
+
+def match_victory_points(
+    board_imps: Iterable[tuple[Hashable, int, Hashable | None, Fraction | None]],
+    scale: str = "wbf20",
+) -> list[PairMatch]:
+    """Each pair's matches from its board marks ``(pair, round, opponent, imps)``.
+
+    A pair's own IMP sum is looked up on the scale for the match's number of boards, since
+    Butler and cross-IMP marks are not zero-sum (as with asymmetric adjusted scores in
+    teams, each side looks up its own margin, C03 l.826). A board without a score (imps
+    None) is not part of the match (AEB note to 86B3: "el partido consistirá en el número de
+    estuches jugados"). A match with no scored board, a sit-out, is given the pair's average
+    VPs over its other matches, as the course scores a sit-out with the pair's own average.
+    """
+    grouped: dict[tuple[Hashable, int], list] = defaultdict(lambda: [None, Fraction(0), 0])
+    for pair, rnd, opponent, value in board_imps:
+        match = grouped[(pair, rnd)]
+        if match[0] is None:
+            match[0] = opponent
+        if value is not None:
+            match[1] += Fraction(value)
+            match[2] += 1
+    out: dict[tuple[Hashable, int], PairMatch] = {}
+    for (pair, rnd), (opponent, total, boards) in grouped.items():
+        if boards:
+            vps = Fraction(str(vp_for_margin(total, boards, scale)))
+            out[(pair, rnd)] = PairMatch(pair, rnd, opponent, total, boards, vps)
+    for (pair, rnd), (opponent, _total, boards) in grouped.items():
+        if not boards:
+            played = [m.vps for m in out.values() if m.pair == pair and m.boards]
+            average = sum(played, Fraction(0)) / len(played) if played else Fraction(0)
+            out[(pair, rnd)] = PairMatch(pair, rnd, opponent, Fraction(0), 0, average)
+    return [out[k] for k in sorted(out, key=lambda k: (str(k[0]), k[1]))]

@@ -7,14 +7,23 @@ North and South both receive the NS side's mark and East and West the EW side's.
 percentages and the adjustments that depend on a contestant's own percentage (Law 12C2c
 average-plus, relays) are computed per *player*, since nobody keeps a partner in an
 individual (C03 l.315-347).
+
+IMP-scored individuals (Butler, cross-IMPs) follow the same rule: each line is IMPed for its NS
+and EW sides exactly as an IMP-pairs board (``score_imp_pairs_board``: the course's Butler
+datum, C03 l.203-209, or cross-IMPs averaged over the comparisons; AEB ±2/0 for artificial
+scores) and both partners of a side receive that side's IMPs.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
 
 from .board import SplitRule, score_board
+from .butler import DatumRule, score_imp_pairs_board
 from .matchpoints import top_for
 from .session import Penalty, Provisional, SessionScore, finish_session, provisional_marks
 
@@ -63,3 +72,54 @@ def score_individual_session(
     return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_player,
                           edition=edition, penalties=penalties,
                           max_average_plus_unplayed=max_average_plus_unplayed)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerImps:
+    """One player's IMPs on one board; ``imps`` is None when the line was not played."""
+
+    board: int
+    player: Hashable
+    direction: str  # NS or EW
+    opponent: Hashable
+    imps: Fraction | None
+
+
+@dataclass
+class IndividualImps:
+    marks: list[PlayerImps] = field(default_factory=list)
+    totals: dict[Hashable, Fraction] = field(default_factory=dict)
+    boards: dict[Hashable, int] = field(default_factory=dict)  # boards with a mark, per player
+
+
+def score_individual_imps(
+    boards: Sequence[IndividualBoard],
+    method: Literal["butler", "cross"] = "butler",
+    *,
+    rule: DatumRule = "course",
+    round_to: int | None = None,
+) -> IndividualImps:
+    """Butler or cross-IMP every board and credit each side's IMPs to both of its players.
+
+    Opponents are named as in ``score_individual_session`` (East for North and South,
+    North for East and West).
+    """
+    out = IndividualImps()
+    totals: dict[Hashable, Fraction] = defaultdict(Fraction)
+    counts: dict[Hashable, int] = defaultdict(int)
+    for b in boards:
+        marks = score_imp_pairs_board([line.entry for line in b.lines], method, rule=rule,
+                                      round_to=round_to)
+        for line, m in zip(b.lines, marks, strict=True):
+            ew_first = line.east if line.east is not None else line.west
+            ns_first = line.north if line.north is not None else line.south
+            for player, direction, opponent, value in (
+                    (line.north, "NS", ew_first, m.ns), (line.south, "NS", ew_first, m.ns),
+                    (line.east, "EW", ns_first, m.ew), (line.west, "EW", ns_first, m.ew)):
+                if player is None:
+                    continue
+                out.marks.append(PlayerImps(b.board, player, direction, opponent, value))
+                counts[player] += 1
+                totals[player] += value or 0
+    out.totals, out.boards = dict(totals), dict(counts)
+    return out

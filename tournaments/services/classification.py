@@ -17,7 +17,8 @@ Rules applied here, where the data decides what the core is told:
   it as missing, the director scores it as not played);
 - a Mitchell ranks NS and EW apart (two winners), every other movement has one ranking;
   sections of one pool are also ranked together; withdrawn entries are not ranked;
-- in IMP-scored events a procedural penalty's amount is read as IMPs;
+- in IMP-scored events a procedural penalty's amount is read as IMPs (as VPs when the
+  tournament converts each round's match to VPs: pairs are then ranked on their VPs);
 - an individual pool is scored by ``services.individual`` (each side's marks credited to both
   partners), one ranking of players.
 """
@@ -50,12 +51,14 @@ from ..models import (
     Section,
     Session,
     StoredMark,
+    StoredMatch,
     StoredRanking,
     Tournament,
 )
 from ..scoring import (
     BoardResult,
     NotPlayed,
+    PairMatch,
     PairTotal,
     SessionScore,
     Standing,
@@ -63,6 +66,7 @@ from ..scoring import (
     Unplayed,
     combine_sessions,
     display_round,
+    match_victory_points,
     rank,
     score_imp_pairs_board,
     score_session,
@@ -70,6 +74,7 @@ from ..scoring import (
 from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
+from .bulk import insert_rows
 
 IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
@@ -140,6 +145,7 @@ class PoolScore:
     boards: dict[int, int] = field(default_factory=dict)  # entry → boards with a mark
     marks: list[tuple] = field(default_factory=list)  # (section, board, entry, dir, opp, mark, kind)
     session_score: SessionScore | None = None
+    matches: list[tuple[int, PairMatch]] = field(default_factory=list)  # (section, match): VPs
 
 
 def pool_inputs(data: SessionData, sections: list[Section], imp: bool
@@ -232,11 +238,52 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
                 kind = "unplayed" if value is None else "result"
                 out.marks.append((where[(b.board, pair)], b.board, pair, direction, opp,
                                   value or Fraction(0), kind))
+    if data.session.tournament.converts_matches_to_vps:
+        totals = _match_vps(data, sections, out)
     for p in data.penalties:
         if p["entry_id"] in totals:
             totals[p["entry_id"]] -= Fraction(str(p["fraction_of_top"]))
     out.imp_totals, out.boards = dict(totals), dict(counts)
     return out
+
+
+def match_rounds(data: SessionData, sections: list[Section]) -> dict[tuple[int, int], int]:
+    """(board, entry) → the round the entry plays the board in (its match), movement's word."""
+    seats = data.seat_map()
+    out: dict[tuple[int, int], int] = {}
+    for section in sections:
+        directional = plan.is_directional(section.movement)
+        for slot in plan.slots(section.movement):
+            for number, line in ((slot.ns, "NS"), (slot.ew, "EW")):
+                seat = seats.get((section.pk, number, line if directional else ""))
+                if seat is not None:
+                    for b in slot.boards:
+                        out[(b + section.board_offset, seat["entry_id"])] = slot.round
+        for rnd, pair_number, sat_out in plan.sitout_boards(section.movement):
+            seat = seats.get((section.pk, pair_number, ""))
+            if seat is not None:
+                for b in sat_out:
+                    out[(b + section.board_offset, seat["entry_id"])] = rnd
+    return out
+
+
+def _match_vps(data: SessionData, sections: list[Section], out: PoolScore
+               ) -> dict[int, Fraction]:
+    """Each pair's VPs: its IMPs per round (a match) on the tournament's scale (C03 l.207-208);
+    the matches are kept on ``out`` and a procedural penalty then comes off the VPs."""
+    rounds = match_rounds(data, sections)
+    section_of: dict[tuple[int, int], int] = {}
+    board_imps = []
+    for section_id, board, entry, _direction, opp, mark, kind in out.marks:
+        rnd = rounds.get((board, entry), 0)
+        section_of[(entry, rnd)] = section_id
+        board_imps.append((entry, rnd, opp, None if kind == "unplayed" else mark))
+    matches = match_victory_points(board_imps, data.session.tournament.match_vp_scale)
+    out.matches = [(section_of[(m.pair, m.round)], m) for m in matches]
+    totals: dict[int, Fraction] = defaultdict(Fraction)
+    for m in matches:
+        totals[m.pair] += m.vps
+    return totals
 
 
 def score_data(data: SessionData) -> list[PoolScore]:
@@ -298,22 +345,34 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> lis
     return rows
 
 
-def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMark]:
+MARK_FIELDS = ("session", "section", "board_number", "entry", "direction", "opponent",
+               "result", "mark", "kind", "version", "percentage")
+
+
+def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[tuple]:
+    """The board marks as plain rows in the order of ``MARK_FIELDS`` (``bulk.insert_rows``)."""
     result_of = {}
     for r in data.results:
         for holder in ("ns_id", "ew_id", "south_id", "west_id"):  # south/west: individuals
             if r.get(holder) is not None:
                 result_of[(r["board__number"], r[holder])] = r["id"]
+    session_id = data.session.pk
     rows = []
     for pool in pools:
         for section_id, board, entry, direction, opp, mark, kind in pool.marks:
-            rows.append(StoredMark(
-                session=data.session, section_id=section_id, board_number=board, entry_id=entry,
-                direction=direction, opponent_id=opp, result_id=result_of.get((board, entry)),
-                mark=_decimal(mark), kind=kind, version=version,
-                percentage=_decimal(Fraction(mark) * 100 / pool.top) if pool.top else None,
+            rows.append((
+                session_id, section_id, board, entry, direction, opp,
+                result_of.get((board, entry)), _decimal(mark), kind, version,
+                _decimal(Fraction(mark) * 100 / pool.top) if pool.top else None,
             ))
     return rows
+
+
+def match_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMatch]:
+    return [StoredMatch(session=data.session, section_id=section_id, entry_id=m.pair,
+                        round=m.round, opponent_id=m.opponent, imps=_decimal(m.imps),
+                        boards=m.boards, vps=_decimal(m.vps), version=version)
+            for pool in pools for section_id, m in pool.matches]
 
 
 def classify_session(session: Session) -> int:
@@ -351,7 +410,9 @@ def _classify(session: Session) -> int:
         StoredRanking.objects.filter(session=locked).delete()
         StoredMark.objects.filter(session=locked).delete()
         StoredRanking.objects.bulk_create(ranking_rows(data, pools, version), batch_size=2000)
-        StoredMark.objects.bulk_create(mark_rows(data, pools, version), batch_size=2000)
+        insert_rows(StoredMark, MARK_FIELDS, mark_rows(data, pools, version))
+        StoredMatch.objects.filter(session=locked).delete()
+        StoredMatch.objects.bulk_create(match_rows(data, pools, version), batch_size=2000)
         locked.ranking_version = version
         locked.classified_through = data.stamp or timezone.now()
         locked.save(update_fields=["ranking_version", "classified_through"])
@@ -553,9 +614,12 @@ def _session_for_event(pools: list[PoolScore]) -> SessionScore | None:
     return SessionScore(top, per_pair, totals, ())
 
 
-def classify_event(tournament: Tournament) -> None:
-    """Totals over every session (matchpoints: ``combine_sessions``; IMPs: sums)."""
-    sessions = [s for s in tournament.sessions.order_by("number") if s.sections.exists()]
+def event_standings(tournament: Tournament, sessions: list[Session]
+                    ) -> tuple[list, dict | None, dict[int, str]]:
+    """Totals over ``sessions`` (matchpoints: ``combine_sessions``; IMPs: sums), ranked:
+    the ranked standings of active entries, the matchpoint totals (None for IMPs) and names.
+
+    Also what seats a later session by serpentine (the ranking of the sessions so far)."""
     scored = [score_data(load_session(s)) for s in sessions]
     names: dict[int, str] = {}
     active: set[int] = set()
@@ -578,8 +642,15 @@ def classify_event(tournament: Tournament) -> None:
         totals = combine_sessions(per_session)
         standings = [Standing(e, t.percentage, name=names.get(e, ""))
                      for e, t in totals.items() if e in active]
+    return rank(standings), totals, names
+
+
+def classify_event(tournament: Tournament) -> None:
+    """Totals over every session, stored as the tournament's ranking."""
+    sessions = [s for s in tournament.sessions.order_by("number") if s.sections.exists()]
+    ranking, totals, names = event_standings(tournament, sessions)
     rows = []
-    for ranked in rank(standings):
+    for ranked in ranking:
         e = ranked.standing.pair
         t = totals[e] if totals is not None else None
         rows.append(StoredRanking(

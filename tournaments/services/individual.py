@@ -9,6 +9,9 @@ the EW marks to East and West (``scoring.score_individual_session``); rankings a
 then stored per player entry, so the ranking, scorecard, traveller and player pages read
 them like any other event.
 
+Butler and cross-IMP individuals are scored the same way in IMPs
+(``scoring.score_individual_imps``): ranking, scorecards and travellers then show IMPs.
+
 Only complete tables are scored: a table with an empty or withdrawn seat has no line (the
 director fills the seat with a substitute, as the course does).
 """
@@ -24,7 +27,12 @@ from django.utils.translation import gettext_lazy
 
 from ..models import Entry, EntryStatus, Seating, Section, TableCode
 from ..movements.individual import SUPPORTED_PLAYERS  # noqa: F401  (the set-up form offers these)
-from ..scoring import IndividualBoard, IndividualLine, score_individual_session
+from ..scoring import (
+    IndividualBoard,
+    IndividualLine,
+    score_individual_imps,
+    score_individual_session,
+)
 from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
@@ -156,6 +164,72 @@ def table_cards(section: Section) -> list[IndividualTableCard]:
     return [cards[t] for t in sorted(cards)]
 
 
+# --- player cards ---------------------------------------------------------------------------
+
+
+PARTNER_SEAT = {"N": "S", "S": "N", "E": "W", "W": "E"}
+OPPONENT_SEATS = {"N": ("E", "W"), "S": ("E", "W"), "E": ("N", "S"), "W": ("N", "S")}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """A player's round: where to sit, with whom, against whom, which boards. ``table`` is
+    None when the movement leaves the player out of the round."""
+
+    round: int
+    table: int | None
+    seat: str = ""
+    partner: SeatAt | None = None
+    opponents: tuple[SeatAt, ...] = ()
+    boards: tuple[int, ...] = ()
+
+    @property
+    def sitout(self) -> bool:
+        return self.table is None
+
+    @property
+    def seat_name(self) -> str:
+        return str(SEAT_NAMES[self.seat]) if self.seat else ""
+
+
+@dataclass
+class PlayerCard:
+    section: str
+    number: int
+    entry: Entry | None
+    lines: list[PlayerLine] = field(default_factory=list)
+
+
+def player_cards(section: Section) -> list[PlayerCard]:
+    """One card per player number of the movement: round by round the table, the seat, the
+    partner, the two opponents and the boards (the individual's pair movement card)."""
+    players = seated_players(section)
+    slots = list(plan.slots(section.movement))
+    rounds = sorted({s.round for s in slots})
+    where: dict[tuple[int, int], tuple[plan.Slot, dict[str, SeatAt]]] = {}
+    for s in slots:
+        seats = {seat.seat: seat for seat in seats_at(s, players)}
+        for seat in seats.values():
+            where[(s.round, seat.number)] = (s, seats)
+    numbers = sorted({n for s in slots for n in s.players or ()})
+    cards = []
+    for number in numbers:
+        card = PlayerCard(section.letter, number, players.get(number))
+        for rnd in rounds:
+            found = where.get((rnd, number))
+            if found is None:
+                card.lines.append(PlayerLine(rnd, None))
+                continue
+            slot, seats = found
+            own = next(s.seat for s in seats.values() if s.number == number)
+            card.lines.append(PlayerLine(
+                rnd, slot.table, own, seats[PARTNER_SEAT[own]],
+                tuple(seats[o] for o in OPPONENT_SEATS[own]),
+                tuple(b + section.board_offset for b in slot.boards)))
+        cards.append(card)
+    return cards
+
+
 # --- the director's choice ------------------------------------------------------------------
 
 
@@ -203,10 +277,25 @@ def pool_boards(data, sections: list[Section], imp: bool = False
 
 
 def score_pool(data, pool: str, sections: list[Section]):
-    """A ``classification.PoolScore`` for individual sections: always matchpoints (the
-    director's set-up refuses an individual under another scoring method)."""
-    from .classification import PoolScore
+    """A ``classification.PoolScore`` for individual sections: matchpoints, or the
+    tournament's IMP method (Butler, cross-IMPs) with each side's IMPs credited to both
+    partners and a penalty's amount read as IMPs, as for IMP pairs."""
+    from .classification import IMP_METHODS, PoolScore
 
+    method = data.session.tournament.scoring_method
+    if method in IMP_METHODS:
+        boards, _expected, _per_player, where = pool_boards(data, sections, imp=True)
+        scored = score_individual_imps(boards, IMP_METHODS[method])
+        totals = dict(scored.totals)
+        for p in data.penalties:
+            if p["entry_id"] in totals:
+                totals[p["entry_id"]] -= Fraction(str(p["fraction_of_top"]))
+        out = PoolScore(pool, sections, None, imp_totals=totals)
+        out.boards = scored.boards
+        out.marks = [(where[(m.board, m.player)], m.board, m.player, m.direction, m.opponent,
+                      m.imps or Fraction(0), "unplayed" if m.imps is None else "result")
+                     for m in scored.marks]
+        return out
     boards, expected, per_player, where = pool_boards(data, sections)
     players = {p for b in boards for line in b.lines
                for p in (line.north, line.south, line.east, line.west) if p is not None}

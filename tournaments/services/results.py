@@ -35,6 +35,7 @@ from ..models import (
     Session,
     SessionStatus,
     StoredMark,
+    StoredMatch,
     StoredRanking,
     Tournament,
     TournamentStatus,
@@ -310,6 +311,8 @@ class Scorecard:
     marks_total: Decimal
     imps: bool
     individual: bool = False  # rows carry "partner" and "opponents" (seat dicts)
+    vps: bool = False  # Butler / cross-IMP pairs ranked on VPs per match
+    matches: list[dict] = field(default_factory=list)  # round, opponent, imps, boards, vps
 
 
 def _seat_labels(session: Session) -> dict[int, dict]:
@@ -373,7 +376,15 @@ def scorecard(session: Session, entry_id: int) -> Scorecard | None:
     penalties = list(Penalty.objects.filter(session=session, entry_id=entry_id)
                      .values("fraction_of_top", "board_number", "law", "reason"))
     individual = section is not None and plan.is_individual(section.movement)
-    return Scorecard(session, section, seat, rows, ranking, penalties, total, imps, individual)
+    vps = session.tournament.converts_matches_to_vps
+    matches = [{"round": m["round"], "opponent": seats.get(m["opponent_id"]),
+                "opponent_id": m["opponent_id"], "imps": m["imps"], "boards": m["boards"],
+                "vps": m["vps"]}
+               for m in StoredMatch.objects.filter(session=session, entry_id=entry_id)
+               .order_by("round").values("round", "opponent_id", "imps", "boards", "vps")
+               ] if vps else []
+    return Scorecard(session, section, seat, rows, ranking, penalties, total, imps, individual,
+                     vps, matches)
 
 
 # --- traveller, frequencies, hand record ----------------------------------------------------

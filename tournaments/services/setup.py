@@ -182,6 +182,7 @@ def seat_section(section: Section, movement, entries: Iterable[Entry], *,
     session = Session.objects.select_for_update().get(pk=section.session_id)
     _require_draft(session)
     movement = as_movement_dict(movement)
+    check_match_vps(session.tournament, [movement])
     numbers = _slots_in_order(movement)
     entries = list(entries)
     fixed = {e.pk: (n, d) for e, n, d in assignments or ()}
@@ -274,12 +275,18 @@ def replace_table_code(table_code: TableCode) -> TableCode:
 
 @transaction.atomic
 def change_movement(section: Section, movement, *, user, reason: str = "") -> list[Seating]:
-    """Another movement (e.g. fewer rounds) before the start, keeping the pairs' order."""
+    """Another movement (e.g. fewer rounds) before the start, keeping the pairs' places when
+    the new movement has them all (a session seated by serpentine keeps it), else their order."""
     seated = sorted(Seating.objects.filter(section=section).select_related("entry"),
                     key=lambda s: (plan.LINE_ORDER[s.direction], s.number))
     before = {"movement": section.movement.get("kind"), "rounds": plan.round_count(section.movement)}
     movement = as_movement_dict(movement)
-    seatings = seat_section(section, movement, [s.entry for s in seated])
+    places = set(plan.pair_numbers(movement))
+    if all((s.number, s.direction) in places for s in seated):
+        seatings = seat_section(section, movement, [], assignments=[
+            (s.entry, s.number, s.direction) for s in seated])
+    else:
+        seatings = seat_section(section, movement, [s.entry for s in seated])
     AuditEntry.objects.create(
         tournament_id=section.session.tournament_id, session_id=section.session_id,
         action=AuditAction.MOVEMENT, user=user, before=before,
@@ -422,7 +429,8 @@ def build_movement(kind: str, *, tables: int | None = None, rounds: int | None =
             if pairs is not None and not 2 * tables - 1 <= pairs <= 2 * tables:
                 pairs = None
             movement = mitchell(tables, rounds, boards_per_round, pairs=pairs,
-                                even=options.get("even", "skip"))
+                                even=options.get("even", "skip"),
+                                phantom=options.get("phantom"))
         elif kind == "howell":
             movement = howell(None if pairs else tables, boards_per_round, pairs=pairs,
                               rounds=rounds)
@@ -432,6 +440,15 @@ def build_movement(kind: str, *, tables: int | None = None, rounds: int | None =
         raise TournamentError(_("This movement is not possible: %(reason)s")
                               % {"reason": exc}, "movement") from exc
     return movement.to_dict()
+
+
+def mitchell_phantom(section: Section) -> str | None:
+    """The one empty place of a Mitchell section with a half table ("6NS"), so a new number
+    of rounds keeps the relay where the seating put it (a serpentine puts it mid-field)."""
+    taken = set(Seating.objects.filter(section=section).values_list("number", "direction"))
+    empty = [f"{t}{line}" for t in range(1, section.tables + 1) for line in ("NS", "EW")
+             if (t, line) not in taken]
+    return empty[0] if len(empty) == 1 else None
 
 
 def split_pools(movement: dict) -> dict[str, dict]:
@@ -504,8 +521,35 @@ def update_tournament(tournament: Tournament, changes: dict) -> Tournament:
     have = set(tournament.sessions.values_list("number", flat=True))
     Session.objects.bulk_create(Session(tournament=tournament, number=n)
                                 for n in range(1, count + 1) if n not in have)
+    rescored = any(field in changes and changes[field] != getattr(tournament, field)
+                   for field in ("scoring_method", "match_vp_scale"))
     for field, value in changes.items():
         setattr(tournament, field, value)
+    check_match_vps(tournament, [s.movement for s in Section.objects.filter(
+        session__tournament=tournament).exclude(movement={})])
     tournament.session_count = count
     tournament.save()
+    if rescored:  # the stored rankings were scored another way
+        from .classification import mark_stale
+
+        mark_stale(tournament)
     return tournament
+
+
+def check_match_vps(tournament: Tournament, movements: Iterable[dict]) -> None:
+    """Refuse VPs per match on the course's 25-VP table for a round it has no column for:
+    the table (C03 l.144-161) covers 8 to 48 boards a match, and other counts are not
+    defined by the source (scoring-spec §6.3)."""
+    from ..models import VPScale
+    from ..scoring.vp import COURSE25_BOARDS
+
+    if not tournament.converts_matches_to_vps or tournament.match_vp_scale != VPScale.COURSE25:
+        return
+    for movement in movements:
+        boards = plan.boards_per_round(movement)
+        if boards not in COURSE25_BOARDS:
+            raise TournamentError(
+                _("The course's 25-VP table has no column for %(boards)s boards a round "
+                  "(it has %(columns)s): choose a WBF scale or more boards a round.")
+                % {"boards": boards, "columns": ", ".join(str(b) for b in COURSE25_BOARDS)},
+                "match_vp_scale")

@@ -46,6 +46,7 @@ from ..models import (
     TeamEvent,
     TeamFormat,
     TeamMatch,
+    TeamScoring,
     TieBreak,
     Tournament,
     VPScale,
@@ -58,6 +59,7 @@ from ..scoring.vp import COURSE25_BOARDS, vp_for_margin
 from . import setup
 from .adjustments import core_entry
 from .errors import InvalidResult, TournamentError
+from .teams_scoring import POINT_UNITS, board_points
 
 TEAM_METHODS = (ScoringMethod.VPS, ScoringMethod.IMPS)
 
@@ -84,16 +86,22 @@ def configure(tournament: Tournament, **changes) -> TeamEvent:
     if not is_teams(tournament):
         raise TournamentError(_("This is not a teams event."))
     event = team_event(tournament)
-    fixed = {"format", "round_robin_method", "boards_per_match"}
+    fixed = {"format", "round_robin_method", "boards_per_match", "legs", "knockout_seeding"}
     if _started(tournament):
         changed = [f for f in fixed if f in changes and changes[f] != getattr(event, f)]
         if changed:
             raise TournamentError(_("The event has started: the format and the boards per "
                                     "match can no longer change."), changed[0])
+    rescore = _started(tournament) and "scoring" in changes \
+        and changes["scoring"] != event.scoring
     for name, value in changes.items():
         setattr(event, name, value)
     validate_settings(event)
     event.save()
+    if rescore:  # the stored match scores and standings are in the old unit
+        from .classification import classify_session
+
+        classify_session(_session(tournament))
     return event
 
 
@@ -106,13 +114,28 @@ def validate_settings(event: TeamEvent) -> None:
             % {"boards": ", ".join(str(b) for b in COURSE25_BOARDS)}, "vp_scale")
     if event.format == TeamFormat.SWISS and not 1 <= event.swiss_rounds <= 30:
         raise TournamentError(_("A Swiss has 1 to 30 rounds."), "swiss_rounds")
+    if not 1 <= event.legs <= 4:
+        raise TournamentError(_("A round robin is played in 1 to 4 legs."), "legs")
+    if event.format == TeamFormat.KNOCKOUT and not 1 <= event.tie_boards <= 16:
+        raise TournamentError(_("A tie-break segment has 1 to 16 boards."), "tie_boards")
     if event.bye_vp is not None and not 0 <= Decimal(event.bye_vp) <= 25:
         raise TournamentError(_("A bye is worth 0 to 25 VPs."), "bye_vp")
+    if event.format == TeamFormat.PATTON and not 3 <= event.boards_per_match <= 8:
+        raise TournamentError(_("A Patton plays 3 to 8 boards per match (the course says 3 to "
+                                "5)."), "boards_per_match")
 
 
 def planned_rounds(event: TeamEvent, teams: int) -> int:
     if event.format == TeamFormat.ROUND_ROBIN:
+        return (teams - 1 + teams % 2) * event.legs
+    if event.format == TeamFormat.PATTON:
         return teams - 1 + teams % 2
+    if event.format == TeamFormat.TRIPLICATE:
+        return 4
+    if event.format == TeamFormat.KNOCKOUT:
+        from .knockout import stages_for
+
+        return stages_for(teams)
     return event.swiss_rounds
 
 
@@ -179,14 +202,31 @@ def start_teams(tournament: Tournament, *, user=None, order: Sequence[Entry] | N
     teams = list(order) if order is not None else teams_of(tournament)
     if len(teams) < 2:
         raise TournamentError(_("A teams event needs at least two teams."))
+    if event.is_triplicate:
+        from .triplicate import start_triplicate
+
+        return start_triplicate(session, event, teams, user=user)
     if event.format == TeamFormat.SWISS and event.random_first_round:
         (rng or random.SystemRandom()).shuffle(teams)
+    bracket = None
+    if event.is_knockout:
+        from . import knockout
+
+        teams = knockout.seeded(event, teams, rng)  # numbered in seed order
     n, k = len(teams), event.boards_per_match
     try:
         if event.format == TeamFormat.ROUND_ROBIN:
             schedule = round_robin(n, event.round_robin_method)
-            rounds = [(r.round, [(m.home, m.away) for m in r.matches], r.bye)
-                      for r in schedule.rounds]
+            leg = [(r.round, [(m.home, m.away) for m in r.matches], r.bye)
+                   for r in schedule.rounds]
+            rounds = legs(leg, event.legs)
+        elif event.format == TeamFormat.PATTON:
+            from .triplicate import patton_rounds
+
+            rounds = patton_rounds(n, k, event.round_robin_method)
+        elif event.is_knockout:
+            bracket, pairs, _byes = knockout.first_stage(n)
+            rounds = [(1, pairs, None)]
         else:
             pairing = swiss_pairings(list(range(1, n + 1)))
             rounds = [(1, list(pairing.pairs), pairing.bye)]
@@ -198,6 +238,8 @@ def start_teams(tournament: Tournament, *, user=None, order: Sequence[Entry] | N
     Seating.objects.bulk_create(Seating(session=session, section=section, entry=e, number=i,
                                         direction="") for i, e in enumerate(teams, start=1))
     section.movement = teams_movement(rounds, k, n)
+    if bracket is not None:
+        section.movement["bracket"] = bracket
     section.tables = section.movement["tables"]
     section.save(update_fields=["movement", "tables"])
     session.rounds, session.boards_per_round = planned_rounds(event, n), k
@@ -207,6 +249,16 @@ def start_teams(tournament: Tournament, *, user=None, order: Sequence[Entry] | N
     setup.ensure_boards(section)
     setup.issue_table_codes(section)
     return setup.start_session(session, user=user)
+
+
+def legs(leg: Sequence[RoundPlan], count: int) -> list[RoundPlan]:
+    """A round robin played ``count`` times: every other leg swaps home and away ("si el
+    encuentro es a doble vuelta, en la segunda se invierten las posiciones", C03 l.253)."""
+    out = list(leg)
+    for i in range(1, count):
+        out += [(r + i * len(leg), [(a, h) if i % 2 else (h, a) for h, a in pairs], bye)
+                for r, pairs, bye in leg]
+    return out
 
 
 def _matches(session: Session, rounds: Iterable[RoundPlan], by_number: dict[int, Entry]
@@ -244,12 +296,17 @@ def progress(session: Session) -> list[RoundProgress]:
             .values_list("round", flat=True):
         counts[r] += 1
     matches: dict[int, int] = defaultdict(int)
+    extra: dict[int, int] = defaultdict(int)  # a knockout's tie-break boards, in both rooms
     drawn: set[int] = set()
-    for r, number in TeamMatch.objects.filter(session=session).values_list("round", "number"):
+    for r, number, segments in TeamMatch.objects.filter(session=session) \
+            .values_list("round", "number", "tie_segments"):
         drawn.add(r)
         if number:
             matches[r] += 1
-    return [RoundProgress(r, matches[r], counts[r], 2 * k * matches[r]) for r in sorted(drawn)]
+            extra[r] += sum(len(segment) for segment in segments or ())
+    rooms = 1 if team_event(session.tournament).is_triplicate else 2  # a triplicate table is one
+    return [RoundProgress(r, matches[r], counts[r], rooms * (k * matches[r] + extra[r]))
+            for r in sorted(drawn)]
 
 
 def drawn_rounds(session: Session) -> int:
@@ -394,6 +451,9 @@ class MatchScore:
     away_won: Fraction = Fraction(0)
     away_lost: Fraction = Fraction(0)
     boards: int = 0
+    home_points: Fraction = Fraction(0)  # board-a-match, total or Patton points
+    away_points: Fraction = Fraction(0)
+    refused: int = 0  # boards an artificial score keeps out of those points
 
     def add(self, board: BoardComparison) -> None:
         for imps, side in ((board.home_imps, "home"), (board.away_imps, "away")):
@@ -425,9 +485,10 @@ def _lines_by_room(results: Iterable[dict]) -> dict[tuple[int, int, int, int], d
     return {(r["round"], r["board__number"], r["ns_id"], r["ew_id"]): r for r in results}
 
 
-def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_of: dict[int, list[int]]
-                  ) -> dict[int, MatchScore]:
-    """Pure over loaded rows: each match's IMPs from the effective results of both rooms."""
+def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_of: dict[int, list[int]],
+                  unit: str = TeamScoring.IMPS) -> dict[int, MatchScore]:
+    """Pure over loaded rows: each match's IMPs from the effective results of both rooms, and
+    its board-a-match, total or Patton points when ``unit`` is one of those."""
     rooms = _lines_by_room(results)
     out: dict[int, MatchScore] = {}
     for match in matches:
@@ -440,10 +501,18 @@ def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_
             closed_row = rooms.get((match.round, b, match.away_id, match.home_id))
             if open_row is None or closed_row is None:
                 continue
-            board = compare_board(room_score(open_row["ns_score"], open_row["adjustment"]),
-                                  room_score(closed_row["ns_score"], closed_row["adjustment"]))
+            open_room = room_score(open_row["ns_score"], open_row["adjustment"])
+            closed_room = room_score(closed_row["ns_score"], closed_row["adjustment"])
+            board = compare_board(open_room, closed_room)
             if board is not None:
                 score.add(board)
+            if unit in POINT_UNITS:
+                points = board_points(unit, open_room, closed_room)
+                if points is not None and points.refused:
+                    score.refused += 1
+                elif points is not None:
+                    score.home_points += points.home
+                    score.away_points += points.away
     return out
 
 
@@ -539,7 +608,7 @@ def _fraction(value) -> Fraction:
 
 
 def standing_lines(matches: Iterable[TeamMatch], teams: dict[int, tuple[int, str]],
-                   *, vps: bool, bye_vp: Fraction) -> dict[int, TeamLine]:
+                   *, vps: bool, bye_vp: Fraction, points: bool = False) -> dict[int, TeamLine]:
     """Totals per team from stored match scores (pure). A match counts once a board of it has
     been scored; a bye counts once play has reached its round (a round robin lays out every
     round, and its byes, at the start)."""
@@ -556,13 +625,14 @@ def standing_lines(matches: Iterable[TeamMatch], teams: dict[int, tuple[int, str
         if not m.boards_played:
             continue
         away = lines.get(m.away_id)
-        sides = ((home, m.away_id, m.home_won, m.home_lost, m.home_vp),
-                 (away, m.home_id, m.away_won, m.away_lost, m.away_vp))
-        for line, opponent, won, lost, vp in sides:
+        sides = ((home, m.away_id, m.home_won, m.home_lost, m.home_vp, m.home_points),
+                 (away, m.home_id, m.away_won, m.away_lost, m.away_vp, m.away_points))
+        for line, opponent, won, lost, vp, pts in sides:
             if line is None:
                 continue
             won, lost = _fraction(won), _fraction(lost)
-            gained = _fraction(vp or 0) if vps else won - lost
+            gained = (_fraction(pts or 0) if points else _fraction(vp or 0) if vps
+                      else won - lost)
             line.points += gained
             line.won += won
             line.lost += lost
@@ -588,8 +658,9 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
              if status == EntryStatus.ACTIVE}
     if matches is None:
         matches = list(TeamMatch.objects.filter(session=session))
-    lines = standing_lines(matches, teams, vps=tournament.scoring_method == ScoringMethod.VPS,
-                           bye_vp=Fraction(str(event.bye_vp)))
+    # A knockout is scored in IMPs whatever the tournament's method (``TeamEvent.unit``).
+    lines = standing_lines(matches, teams, vps=event.unit == TeamScoring.VPS,
+                           bye_vp=Fraction(str(event.bye_vp)), points=event.unit in POINT_UNITS)
     return rank_teams(list(lines.values()), event.tie_break_order)
 
 
@@ -602,8 +673,14 @@ def classify_teams(data) -> int:
     section = next((s for s in data.sections if s.movement), None)
     matches = list(TeamMatch.objects.filter(session=session))
     boards_of = _boards_of(section.movement) if section else {}
-    scores = score_matches(matches, data.results, boards_of)
-    vps = tournament.scoring_method == ScoringMethod.VPS
+    unit = event.unit
+    if event.is_triplicate:
+        from .triplicate import score_triplicate
+
+        scores = score_triplicate(matches, data.results, boards_of)
+    else:
+        scores = score_matches(matches, data.results, boards_of, unit)
+    vps = unit == TeamScoring.VPS
     k = session.boards_per_round or event.boards_per_match
     before = {m.pk: _match_values(m) for m in matches}
     for m in matches:
@@ -611,6 +688,10 @@ def classify_teams(data) -> int:
         m.home_won, m.home_lost = _decimal(s.home_won), _decimal(s.home_lost)
         m.away_won, m.away_lost = _decimal(s.away_won), _decimal(s.away_lost)
         m.boards_played = s.boards
+        if unit in POINT_UNITS and m.away_id is not None:
+            m.home_points, m.away_points = _decimal(s.home_points), _decimal(s.away_points)
+        else:
+            m.home_points = m.away_points = None
         if m.away_id is None:
             m.home_vp, m.away_vp = (event.bye_vp if vps else None), None
         elif vps and s.boards:
@@ -618,11 +699,19 @@ def classify_teams(data) -> int:
             m.away_vp = display_round(match_vps(s.away_margin, k, event.vp_scale))
         else:
             m.home_vp = m.away_vp = None
+    if event.is_knockout and section is not None:
+        from .knockout import score_knockout
+
+        score_knockout(matches, data.results, section.movement, event)
     table = standings(session, matches)
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)
         version = locked.ranking_version + 1
         _save_match_scores([m for m in matches if _match_values(m) != before[m.pk]])
+        if event.is_knockout:
+            from .knockout import save_knockout
+
+            save_knockout(matches)
         StoredRanking.objects.filter(session=locked).delete()
         StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT).delete()
         rows = []
@@ -652,7 +741,7 @@ def _decimal(value: Fraction) -> Decimal:
 
 
 MATCH_SCORE_FIELDS = ("home_won", "home_lost", "away_won", "away_lost", "home_vp", "away_vp",
-                      "boards_played")
+                      "boards_played", "home_points", "away_points")
 
 
 def _match_values(match: TeamMatch) -> tuple:
@@ -700,6 +789,9 @@ class BoardLine:
     away_imps: Fraction | None
     home_running: Fraction
     away_running: Fraction
+    home_points: Fraction | None = None  # board-a-match, total or Patton points
+    away_points: Fraction | None = None
+    refused: bool = False  # an artificial score these points cannot take
 
     @property
     def compared(self) -> bool:
@@ -718,25 +810,32 @@ def match_boards(match: TeamMatch) -> list[BoardLine]:
     rooms: dict[tuple[int, int], Result] = {}
     for row in rows:
         rooms[(row.board.number, row.ns_id)] = row
+    unit = team_event(match.session.tournament).unit
     out, home_total, away_total = [], Fraction(0), Fraction(0)
     for b in boards:
         open_row, closed_row = rooms.get((b, match.home_id)), rooms.get((b, match.away_id))
-        board = None
+        board, points = None, None
         if open_row is not None and closed_row is not None:
-            board = compare_board(room_score(open_row.ns_score, open_row.adjustment),
-                                  room_score(closed_row.ns_score, closed_row.adjustment))
+            open_room = room_score(open_row.ns_score, open_row.adjustment)
+            closed_room = room_score(closed_row.ns_score, closed_row.adjustment)
+            board = compare_board(open_room, closed_room)
+            if unit in POINT_UNITS:
+                points = board_points(unit, open_room, closed_room)
         if board is not None:
             home_total += board.home_imps
             away_total += board.away_imps
         out.append(BoardLine(b, open_row, closed_row, board.home_net if board else None,
                              board.home_imps if board else None,
-                             board.away_imps if board else None, home_total, away_total))
+                             board.away_imps if board else None, home_total, away_total,
+                             points.home if points else None, points.away if points else None,
+                             bool(points and points.refused)))
     return out
 
 
 def match_at_table(session: Session, round_number: int, table: int) -> TeamMatch | None:
+    number = table if team_event(session.tournament).is_triplicate else (table + 1) // 2
     return TeamMatch.objects.select_related("home", "away").filter(
-        session=session, round=round_number, number=(table + 1) // 2).exclude(number=0).first()
+        session=session, round=round_number, number=number).exclude(number=0).first()
 
 
 def rounds_with_matches(session: Session) -> dict[int, list[TeamMatch]]:

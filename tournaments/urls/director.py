@@ -7,8 +7,10 @@ from ..views import (
     director_individual,
     director_print,
     director_run,
+    director_sessions,
     director_setup,
     teams_director,
+    teams_knockout,
 )
 
 urlpatterns = [
@@ -30,11 +32,15 @@ urlpatterns = [
     path("sessions/<int:pk>/start/", director_setup.session_start, name="session_start"),
     path("sessions/<int:pk>/finish/", director_setup.session_finish, name="session_finish"),
     path("sessions/<int:pk>/analyse/", director_setup.analyse, name="analyse"),
+    path("sessions/<int:pk>/seat-from-previous/", director_sessions.seat_from_previous,
+         name="seat_from_previous"),
     path("sections/<int:pk>/movement/", director_setup.movement, name="movement"),
     path("sections/<int:pk>/movement/individual/", director_individual.movement,
          name="individual_movement"),
     path("sections/<int:pk>/print/tables/individual/", director_individual.table_cards,
          name="individual_tables"),
+    path("sections/<int:pk>/print/players/individual/", director_individual.player_cards,
+         name="individual_players"),
     path("sections/<int:pk>/seating/", director_setup.seating, name="seating"),
     path("sections/<int:pk>/late/", director_setup.late_entry, name="late_entry"),
     path("sections/<int:pk>/rounds/", director_setup.change_rounds, name="change_rounds"),
@@ -60,4 +66,10 @@ urlpatterns = [
     path("<int:pk>/teams/", teams_director.settings, name="teams"),
     path("<int:pk>/teams/start/", teams_director.start, name="teams_start"),
     path("<int:pk>/teams/draw/", teams_director.draw, name="teams_draw"),
+    path("<int:pk>/teams/knockout/draw/", teams_knockout.draw, name="knockout_draw"),
+    path("<int:pk>/teams/knockout/seeds/", teams_knockout.seeds, name="knockout_seeds"),
+    path("<int:pk>/teams/knockout/<int:match>/carry/", teams_knockout.carry_over,
+         name="knockout_carry"),
+    path("<int:pk>/teams/knockout/<int:match>/tie/", teams_knockout.tie_segment,
+         name="knockout_tie"),
 ]

@@ -1,6 +1,6 @@
 """The director's set-up of an individual event: the movement for the players present
-(8, 12 or 16: the course's position table for 16, cyclic for 8 and 12), and the table cards
-that show the four seats of every round."""
+(8, 12 or 16: the course's position table for 16, cyclic for 8 and 12), the table cards
+that show the four seats of every round and each player's movement card."""
 
 from django import forms
 from django.contrib import messages
@@ -10,10 +10,12 @@ from django.utils.translation import gettext_lazy
 
 from clubsite.permissions import director_required
 
-from ..models import Entry, EntryStatus, EventType, Seating
+from ..models import Entry, EntryStatus, EventType, ScoringMethod, Seating
 from ..services import individual, setup
 from ..services.errors import TournamentError
 from .director_common import get_section
+
+INDIVIDUAL_METHODS = (ScoringMethod.MATCHPOINTS, ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS)
 
 
 class IndividualMovementForm(forms.Form):
@@ -65,9 +67,10 @@ def movement(request, pk):
     if request.method == "POST" and form.is_valid():
         players = form.cleaned_data["players"]
         try:
-            if not section.session.tournament.is_matchpoints:
-                raise TournamentError(_("Individual events are scored in matchpoints: change "
-                                        "the tournament's scoring method first."))
+            if section.session.tournament.scoring_method not in INDIVIDUAL_METHODS:
+                raise TournamentError(_("Individual events are scored in matchpoints, Butler "
+                                        "or cross-IMPs: change the tournament's scoring "
+                                        "method first."))
             if len(chosen) != players:
                 raise TournamentError(
                     _("The movement is for %(players)s players and %(count)s are present: "
@@ -100,4 +103,15 @@ def table_cards(request, pk):
     return render(request, "tournaments/director/print_tables_individual.html", {
         "section": section, "session": section.session, "tournament": section.session.tournament,
         "cards": individual.table_cards(section),
+    })
+
+
+@director_required
+def player_cards(request, pk):
+    """Player movement cards of an individual: for each round the table, seat, partner,
+    opponents and boards of one player (what the pair cards are to a pairs event)."""
+    section = get_section(pk)
+    return render(request, "tournaments/director/print_players_individual.html", {
+        "section": section, "session": section.session, "tournament": section.session.tournament,
+        "cards": individual.player_cards(section),
     })

@@ -34,6 +34,8 @@ def table_cards(request, pk):
 @director_required
 def pair_cards(request, pk):
     section = get_section(pk)
+    if plan.is_individual(section.movement or {}):
+        return redirect("director:individual_players", section.pk)
     return render(request, "tournaments/director/print_pairs.html",
                   _context(section, cards=printing.pair_cards(section)))
 

@@ -62,10 +62,13 @@ def _console_context(session):
     def link(result):
         return _line_url(result.section_id, result.round, result.table, result.board.number)
 
-    from ..services import teams  # a complete Swiss round offers its draw here too
+    from ..services import (  # a complete Swiss round or knockout stage offers its draw here
+        knockout,
+        teams,
+    )
 
     return {
-        "teams_draw": teams.can_draw(session),
+        "teams_draw": teams.can_draw(session) or knockout.can_draw_stage(session),
         "session": session, "tournament": session.tournament, "progress": state,
         "grid": grid, "round_numbers": range(1, rounds + 1),
         "missing": [{"item": m, "url": _line_url(sections[m.section].pk, m.round, m.table,

@@ -254,7 +254,8 @@ def change_rounds(request, pk):
         try:
             movement_dict = setup.build_movement(
                 kind, tables=summary["tables"], rounds=form.cleaned_data["rounds"],
-                boards_per_round=summary["boards_per_round"], pairs=seated or None)
+                boards_per_round=summary["boards_per_round"], pairs=seated or None,
+                phantom=setup.mitchell_phantom(section) if kind == "mitchell" else None)
             setup.change_movement(section, movement_dict, user=request.user,
                                   reason=form.cleaned_data["reason"])
         except TournamentError as exc:

@@ -91,7 +91,8 @@ def _decimal_text(value, separator: str) -> str:
     return "" if value is None else str(value).replace(".", separator)
 
 
-def _tables(request, groups, imps: bool, link, individual: bool = False) -> list[dict]:
+def _tables(request, groups, imps: bool, link, individual: bool = False,
+            vps: bool = False) -> list[dict]:
     """One sortable table per line, each with its own sort parameter (``ns-sort``…)."""
     separator = get_format("DECIMAL_SEPARATOR")
     out = []
@@ -101,7 +102,7 @@ def _tables(request, groups, imps: bool, link, individual: bool = False) -> list
             row["points_text"] = _decimal_text(row["points"], separator)
             row["percentage_text"] = _decimal_text(row["percentage"], separator)
         prefix = f"{group.direction.lower()}-" if group.direction else ""
-        table = ranking_table(group.rows, imps, prefix=prefix, individual=individual)
+        table = ranking_table(group.rows, imps, prefix=prefix, individual=individual, vps=vps)
         RequestConfig(request, paginate=False).configure(table)
         out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
                     "table": table})
@@ -166,12 +167,14 @@ def section_ranking(request, slug, session, letter):
     imps = session.tournament.scoring_method in results.IMP_SCORED
     tables = _ranking_html(request, session, f"section-{section.pk}", imps, lambda: _tables(
         request, results.section_ranking(section), imps, _scorecard_link(session),
-        individual=_individual(session.tournament)))
+        individual=_individual(session.tournament),
+        vps=session.tournament.converts_matches_to_vps))
     return render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament, session, pending), "session": session, "section": section,
         "tables_html": tables,
         "title": _("Section %(letter)s") % {"letter": section.letter},
         "current_letter": section.letter, "siblings": siblings, "imps": imps,
+        "vps": session.tournament.converts_matches_to_vps,
         "overall_pool": section.pool if sum(1 for _l, p in siblings if p == section.pool) > 1
         else "",
     })
@@ -192,7 +195,8 @@ def pool_ranking(request, slug, session, pool):
             for row in group.rows:
                 row["show_section"] = True
         return _tables(request, groups, imps, _scorecard_link(session),
-                       individual=_individual(session.tournament))
+                       individual=_individual(session.tournament),
+                       vps=session.tournament.converts_matches_to_vps)
 
     tables = _ranking_html(request, session, f"pool-{pool}", imps, build)
     if tables is None:
@@ -203,6 +207,7 @@ def pool_ranking(request, slug, session, pool):
         **_status(session.tournament, session, pending), "session": session, "pool": pool,
         "tables_html": tables,
         "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
+        "vps": session.tournament.converts_matches_to_vps,
         "current_letter": "", "overall_pool": pool,
     })
 
@@ -219,11 +224,13 @@ def event_ranking(request, slug):
     tournament_url = reverse("results:tournament", args=[slug])
     tables = render_to_string("tournaments/results/_ranking_tables.html", {
         "tables": _tables(request, groups, imps, lambda row: tournament_url,
-                          individual=_individual(tournament)), "imps": imps,
+                          individual=_individual(tournament),
+                          vps=tournament.converts_matches_to_vps), "imps": imps,
     }, request=request)
     return render(request, "tournaments/results/ranking.html", {
         **_status(tournament), "tables_html": tables,
         "title": _("All sessions"), "imps": imps, "siblings": [], "current_letter": "",
+        "vps": tournament.converts_matches_to_vps,
         "overall_pool": "",
     })
 

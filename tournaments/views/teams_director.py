@@ -15,9 +15,10 @@ from clubsite.permissions import director_required
 from ..forms.director import add_service_error
 from ..forms.teams import TeamEventForm
 from ..models import EntryStatus, SessionStatus
-from ..services import teams
+from ..services import teams, triplicate
 from ..services.errors import TournamentError
 from .director_common import get_tournament
+from .teams_knockout import director_context as knockout_context
 
 
 def _teams_tournament(pk):
@@ -35,6 +36,11 @@ def _page(request, tournament, form, status=200):
                       .prefetch_related("entry_players__member").order_by("id"))
     numbers = teams.numbers_of(session) if started else {}
     rounds = teams.rounds_with_matches(session) if started else {}
+    if started and event.is_triplicate:  # each table's pairs, as the course numbers them
+        movement = session.sections.order_by("letter").first().movement
+        for matches in rounds.values():
+            for m in matches:
+                m.pairs = triplicate.pairs_at(movement, m.round, m.number)
     return render(request, "tournaments/teams/director.html", {
         "tournament": tournament, "session": session, "event": event, "form": form,
         "started": started, "teams": [(numbers.get(e.pk, i), e)
@@ -43,6 +49,7 @@ def _page(request, tournament, form, status=200):
         if started else [],
         "can_draw": teams.can_draw(session),
         "drawn": teams.drawn_rounds(session) if started else 0,
+        "knockout": knockout_context(session) if event.is_knockout else None,
     }, status=status)
 
 

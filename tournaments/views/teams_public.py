@@ -18,11 +18,30 @@ from django_tables2 import RequestConfig
 
 from clubsite.permissions import public
 
-from ..models import ScoringMethod, SessionStatus, TeamMatch
+from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
-from ..services import classification, results, teams
+from ..services import classification, results, teams, triplicate
 from ..services.adjustments import describe
+from ..services.teams_scoring import POINT_UNITS
 from .director_common import contract_html
+
+UNIT_HEADERS = {
+    TeamScoring.VPS: gettext_lazy("VPs"),
+    TeamScoring.IMPS: gettext_lazy("IMPs"),
+    TeamScoring.BOARD_A_MATCH: gettext_lazy("Board points"),
+    TeamScoring.TOTAL_POINTS: gettext_lazy("Total points"),
+    TeamScoring.PATTON: gettext_lazy("Patton points"),
+}
+
+
+def unit_context(tournament) -> dict:
+    """What the pages need to show a teams event's units: VPs, IMPs, or board, total or Patton
+    points (a triplicate counts its pairs' IMPs)."""
+    event = teams.team_event(tournament)
+    unit = event.unit
+    return {"unit": unit, "unit_header": UNIT_HEADERS.get(unit, ""),
+            "vps": unit == TeamScoring.VPS, "points": unit in POINT_UNITS,
+            "triplicate": event.is_triplicate}
 
 
 def _num(key: str) -> dict:
@@ -77,7 +96,8 @@ def _text(value) -> str:
 @public
 def standings(request, slug):
     tournament, session = _tournament(request, slug)
-    vps = tournament.scoring_method == ScoringMethod.VPS
+    units = unit_context(tournament)
+    vps = units["vps"]
     rows = []
     for line in teams.standings(session):
         rows.append({
@@ -90,7 +110,9 @@ def standings(request, slug):
         })
     table = TeamStandingsTable(rows)
     if not vps:
-        table.columns["points"].column.verbose_name = _("IMPs")
+        # a short header keeps the total in view on a phone; the note below names the unit
+        table.columns["points"].column.verbose_name = (_("Points") if units["points"]
+                                                       else units["unit_header"])
     RequestConfig(request, paginate=False).configure(table)
     rounds = teams.progress(session)
     upcoming = None
@@ -98,7 +120,7 @@ def standings(request, slug):
         upcoming = rounds[-1].round
     return render(request, "tournaments/teams/standings.html", {
         **_status(tournament), "session": session, "table": table, "rounds": rounds,
-        "vps": vps, "upcoming": upcoming,
+        **units, "upcoming": upcoming,
     })
 
 
@@ -125,7 +147,7 @@ def round_results(request, slug, number):
     return render(request, "tournaments/teams/round.html", {
         **_status(tournament), "session": session, "round": number, "matches": matches,
         "numbers": teams.numbers_of(session), "rounds": range(1, teams.drawn_rounds(session) + 1),
-        "vps": tournament.scoring_method == ScoringMethod.VPS,
+        **unit_context(tournament),
     })
 
 
@@ -140,8 +162,21 @@ def board_rows(match) -> list[dict]:
             "home_imps": _text(line.home_imps) if line.compared else "",
             "away_imps": _text(line.away_imps) if line.compared else "",
             "home_running": _text(line.home_running), "away_running": _text(line.away_running),
+            "home_points": _text(line.home_points) if line.home_points is not None else "",
+            "away_points": _text(line.away_points) if line.away_points is not None else "",
+            "refused": line.refused,
         })
     return rows
+
+
+def triplicate_rows(match) -> list[dict]:
+    """A triplicate table's boards: the three tables' NS scores and this table's pairs' IMPs
+    (shared with the table's match screen)."""
+    return [{"number": line.number, "compared": line.compared,
+             "tables": [(t, _room(line.scores.get(t))) for t in (1, 2, 3)],
+             "ns_imps": _text(line.ns_imps) if line.compared else "",
+             "ew_imps": _text(line.ew_imps) if line.compared else ""}
+            for line in triplicate.table_boards(match)]
 
 
 def _room(result) -> dict | None:
@@ -157,10 +192,15 @@ def match(request, slug, pk):
     m = get_object_or_404(TeamMatch.objects.select_related("home", "away"), pk=pk,
                           session=session, away__isnull=False)
     numbers = teams.numbers_of(session)
+    units = unit_context(tournament)
+    pairs = None
+    if units["triplicate"]:
+        pairs = triplicate.pairs_at(teams._section(session).movement, m.round, m.number)
     return render(request, "tournaments/teams/match.html", {
-        **_status(tournament), "session": session, "match": m, "boards": board_rows(m),
+        **_status(tournament), "session": session, "match": m,
+        "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
-        "vps": tournament.scoring_method == ScoringMethod.VPS,
+        "pairs": pairs, **units,
     })
 
 
@@ -175,6 +215,11 @@ def bracket(request, slug):
     from ..movements.teams import knockout
 
     tournament, session = _tournament(request, slug)
+    event = teams.team_event(tournament)
+    if event.is_knockout:
+        return _knockout_bracket(request, tournament, session)
+    if not event.has_bracket:
+        raise Http404(_("A Patton evening or a triplicate has no bracket."))
     table = teams.standings(session)
     try:
         size = int(request.GET.get("size", 4))
@@ -205,3 +250,15 @@ def _contestant(value, names, seed_of) -> dict:
         return {"text": _("Winner of stage %(stage)s, match %(match)s")
                 % {"stage": stage, "match": match}, "seed": None, "team": None}
     return {"text": names.get(value, ""), "seed": seed_of.get(value), "team": value}
+
+
+def _knockout_bracket(request, tournament, session):
+    """A knockout event's own bracket from its stored matches: teams, IMPs, carry-over,
+    tie-break segments, who went through and the winner."""
+    from ..services import knockout
+
+    stages, champion = (knockout.live_bracket(session) if session.status != SessionStatus.DRAFT
+                        else ([], None))
+    return render(request, "tournaments/teams/knockout.html", {
+        **_status(tournament), "session": session, "stages": stages, "champion": champion,
+    })

@@ -10,9 +10,9 @@ from dataclasses import replace
 from django.shortcuts import render
 
 from ..models import EventType
-from ..services import teams
+from ..services import teams, triplicate
 from .table import _round_param, table_device_required
-from .teams_public import board_rows
+from .teams_public import board_rows, triplicate_rows, unit_context
 
 
 def teams_context(table_code, tr) -> dict:
@@ -25,6 +25,7 @@ def teams_context(table_code, tr) -> dict:
     waiting = tr.complete and drawn == tr.round and tr.round < session.rounds
     # A Swiss lays out one round at a time: the table counts the rounds planned, not drawn.
     return {"is_teams": True, "tr": replace(tr, rounds=max(tr.rounds, session.rounds)),
+            "triplicate": teams.team_event(session.tournament).is_triplicate,
             "team_match": match, "open_room": table_code.table % 2 == 1,
             "next_drawn": tr.complete and tr.round < drawn,
             "waiting_draw": waiting, "next_round": tr.round + 1, "planned_rounds": session.rounds}
@@ -42,12 +43,16 @@ def match(request):
     m = teams.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     numbers = teams.numbers_of(session) if m else {}
-    rows = board_rows(m) if m else []
+    units = unit_context(session.tournament) if m else {}
+    rows = (triplicate_rows(m) if units.get("triplicate") else board_rows(m)) if m else []
+    pairs = None
+    if units.get("triplicate"):
+        pairs = triplicate.pairs_at(table_code.section.movement, m.round, m.number)
     return render(request, "tournaments/teams/table_match.html", {
         "table_code": table_code, "tr": tr, "match": m, "boards": rows,
         "compared": sum(1 for r in rows if r["compared"]),
         "home_number": numbers.get(m.home_id) if m else None,
         "away_number": numbers.get(m.away_id) if m else None,
-        "open_room": table_code.table % 2 == 1,
+        "open_room": table_code.table % 2 == 1, "pairs": pairs, **units,
         **(teams_context(table_code, tr) if m else {}),
     })

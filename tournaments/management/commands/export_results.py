@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.exports import pbn, usebio
 from tournaments.models import Tournament
+from tournaments.services.errors import TournamentError
 
 WRITERS = {"usebio": usebio.export, "pbn": pbn.export}
 
@@ -30,7 +31,10 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", default="-", help="file to write ('-': stdout)")
 
     def handle(self, *args, tournament: str, format: str, output: str, **options):
-        text = WRITERS[format](find_tournament(tournament))
+        try:
+            text = WRITERS[format](find_tournament(tournament))
+        except TournamentError as exc:
+            raise CommandError(exc.message) from exc
         if output == "-":
             sys.stdout.write(text)
             return

@@ -1,0 +1,122 @@
+"""Importing a USEBIO individual file as a finished individual tournament.
+
+Each section's movement is rebuilt from its travellers: every line names its round, its
+table and its four players (North, South, East, West), which is what an individual
+movement stores (``plan.Slot.players``). Players are entries of one member each (matched
+by licence, guests otherwise) holding the file's player numbers; a result keeps North in
+``ns``, East in ``ew`` and South and West in ``south``/``west``. The pairs verify then
+applies unchanged: each player's total, percentage and place, and each line's marks.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import Board, Entry, EventType, Result, Tournament
+from ..services import setup
+from ..services.errors import TournamentError
+from .usebio import (
+    People,
+    _pair_key,
+    _pools,
+    _result,
+    finish,
+    result_reason,
+    save_deals,
+    save_results,
+)
+from .usebio_parse import FileEvent, FileSection, UsebioError
+
+
+def individual_movement(fs: FileSection) -> dict:
+    """The stored movement of the section's travellers: who sat where at each table."""
+    tables: dict[tuple[int, int], dict] = {}
+    for number, lines in sorted(fs.boards.items()):
+        for line in lines:
+            where = _("Section %(section)s, board %(board)s") % {"section": fs.letter,
+                                                                 "board": number}
+            if not line.round or not line.table or line.south is None or line.west is None:
+                raise UsebioError(_("%(where)s: an individual line needs its round, its table "
+                                    "and its four players.") % {"where": where})
+            seats = {"north": line.ns, "south": line.south, "east": line.ew, "west": line.west}
+            slot = tables.setdefault((line.round, line.table), {"table": line.table, **seats,
+                                                                "boards": []})
+            if any(slot[k] != v for k, v in seats.items()):
+                raise UsebioError(_("%(where)s: table %(table)s of round %(round)s seats "
+                                    "other players on another board.")
+                                  % {"where": where, "table": line.table, "round": line.round})
+            slot["boards"].append(number)
+    rounds: dict[int, list[dict]] = defaultdict(list)
+    for (rnd, _table), slot in sorted(tables.items()):
+        rounds[rnd].append(slot)
+    per_round = max((len(t["boards"]) for t in tables.values()), default=0)
+    return {"kind": "individual", "tables": max((t["table"] for t in tables.values()), default=0),
+            "boards_per_round": per_round,
+            "rounds": [{"round": r, "tables": ts} for r, ts in sorted(rounds.items())]}
+
+
+@transaction.atomic
+def import_individual(event: FileEvent, *, user=None, file_name: str = ""
+                      ) -> tuple[Tournament, dict]:
+    tournament = setup.create_tournament(
+        name=event.name, date=event.date, venue=event.venue,
+        event_type=EventType.INDIVIDUAL, sessions=event.session_count, user=user)
+    sessions = {s.number: s for s in tournament.sessions.all()}
+    people = People(event)
+    entries: dict[tuple, Entry] = {}
+    pools = _pools(event.sections)
+    notes: list[dict] = []
+    rows = []
+    made = []
+    for i, fs in enumerate(event.sections):
+        section = setup.add_section(sessions[fs.session], fs.letter, pool=pools[i])
+        movement = individual_movement(fs)
+        numbered: dict[int, Entry] = {}
+        for player in fs.pairs:
+            key = _pair_key(player)
+            if key not in entries:
+                try:
+                    entries[key] = setup.register_entry(
+                        tournament, [people.member(player.players[0])])
+                except TournamentError as exc:
+                    raise UsebioError(_("Player %(number)s: %(problem)s")
+                                      % {"number": player.number,
+                                         "problem": exc.message}) from exc
+            numbered[player.number] = entries[key]
+        seated = {n for t in (s for r in movement["rounds"] for s in r["tables"])
+                  for n in (t["north"], t["south"], t["east"], t["west"])}
+        try:
+            setup.seat_section(section, movement, [numbered[n] for n in sorted(seated)],
+                               assignments=[(numbered[n], n, "") for n in sorted(seated)])
+        except TournamentError as exc:
+            raise UsebioError(exc.message) from exc
+        made.append((section, fs, numbered))
+    save_deals(tournament, event.deals)
+    for section, fs, numbered in made:
+        boards = {b.number: b for b in Board.objects.filter(session=section.session,
+                                                            pool=section.pool)}
+        for number, lines in fs.boards.items():
+            for line in lines:
+                where = _("Section %(section)s, board %(board)s, round %(round)s, "
+                          "table %(table)s") % {"section": fs.letter, "board": number,
+                                                "round": line.round, "table": line.table}
+                rows.append(Result(
+                    section=section, board=boards[number], round=line.round, table=line.table,
+                    ns=numbered[line.ns], ew=numbered[line.ew], south=numbered[line.south],
+                    west=numbered[line.west], entered_by=user, confirmed=True,
+                    reason=result_reason(file_name),
+                    **_result(boards[number], line, notes, where)))
+    save_results(rows)
+    finish(tournament, user=user, file_name=file_name)
+    summary = {
+        "event": event.name, "program": event.program, "club": event.club_name,
+        "sessions": event.session_count, "sections": len(event.sections),
+        "players": len(entries), "pairs": len(entries),
+        "members": len(people.matched), "guests": len(people.guests),
+        "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
+        "lines": len(rows), "deals": len(event.deals),
+    }
+    return tournament, {"summary": summary, "notes": notes}

@@ -1,0 +1,233 @@
+"""Importing a USEBIO teams file as a finished teams tournament, then checking its figures.
+
+The file becomes a teams event like one run here: a ``TeamEvent`` (Swiss for SWISS_TEAMS,
+round robin otherwise; the boards per match from the matches; the VP scale is the one of
+ours that reproduces the file's VPs, the bye award the file's), the teams as entries
+(players matched to members by licence, guests otherwise), one section "A" whose stored
+movement is the file's schedule (open room table 2m-1 with the home team North-South,
+closed room table 2m), the ``TeamMatch`` rows and both rooms' results. Our cores then score
+it (``services.teams.classify_teams`` through the classification), and ``verify_teams``
+lists every figure of the file we do not reproduce: team totals and places, each match's
+IMPs and VPs and each board's IMPs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import (
+    Board,
+    EventType,
+    Result,
+    ScoringMethod,
+    Seating,
+    TeamFormat,
+    TeamMatch,
+    Tournament,
+    VPScale,
+)
+from ..scoring import display_round
+from ..scoring.vp import COURSE25_BOARDS
+from ..services import setup, teams
+from ..services.errors import TournamentError
+from .usebio import People, _differs, _result, finish, result_reason, save_deals, save_results
+from .usebio import verify as verify_pairs
+from .usebio_parse import FileEvent, FileMatch, FileSection, UsebioError
+
+
+def _boards_by_round(fs: FileSection) -> dict[int, list[int]]:
+    out: dict[int, set[int]] = defaultdict(set)
+    for number, lines in fs.boards.items():
+        for line in lines:
+            out[line.round or 0].add(number)
+    for m in fs.matches:
+        out[m.round].update(m.board_imps)
+    return {r: sorted(b) for r, b in out.items()}
+
+
+def _home_margin(m: FileMatch) -> Fraction | None:
+    values = [h for h, _a in m.board_imps.values()]
+    if not values or None in values:
+        return None
+    return sum((Fraction(str(v)) for v in values), Fraction(0))
+
+
+def vp_scale_of(fs: FileSection, k: int) -> str:
+    """Our VP scale that gives every match the file's VPs (the WBF's continuous one if none
+    does, or the file has no VPs: verify then shows the matches that differ)."""
+    played = [(m, _home_margin(m)) for m in fs.matches if m.away is not None
+              and m.home_score is not None]
+    played = [(m, margin) for m, margin in played if margin is not None]
+    for scale in (VPScale.WBF20, VPScale.WBF20_DISCRETE, VPScale.COURSE25):
+        if scale == VPScale.COURSE25 and k not in COURSE25_BOARDS:
+            continue
+        if all(display_round(teams.match_vps(margin, k, scale)) == m.home_score
+               for m, margin in played):
+            return scale
+    return VPScale.WBF20
+
+
+def _schedule(fs: FileSection) -> list[tuple[int, list[tuple[int, int]], int | None]]:
+    rounds: dict[int, list[FileMatch]] = defaultdict(list)
+    for m in fs.matches:
+        rounds[m.round].append(m)
+    out = []
+    for r in sorted(rounds):
+        played = sorted((m for m in rounds[r] if m.away is not None), key=lambda m: m.number)
+        byes = [m.home for m in rounds[r] if m.away is None]
+        if len(byes) > 1:
+            raise UsebioError(_("Round %(round)s has more than one bye.") % {"round": r})
+        out.append((r, [(m.home, m.away) for m in played], byes[0] if byes else None))
+    return out
+
+
+ROLES = {60: "A+", 50: "A", 40: "A-"}
+
+
+def as_roles(adjustment: dict | None) -> dict | None:
+    """A file writes A+/A/A− as 60/50/40 (``A6050``); a teams event keeps the roles, which
+    it scores as ±3 or 0 IMPs (Law 12C2b)."""
+    if not adjustment or adjustment.get("kind") != "artificial":
+        return adjustment
+    sides = [ROLES.get(adjustment.get(side)) for side in ("ns", "ew")]
+    if None in sides:
+        return adjustment
+    return {**adjustment, "ns": sides[0], "ew": sides[1]}
+
+
+@transaction.atomic
+def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[Tournament, dict]:
+    if len(event.sections) != 1 or event.session_count != 1:
+        raise UsebioError(_("A teams file is imported with one session of one section."))
+    fs = event.sections[0]
+    schedule = _schedule(fs)
+    by_round = _boards_by_round(fs)
+    k = max((len(b) for r, b in by_round.items() if r), default=0)
+    if not k:
+        raise UsebioError(_("The teams file holds no boards."))
+    byes = [m.home_score for m in fs.matches if m.away is None and m.home_score is not None]
+    tournament = setup.create_tournament(
+        name=event.name, date=event.date, venue=event.venue, event_type=EventType.TEAMS,
+        scoring_method=event.scoring_method, user=user)
+    settings = {"format": TeamFormat.SWISS if event.event_type == "SWISS_TEAMS"
+                else TeamFormat.ROUND_ROBIN,
+                "swiss_rounds": max(len(schedule), 1), "boards_per_match": k,
+                "vp_scale": vp_scale_of(fs, k)}
+    if byes:
+        settings["bye_vp"] = byes[0]
+    try:
+        teams.configure(tournament, **settings)
+    except TournamentError as exc:
+        raise UsebioError(exc.message) from exc
+    people = People(event)
+    entries = {}
+    for team in fs.pairs:
+        try:
+            entries[team.number] = setup.register_entry(
+                tournament, [people.member(p) for p in team.players],
+                name=team.name[:120])
+        except TournamentError as exc:
+            raise UsebioError(_("Team %(team)s: %(problem)s")
+                              % {"team": team.name or team.number,
+                                 "problem": exc.message}) from exc
+    session = tournament.sessions.get()
+    section = setup.add_section(session, fs.letter)
+    Seating.objects.bulk_create(Seating(session=session, section=section, entry=e, number=n,
+                                        direction="") for n, e in sorted(entries.items()))
+    rounds = []
+    for r, pairs, bye in schedule:
+        plan = teams.round_tables(r, pairs, k, bye)
+        for table in plan["tables"]:
+            table["boards"] = by_round.get(r, table["boards"])
+        rounds.append(plan)
+    movement = {"kind": "teams", "numbering": "team", "teams": len(entries),
+                "tables": 2 * (len(entries) // 2), "boards_per_round": k, "rounds": rounds}
+    section.movement, section.tables = movement, movement["tables"]
+    section.save(update_fields=["movement", "tables"])
+    session.rounds, session.boards_per_round = len(rounds), k
+    session.save(update_fields=["rounds", "boards_per_round"])
+    TeamMatch.objects.bulk_create(teams._matches(session, schedule, entries))
+    setup.ensure_boards(section)
+    save_deals(tournament, event.deals)
+    boards = {b.number: b for b in Board.objects.filter(session=session)}
+    number_of = {(r, home): i for r, pairs, _b in schedule
+                 for i, (home, _away) in enumerate(pairs, start=1)}
+    number_of.update({(r, away): i for r, pairs, _b in schedule
+                      for i, (_home, away) in enumerate(pairs, start=1)})
+    home_of = {(r, i): home for r, pairs, _b in schedule
+               for i, (home, _away) in enumerate(pairs, start=1)}
+    notes: list[dict] = []
+    rows = []
+    for number, lines in sorted(fs.boards.items()):
+        for line in lines:
+            m = number_of.get((line.round, line.ns))
+            where = _("Round %(round)s, board %(board)s, %(ns)s v %(ew)s") % {
+                "round": line.round, "board": number, "ns": line.ns, "ew": line.ew}
+            if m is None or number not in boards:
+                raise UsebioError(_("%(where)s: no match of the file holds this line.")
+                                  % {"where": where})
+            table = 2 * m - 1 if home_of[(line.round, m)] == line.ns else 2 * m
+            fields = _result(boards[number], line, notes, where)
+            fields["adjustment"] = as_roles(fields["adjustment"])
+            rows.append(Result(section=section, board=boards[number], round=line.round,
+                               table=table, ns=entries[line.ns], ew=entries[line.ew],
+                               entered_by=user, confirmed=True,
+                               reason=result_reason(file_name), **fields))
+    save_results(rows)
+    finish(tournament, user=user, file_name=file_name)
+    summary = {
+        "event": event.name, "program": event.program, "club": event.club_name,
+        "sessions": 1, "sections": 1, "teams": len(entries), "pairs": len(entries),
+        "matches": sum(1 for m in fs.matches if m.away is not None),
+        "members": len(people.matched), "guests": len(people.guests),
+        "boards": len(fs.boards), "lines": len(rows), "deals": len(event.deals),
+    }
+    return tournament, {"summary": summary, "notes": notes}
+
+
+def _note(out: list[dict], what: str, where: str, file_value: Decimal | None, ours) -> None:
+    if _differs(file_value, ours):
+        out.append({"what": what, "where": where, "file": str(file_value),
+                    "ours": "" if ours is None else str(ours)})
+
+
+def verify_teams(tournament: Tournament, event: FileEvent) -> list[dict]:
+    """Team totals and places (as for pairs), then every match's and board's figures."""
+    out = verify_pairs(tournament, event)
+    session = tournament.sessions.get()
+    numbers = teams.numbers_of(session)
+    ours = {(m.round, numbers.get(m.home_id)): m for m in
+            TeamMatch.objects.filter(session=session).select_related("session")}
+    vps = tournament.scoring_method == ScoringMethod.VPS
+    for fm in event.sections[0].matches:
+        match = ours.get((fm.round, fm.home))
+        where = _("Round %(round)s, match %(home)s v %(away)s") % {
+            "round": fm.round, "home": fm.home, "away": fm.away or "-"}
+        if match is None:
+            out.append({"what": "match", "where": where, "file": str(fm.home), "ours": ""})
+            continue
+        if fm.away is None:
+            _note(out, "bye", where, fm.home_score, match.home_vp if vps else 0)
+            continue
+        _note(out, "IMPs", where, fm.home_imps, match.home_won)
+        _note(out, "IMPs (opponents)", where, fm.away_imps, match.away_won)
+        _note(out, "score", where, fm.home_score,
+              match.home_vp if vps else match.home_margin)
+        _note(out, "score (opponents)", where, fm.away_score,
+              match.away_vp if vps else match.away_margin)
+        boards = {b.number: b for b in teams.match_boards(match)}
+        for number, (home, away) in sorted(fm.board_imps.items()):
+            line = boards.get(number)
+            board_where = _("%(match)s, board %(board)s") % {"match": where, "board": number}
+            _note(out, "board IMPs", board_where, home,
+                  None if line is None or line.home_imps is None
+                  else display_round(line.home_imps))
+            _note(out, "board IMPs (opponents)", board_where, away,
+                  None if line is None or line.away_imps is None
+                  else display_round(line.away_imps))
+    return out

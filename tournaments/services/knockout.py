@@ -1,0 +1,479 @@
+"""Knockout teams events: the bracket, stage by stage, on top of the teams flow.
+
+The course leaves the pairing to the organiser ("sorteo, cabezas de serie, sorteo dirigido",
+C03 l.175) and says only that a team winning by at least 1 IMP goes through (l.177); byes and
+ties are the conditions of contest's business. Here the teams are numbered in seed order
+(registration, the director's seeds or a random draw), ``movements.teams.knockout`` lays out
+the bracket (byes to the top seeds, seeds 1 and 2 apart until the final) and it is stored in
+the section's movement under ``"bracket"``. Stage s is round s of the movement, played on the
+boards (s−1)·k+1 … s·k at tables 2m−1 (open room) and 2m (closed room) like any teams match.
+
+A match's score is its IMPs, board by board the average of both teams' own IMPs (Law 12C4,
+C03 l.828-833: with split or artificial scores the two sides' IMPs differ), plus the carry-over
+the director enters (a qualifying stage, a handicap). When neither team wins by 1 IMP the
+event's tie rule applies: the director adds a segment of extra boards played at the same two
+tables (numbered after every stage's boards so they never clash), or the higher seed goes
+through, or the team that won more boards (then the higher seed). When every match of a stage
+has gone through, the director draws the next stage from the winners, as a Swiss round is
+drawn: a round is appended to the movement and the table devices move on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Entry,
+    EntryStatus,
+    KnockoutSeeding,
+    KnockoutTie,
+    Seating,
+    Section,
+    Session,
+    SessionStatus,
+    TeamEvent,
+    TeamMatch,
+    Tournament,
+)
+from ..movements import MovementError
+from ..movements.teams import knockout
+from ..scoring import display_round
+from . import setup
+from .errors import TournamentError
+
+DECIDED_BY_IMPS = "imps"
+DECIDED_BY_TIE_BOARDS = "tie_boards"
+
+
+def stages_for(teams: int) -> int:
+    """Stages of a bracket for this many teams (byes fill it up to a power of two)."""
+    return max(1, (teams - 1).bit_length())
+
+
+def seeded(event: TeamEvent, teams: Sequence[Entry], rng: random.Random | None = None
+           ) -> list[Entry]:
+    """The teams best seed first: registration order, the director's seeds (teams without a
+    seed follow in registration order) or a random draw."""
+    teams = list(teams)
+    if event.knockout_seeding == KnockoutSeeding.DRAW:
+        (rng or random.SystemRandom()).shuffle(teams)
+    elif event.knockout_seeding == KnockoutSeeding.SEEDS:
+        rank = {int(pk): i for i, pk in enumerate(event.seeds or [])}
+        registered = {e.pk: i for i, e in enumerate(teams)}
+        teams.sort(key=lambda e: (rank.get(e.pk, len(rank)), registered[e.pk]))
+    return teams
+
+
+@transaction.atomic
+def set_seeds(tournament: Tournament, entry_ids: Sequence[int]) -> TeamEvent:
+    """The director's seeds, best first; only before the start."""
+    from .teams import _started, team_event
+
+    if _started(tournament):
+        raise TournamentError(_("The event has started: the seeds can no longer change."))
+    active = set(tournament.entries.filter(status=EntryStatus.ACTIVE).values_list("pk", flat=True))
+    ids = [int(pk) for pk in entry_ids]
+    if len(set(ids)) != len(ids) or not set(ids) <= active:
+        raise TournamentError(_("Give each registered team one seed."), "seeds")
+    event = team_event(tournament)
+    event.seeds = ids
+    event.knockout_seeding = KnockoutSeeding.SEEDS
+    event.save(update_fields=["seeds", "knockout_seeding"])
+    return event
+
+
+def first_stage(teams: int) -> tuple[dict, list[tuple[int, int]], list[int]]:
+    """The bracket (as stored), the first stage's matches (higher seed at home) and the
+    teams with a bye."""
+    try:
+        bracket = knockout(teams)
+    except MovementError as exc:
+        raise TournamentError(_("This schedule is not possible: %(reason)s")
+                              % {"reason": exc}) from exc
+    pairs, byes = [], []
+    for m in bracket.stages[0]:
+        if m.is_bye:
+            byes.append(m.a if m.a is not None else m.b)
+        else:
+            pairs.append((min(m.a, m.b), max(m.a, m.b)))
+    return bracket.to_dict(), pairs, byes
+
+
+def _match_numbers(stage: Sequence[dict]) -> dict[int, int]:
+    """Bracket match → ``TeamMatch.number`` within a stage: byes have no match row."""
+    out, number = {}, 0
+    for m in stage:
+        if m["a"] is not None and m["b"] is not None:
+            number += 1
+            out[int(m["match"])] = number
+    return out
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def match_boards(movement: dict, match: TeamMatch) -> list[int]:
+    """The boards of a match as its open-room table plays them (tie-break segments included)."""
+    for rnd in movement.get("rounds", ()):
+        if int(rnd["round"]) != match.round:
+            continue
+        for t in rnd.get("tables", ()):
+            if int(t["table"]) == match.open_table:
+                return [int(b) for b in t["boards"]]
+    return []
+
+
+@dataclass
+class KnockoutScore:
+    margin: Fraction  # the home team's, carry-over included
+    complete: bool
+    home_boards: int  # boards won
+    away_boards: int
+
+
+def score_knockout(matches: Iterable[TeamMatch], results: Iterable[dict], movement: dict,
+                   event: TeamEvent) -> dict[int, KnockoutScore]:
+    """Score every knockout match from loaded rows, in place: IMPs won and lost per team over
+    all its boards, the averaged margin with the carry-over, and who went through."""
+    from .teams import MatchScore, _decimal, _lines_by_room, compare_board, room_score
+
+    rooms = _lines_by_room(results)
+    out = {}
+    for m in matches:
+        if m.away_id is None:
+            continue
+        boards = match_boards(movement, m)
+        totals, margin = MatchScore(), Fraction(m.home_carry) - Fraction(m.away_carry)
+        home_boards = away_boards = 0
+        for b in boards:
+            open_row = rooms.get((m.round, b, m.home_id, m.away_id))
+            closed_row = rooms.get((m.round, b, m.away_id, m.home_id))
+            if open_row is None or closed_row is None:
+                continue
+            board = compare_board(room_score(open_row["ns_score"], open_row["adjustment"]),
+                                  room_score(closed_row["ns_score"], closed_row["adjustment"]))
+            if board is None:
+                continue
+            totals.add(board)
+            # Law 12C4 / C03 l.830, as scoring.teams.knockout_board: both sides get the average.
+            average = (board.home_imps - board.away_imps) / 2
+            margin += average
+            home_boards += average > 0
+            away_boards += average < 0
+        m.home_won, m.home_lost = _decimal(totals.home_won), _decimal(totals.home_lost)
+        m.away_won, m.away_lost = _decimal(totals.away_won), _decimal(totals.away_lost)
+        m.boards_played = totals.boards
+        m.home_vp = m.away_vp = None
+        score = KnockoutScore(margin, bool(boards) and totals.boards == len(boards),
+                              home_boards, away_boards)
+        out[m.pk] = score
+        m.margin = display_round(margin) if totals.boards or margin else None
+        m.winner_id, m.decided_by = _decide(m, score, event)
+    return out
+
+
+def _decide(m: TeamMatch, score: KnockoutScore, event: TeamEvent) -> tuple[int | None, str]:
+    if not score.complete:
+        return None, ""
+    if score.margin >= 1:
+        return m.home_id, DECIDED_BY_TIE_BOARDS if m.tie_segments else DECIDED_BY_IMPS
+    if score.margin <= -1:
+        return m.away_id, DECIDED_BY_TIE_BOARDS if m.tie_segments else DECIDED_BY_IMPS
+    # Tied: neither team won by 1 IMP (C03 l.177). The home team is the higher seed.
+    if event.knockout_tie == KnockoutTie.HIGHER_SEED:
+        return m.home_id, KnockoutTie.HIGHER_SEED
+    if event.knockout_tie == KnockoutTie.MOST_BOARDS:
+        if score.away_boards > score.home_boards:
+            return m.away_id, KnockoutTie.MOST_BOARDS
+        return m.home_id, (KnockoutTie.MOST_BOARDS if score.home_boards > score.away_boards
+                           else KnockoutTie.HIGHER_SEED)
+    return None, ""  # extra boards: the director adds a segment
+
+
+KNOCKOUT_FIELDS = ("margin", "winner", "decided_by")
+
+
+def save_knockout(matches: Sequence[TeamMatch]) -> None:
+    TeamMatch.objects.bulk_update([m for m in matches if m.away_id is not None],
+                                  list(KNOCKOUT_FIELDS))
+
+
+def is_tied(match: TeamMatch, boards_per_match: int | None = None) -> bool:
+    """Every board (tie-break segments too) is in and neither team is through: the director
+    adds a tie-break segment."""
+    k = match.session.boards_per_round if boards_per_match is None else boards_per_match
+    expected = k + sum(len(segment) for segment in match.tie_segments)
+    return (match.away_id is not None and match.winner_id is None and match.margin is not None
+            and abs(match.margin) < 1 and match.boards_played >= expected)
+
+
+# --- the director's actions -------------------------------------------------------------------
+
+
+def _knockout_session(tournament: Tournament) -> tuple[TeamEvent, Session]:
+    from .teams import _session, team_event
+
+    event = team_event(tournament)
+    if not event.is_knockout:
+        raise TournamentError(_("This is not a knockout event."))
+    session = Session.objects.select_for_update().get(pk=_session(tournament).pk)
+    if session.status != SessionStatus.RUNNING:
+        raise TournamentError(_("The session is not being played."))
+    return event, session
+
+
+def _classify(session: Session) -> None:
+    from .classification import classify_session
+
+    classify_session(session)
+
+
+def _current_stage(session: Session) -> int:
+    from .teams import drawn_rounds
+
+    return drawn_rounds(session)
+
+
+def can_draw_stage(session: Session) -> bool:
+    """Whether every match of the last stage has a team through and a stage is left (the
+    director's pages ask: a stale session is classified first, as for a correction)."""
+    from .teams import is_teams, team_event
+
+    if (session.status != SessionStatus.RUNNING or not is_teams(session.tournament)
+            or not team_event(session.tournament).is_knockout):
+        return False
+    from .classification import ensure_current
+
+    ensure_current(session)  # who went through is stored by the classification
+    stage = _current_stage(session)
+    matches = TeamMatch.objects.filter(session=session, round=stage)
+    return (0 < stage < session.rounds and matches.exists()
+            and not matches.filter(winner__isnull=True).exists())
+
+
+@transaction.atomic
+def draw_next_stage(tournament: Tournament, *, user=None) -> int:
+    """Pair the winners of stage s as the bracket says and append stage s+1 to the movement
+    (the better seed at home); returns the new stage's number."""
+    from .teams import _section, round_tables
+
+    event, session = _knockout_session(tournament)
+    stage = _current_stage(session)
+    if stage >= session.rounds:
+        raise TournamentError(_("Every stage has been drawn."))
+    _classify(session)
+    matches = {m.number: m for m in TeamMatch.objects.filter(session=session, round=stage)}
+    undecided = [m for m in matches.values() if m.winner_id is None]
+    if undecided:
+        raise TournamentError(_("Stage %(stage)s is not decided: %(count)s matches have no "
+                                "team through yet.") % {"stage": stage, "count": len(undecided)})
+    section = Section.objects.select_for_update().get(pk=_section(session).pk)
+    numbers = dict(Seating.objects.filter(session=session).values_list("entry_id", "number"))
+    movement = dict(section.movement)
+    bracket = movement["bracket"]["stages"]
+    through = {bm: numbers[matches[n].winner_id]
+               for bm, n in _match_numbers(bracket[stage - 1]).items()}
+
+    def contestant(value) -> int:
+        if isinstance(value, str):  # "W<stage>-<match>"
+            return through[int(value.split("-")[1])]
+        return int(value)
+
+    pairs = []
+    for m in bracket[stage]:
+        a, b = contestant(m["a"]), contestant(m["b"])
+        pairs.append((min(a, b), max(a, b)))
+    number = stage + 1
+    movement["rounds"] = [*movement.get("rounds", []),
+                          round_tables(number, pairs, session.boards_per_round)]
+    section.movement = movement
+    section.save(update_fields=["movement"])
+    entry_of = {n: e for e, n in numbers.items()}
+    TeamMatch.objects.bulk_create(
+        TeamMatch(session=session, round=number, number=i, home_id=entry_of[h],
+                  away_id=entry_of[a]) for i, (h, a) in enumerate(pairs, start=1))
+    setup.ensure_boards(section)
+    AuditEntry.objects.create(
+        tournament=tournament, session=session, action=AuditAction.MOVEMENT, user=user,
+        after={"round": number, "matches": [list(p) for p in pairs]},
+        reason=_("Knockout draw of stage %(stage)s.") % {"stage": number})
+    return number
+
+
+def _open_match(tournament: Tournament, match_pk: int) -> tuple[TeamEvent, Session, TeamMatch]:
+    event, session = _knockout_session(tournament)
+    match = TeamMatch.objects.select_for_update().filter(
+        session=session, pk=match_pk, away__isnull=False).first()
+    if match is None:
+        raise TournamentError(_("No such match."))
+    if match.round != _current_stage(session):
+        raise TournamentError(_("The next stage has been drawn: this match is closed."))
+    return event, session, match
+
+
+@transaction.atomic
+def set_carry_over(tournament: Tournament, match_pk: int, *, home: Decimal, away: Decimal,
+                   user=None, reason: str = "") -> TeamMatch:
+    """The IMPs each team brings into a match, as the conditions of contest give them."""
+    _event, session, match = _open_match(tournament, match_pk)
+    home, away = Decimal(home), Decimal(away)
+    if not (0 <= home <= 999 and 0 <= away <= 999):
+        raise TournamentError(_("A carry-over is 0 to 999 IMPs."), "carry")
+    before = {"home": str(match.home_carry), "away": str(match.away_carry)}
+    match.home_carry, match.away_carry = home, away
+    match.save(update_fields=["home_carry", "away_carry"])
+    AuditEntry.objects.create(
+        tournament=tournament, session=session, action=AuditAction.MOVEMENT, user=user,
+        before=before, after={"match": match.pk, "home": str(home), "away": str(away)},
+        reason=reason or _("Carry-over for stage %(stage)s, match %(match)s.")
+        % {"stage": match.round, "match": match.number})
+    _classify(session)
+    match.refresh_from_db()
+    return match
+
+
+@transaction.atomic
+def add_tie_segment(tournament: Tournament, match_pk: int, *, user=None) -> list[int]:
+    """A tied match plays the event's tie-break boards at the same two tables; returns them.
+
+    The boards are numbered after every board the bracket can use and every earlier segment,
+    so they never clash with a later stage.
+    """
+    from .teams import _section
+
+    event, session, match = _open_match(tournament, match_pk)
+    if event.knockout_tie != KnockoutTie.EXTRA_BOARDS:
+        raise TournamentError(_("The conditions of contest decide a tie without extra boards."))
+    _classify(session)
+    match.refresh_from_db()
+    if not is_tied(match):
+        raise TournamentError(_("Only a tied match with every board in plays a tie-break."))
+    section = Section.objects.select_for_update().get(pk=_section(session).pk)
+    movement = dict(section.movement)
+    used = max((int(b) for rnd in movement.get("rounds", ()) for t in rnd.get("tables", ())
+                for b in t["boards"]), default=0)
+    first = max(used, session.rounds * session.boards_per_round) + 1
+    boards = list(range(first, first + event.tie_boards))
+    rounds = []
+    for rnd in movement["rounds"]:
+        if int(rnd["round"]) == match.round:
+            rnd = {**rnd, "tables": [
+                {**t, "boards": [*t["boards"], *boards]}
+                if int(t["table"]) in (match.open_table, match.closed_table) else t
+                for t in rnd["tables"]]}
+        rounds.append(rnd)
+    movement["rounds"] = rounds
+    section.movement = movement
+    section.save(update_fields=["movement"])
+    match.tie_segments = [*match.tie_segments, boards]
+    match.save(update_fields=["tie_segments"])
+    setup.ensure_boards(section)
+    AuditEntry.objects.create(
+        tournament=tournament, session=session, action=AuditAction.MOVEMENT, user=user,
+        after={"match": match.pk, "boards": boards},
+        reason=_("Tie-break segment for stage %(stage)s, match %(match)s.")
+        % {"stage": match.round, "match": match.number})
+    _classify(session)
+    return boards
+
+
+# --- what the bracket page shows -----------------------------------------------------------------
+
+
+@dataclass
+class BracketSide:
+    number: int | None  # seed (the team's number)
+    name: str
+    entry_id: int | None = None
+    through: bool = False
+    carry: Decimal = Decimal(0)
+    pending: str = ""  # "W<stage>-<match>" while not yet known
+    imps: Decimal | None = None  # the side's averaged IMPs, carry-over included
+
+
+@dataclass
+class BracketMatch:
+    stage: int
+    number: int
+    a: BracketSide
+    b: BracketSide
+    match: TeamMatch | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.a.number is None or self.b.number is None
+
+
+def side_imps(match: TeamMatch, *, home: bool) -> Decimal | None:
+    """A side's knockout IMPs: what it won and what the other side lost, averaged (so the two
+    totals differ by the averaged margin, Law 12C4), plus its carry-over."""
+    if not match.boards_played and not (match.home_carry or match.away_carry):
+        return None
+    if home:
+        total = (Decimal(match.home_won) + Decimal(match.away_lost)) / 2 + match.home_carry
+    else:
+        total = (Decimal(match.away_won) + Decimal(match.home_lost)) / 2 + match.away_carry
+    return total
+
+
+def live_bracket(session: Session) -> tuple[list[list[BracketMatch]], BracketSide | None]:
+    """The stored bracket with the stored matches: who met whom, scores, who went through;
+    and the winner once the final is decided (three queries)."""
+    from .teams import _section
+
+    section = _section(session)
+    bracket = (section.movement or {}).get("bracket")
+    if not bracket:
+        return [], None
+    seats = {s["number"]: (s["entry_id"], s["entry__name"] or s["entry__display_name"])
+             for s in Seating.objects.filter(session=session).values(
+                 "number", "entry_id", "entry__name", "entry__display_name")}
+    stored = {(m.round, m.number): m for m in TeamMatch.objects.filter(session=session)
+              .exclude(away__isnull=True)}
+    numbers = {e: n for n, (e, _name) in seats.items()}
+    stages: list[list[BracketMatch]] = []
+    champion = None
+    winners: dict[str, BracketSide] = {}
+    for s, stage in enumerate(bracket["stages"], start=1):
+        row_of = _match_numbers(stage)
+        out = []
+        for bm in stage:
+            match = stored.get((s, row_of.get(int(bm["match"]), 0)))
+            sides = []
+            if match is not None:
+                for entry_id, carry, imps in (
+                        (match.home_id, match.home_carry, side_imps(match, home=True)),
+                        (match.away_id, match.away_carry, side_imps(match, home=False))):
+                    n = numbers.get(entry_id)
+                    sides.append(BracketSide(n, seats.get(n, (None, ""))[1], entry_id,
+                                             match.winner_id == entry_id, carry, imps=imps))
+            else:
+                for value in (bm["a"], bm["b"]):
+                    if value is None:
+                        sides.append(BracketSide(None, ""))
+                    elif isinstance(value, str):  # known once that match is decided
+                        known = winners.get(value)
+                        sides.append(BracketSide(known.number, known.name, known.entry_id)
+                                     if known else BracketSide(None, "", pending=value))
+                    else:
+                        entry_id, name = seats.get(int(value), (None, ""))
+                        sides.append(BracketSide(int(value), name, entry_id,
+                                                 through=bm["a"] is None or bm["b"] is None))
+            out.append(BracketMatch(s, int(bm["match"]), sides[0], sides[1], match))
+            for side in sides:
+                if side.through and side.number is not None:
+                    winners[f"W{s}-{bm['match']}"] = side
+        stages.append(out)
+    final = stages[-1][0] if stages and stages[-1] else None
+    if final is not None and final.match is not None and final.match.winner_id:
+        champion = final.a if final.a.through else final.b
+    return stages, champion
