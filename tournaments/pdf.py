@@ -31,6 +31,7 @@ from clubsite.models import Club
 from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
 from .models import Section, TableCode, Tournament
+from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import individual, plan
 from .services.results import (
@@ -162,7 +163,7 @@ def results_context(data: EventData) -> dict:
                 b, lines = merged[number]["board"], merged[number]["lines"]
                 lines.sort(key=lambda ln: -(ln.ns_score or 0))
                 boards.append({
-                    "number": number, "dealer": b.dealer,
+                    "number": number, "dealer": Seat(b.dealer).label,
                     "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
                     "hand_record": _hand_record(parse_deal(b.deal), number,
                                                 double_dummy_rows(b.double_dummy)),

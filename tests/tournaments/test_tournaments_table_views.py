@@ -53,6 +53,15 @@ def test_sign_in_with_the_code_stores_the_table_in_the_session(client, mitchell_
     assert html.count('class="board-link') == 2 and 'data-board-key="1-5"' in html
 
 
+def test_dealer_is_named_in_the_clubs_language(client, mitchell_session):
+    """Board 4 is dealt by West (Law 2): Spanish tables read "Oeste", never the letter W."""
+    sign_in(client, mitchell_session, 2)
+    home = client.get(reverse("table:home")).content.decode()
+    board = client.get(reverse("table:board", args=[1, 4])).content.decode()
+    assert "Dador Oeste" in " ".join(home.split())
+    assert "Dador <strong>Oeste</strong>" in board
+
+
 def test_wrong_code_shows_the_form_again_with_what_was_typed(client, mitchell_session):
     response = client.post(reverse("table:index"), {"code": "ZZ9ZZ"})
     assert response.status_code == 200

@@ -176,7 +176,7 @@ def board_lists(section: Section) -> list[BoardList]:
             number = b + section.board_offset
             board = boards.get(number)
             item = lists.setdefault(number, BoardList(
-                number, board.dealer if board else "",
+                number, board.get_dealer_display() if board else "",
                 (board.get_vulnerability_display() if board else "")))
             if s.players is not None:  # individual: "1–2" against "3–4"
                 north, south, east, west = s.players
