@@ -159,6 +159,8 @@ def test_a_room_enters_its_own_boards_and_sees_the_comparison(client, members):
     # no comparison until the closed room has played board 1
     screen = client.get(reverse("table:match"))
     assert screen.status_code == 200 and screen.context["compared"] == 0
+    # the saved/waiting badge has its words (Spanish, the club's language)
+    assert '"all_saved": "Todos los resultados est' in screen.content.decode()
     entry.submit_result(table_code=other, round=1, board=1, contract="4S", declarer="E",
                         tricks=10, idempotency_key="closed-1")
     screen = client.get(reverse("table:match"))

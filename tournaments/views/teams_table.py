@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from ..models import EventType
 from ..services import teams, triplicate
-from .table import _round_param, table_device_required
+from .table import _js_text, _round_param, table_device_required
 from .teams_public import board_rows, triplicate_rows, unit_context
 
 
@@ -54,5 +54,6 @@ def match(request):
         "home_number": numbers.get(m.home_id) if m else None,
         "away_number": numbers.get(m.away_id) if m else None,
         "open_room": table_code.table % 2 == 1, "pairs": pairs, **units,
+        "js_text": _js_text(),  # the saved/waiting badge reads its words from it
         **(teams_context(table_code, tr) if m else {}),
     })
