@@ -226,10 +226,10 @@ def _serpentine(session: Session, previous: Session, variant12: str) -> SeatingP
     section = PlannedSection("A", first.pool if first else "A",
                              first.board_offset if first else 0, movement, seats)
     if seating.source.startswith("course table"):
-        source = _("C03 l.429-471: the serpentine table, column for %(tables)s tables "
-                   "(read as the specification reconstructs it)") % {"tables": seating.tables}
+        source = _("The serpentine table of the AEB directors' course (2003), column for "
+                   "%(tables)s tables.") % {"tables": seating.tables}
     else:
-        source = _("C03 l.471: the course prints no column for %(tables)s tables; its rule "
+        source = _("The AEB directors' course prints no column for %(tables)s tables; its rule "
                    "is applied (odd among odd tables, even among even, about half the field "
                    "apart)") % {"tables": seating.tables}
     return SeatingPlan(session, SERPENTINE, [section], source, late,
