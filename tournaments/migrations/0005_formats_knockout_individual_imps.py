@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='teamevent',
             name='legs',
-            field=models.PositiveSmallIntegerField(default=1, help_text='A round robin played twice or more: each leg repeats the schedule with home and away swapped (C03 l.253).', verbose_name='legs'),
+            field=models.PositiveSmallIntegerField(default=1, help_text="A round robin played twice or more: each leg repeats the schedule with home and away swapped, as the AEB directors' course says.", verbose_name='legs'),
         ),
         migrations.AddField(
             model_name='teamevent',

@@ -129,7 +129,7 @@ class TeamEvent(models.Model):
     legs = models.PositiveSmallIntegerField(
         _("legs"), default=1,
         help_text=_("A round robin played twice or more: each leg repeats the schedule with "
-                    "home and away swapped (C03 l.253)."),
+                    "home and away swapped, as the AEB directors' course says."),
     )
     knockout_seeding = models.CharField(
         _("knockout seeding"), max_length=12, choices=KnockoutSeeding.choices,

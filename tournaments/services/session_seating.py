@@ -305,8 +305,8 @@ def _pools(session: Session, previous: Session) -> SeatingPlan:
         out.append(PlannedSection(letter, first_sections[letter].pool,
                                   first_sections[letter].board_offset,
                                   _mitchell(tables, like, empty), seats))
-    source = _("C03 l.%(lines)s, session %(turn)s of the table") % {
-        "lines": "357-376" if pools == 2 else "382-425", "turn": turn}
+    source = _("The %(pools)s-pool table of the AEB directors' course (2003), its session "
+               "%(turn)s.") % {"pools": pools, "turn": turn}
     return SeatingPlan(session, POOLS, out, source, late, _withdrawn_since(previous))
 
 
