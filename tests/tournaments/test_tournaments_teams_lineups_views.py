@@ -110,3 +110,13 @@ def test_the_public_match_page_says_nothing_of_line_ups_nobody_named(client, mem
     page = client.get(reverse("results:teams_match",
                               args=[match.session.tournament.slug, match.pk])).content.decode()
     assert 'id="lineups"' not in page
+
+
+def test_the_audit_trail_names_who_came_in_and_why(director_client, members, director):
+    match, home, _away = teams_of_six(members)
+    seat(match, match.home, 1, home[:4])
+    seat(match, match.home, 2, [home[0], home[1], home[4], home[5]], user=director,
+         reason="Descanso")
+    page = director_client.get(reverse("director:audit", args=[match.session.tournament.pk]))
+    text = page.content.decode()
+    assert f"{home[4].full_name}, {home[5].full_name}" in text and "Descanso" in text
