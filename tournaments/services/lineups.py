@@ -192,7 +192,7 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
     A table device may name line-ups only for its own match and only before the half is in
     play; after that, a change of players is the director's, with a reason (l.305).
     """
-    match = TeamMatch.objects.select_for_update().select_related(
+    match = TeamMatch.objects.select_for_update(of=("self",)).select_related(
         "home", "away", "session__tournament").get(pk=match.pk)
     if not applies(match):
         raise TournamentError(_("This match has no line-ups."))
