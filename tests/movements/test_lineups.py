@@ -70,6 +70,13 @@ def test_a_continuing_home_pair_may_not_change_room():
     assert err.value.code == "home_pair_changed_room"
 
 
+def test_proposal_refuses_a_home_pair_changing_room_as_such():
+    home, away = default_lineup(HOME), default_lineup(AWAY)
+    with pytest.raises(LineupError) as err:
+        propose_second_half(home, away, home=TeamLineup.of(["h3", "h4"], ["h5", "h6"]))
+    assert err.value.code == "home_pair_changed_room"
+
+
 def test_new_partnership_is_a_new_pair():
     home, away = default_lineup(HOME), default_lineup(AWAY)
     reformed = TeamLineup.of(["a1", "a3"], ["a2", "a4"])  # "todo cambio ... crea una nueva pareja"

@@ -1,6 +1,7 @@
-"""The director's form for a teams event's settings (rules are checked by ``services.teams``)."""
+"""The teams forms: the event's settings and a team's line-up (rules are checked by the services)."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from ..models import TeamEvent
 
@@ -37,3 +38,32 @@ class TeamEventForm(forms.ModelForm):
                 if name in self.changed_data:
                     self.changed_data.remove(name)
         return data
+
+
+class LineupForm(forms.Form):
+    """One team's four players for one half of a match: North or East first in each room.
+    The labels say the seat, since the room decides the line (home NS in the open room)."""
+
+    SEATS = ("open_first", "open_second", "closed_first", "closed_second")
+
+    open_first = forms.TypedChoiceField(coerce=int)
+    open_second = forms.TypedChoiceField(coerce=int)
+    closed_first = forms.TypedChoiceField(coerce=int)
+    closed_second = forms.TypedChoiceField(coerce=int)
+    reason = forms.CharField(
+        label=_("Why (a player replaced during the half, or a substitution)"), required=False,
+        max_length=500, widget=forms.TextInput())
+
+    def __init__(self, *args, squad, home: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        labels = ((_("Open room, North"), _("Open room, South"), _("Closed room, East"),
+                   _("Closed room, West")) if home else
+                  (_("Open room, East"), _("Open room, West"), _("Closed room, North"),
+                   _("Closed room, South")))
+        choices = [("", "—")] + [(m.pk, m.full_name) for m in squad]
+        for name, label in zip(self.SEATS, labels, strict=True):
+            self.fields[name].choices = choices
+            self.fields[name].label = label
+
+    def players(self) -> list[int]:
+        return [self.cleaned_data[name] for name in self.SEATS]

@@ -16,6 +16,7 @@ from .event import (
     Tournament,
     TournamentStatus,
 )
+from .lineups import TeamLineup
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .results import Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
@@ -40,5 +41,5 @@ __all__ = [
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
-    "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
+    "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
 ]

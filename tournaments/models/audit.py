@@ -21,6 +21,7 @@ class AuditAction(models.TextChoices):
     LATE = "late", _("Late entry")
     WITHDRAWN = "withdrawn", _("Entry withdrawn")
     SUBSTITUTE = "substitute", _("Substitute player")
+    LINEUP = "lineup", _("Team line-up changed")
     MOVEMENT = "movement", _("Movement changed")
     PUBLISHED = "published", _("Results published")
 

@@ -70,12 +70,17 @@ def faced(home: TeamLineup, away: TeamLineup) -> set[Pair]:
     return {Pair((home.open, away.open)), Pair((home.closed, away.closed))}
 
 
+def check_home_rooms(first_home: TeamLineup, home: TeamLineup) -> None:
+    """Refuse a home pair that continues into the second half in the other room (l.297)."""
+    if home.open == first_home.closed or home.closed == first_home.open:
+        raise LineupError("home_pair_changed_room")
+
+
 def check_second_half(first_home: TeamLineup, first_away: TeamLineup,
                       home: TeamLineup, away: TeamLineup) -> None:
     """Refuse a second half that breaks the course's rule: a continuing home pair changing
     room, or any pair meeting a pair it met in the first half (M3)."""
-    if home.open == first_home.closed or home.closed == first_home.open:
-        raise LineupError("home_pair_changed_room")
+    check_home_rooms(first_home, home)
     if faced(home, away) & faced(first_home, first_away):
         raise LineupError("pairs_meet_again")
 
@@ -88,6 +93,7 @@ def propose_second_half(first_home: TeamLineup, first_away: TeamLineup,
     their first-half pairs) seated so no pair meets a pair it met; swapping rooms first, which
     is the usual answer when both visiting pairs continue."""
     home = home or first_home
+    check_home_rooms(first_home, home)  # the home team names first: its own error, not M3
     pairs = away_pairs or first_away
     for away in (TeamLineup(pairs.closed, pairs.open), pairs):
         try:

@@ -66,6 +66,8 @@ urlpatterns = [
     path("<int:pk>/teams/", teams_director.settings, name="teams"),
     path("<int:pk>/teams/start/", teams_director.start, name="teams_start"),
     path("<int:pk>/teams/draw/", teams_director.draw, name="teams_draw"),
+    path("<int:pk>/teams/match/<int:match>/lineups/", teams_director.match_lineups,
+         name="teams_lineups"),
     path("<int:pk>/teams/knockout/draw/", teams_knockout.draw, name="knockout_draw"),
     path("<int:pk>/teams/knockout/seeds/", teams_knockout.seeds, name="knockout_seeds"),
     path("<int:pk>/teams/knockout/<int:match>/carry/", teams_knockout.carry_over,

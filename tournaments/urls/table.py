@@ -9,6 +9,7 @@ urlpatterns = [
     path("leave/", table.leave, name="leave"),
     path("play/", table.home, name="home"),
     path("play/match/", teams_table.match, name="match"),
+    path("play/match/lineups/", teams_table.lineups, name="lineups"),
     path("play/<int:round>/<int:board>/", table.board, name="board"),
     path("preview/", table.preview, name="preview"),
     path("result/", table.result, name="result"),

@@ -278,6 +278,8 @@ def _shown(key: str, value) -> str:
         return "—"
     if key == "adjustment" and isinstance(value, dict):
         return describe(value)
+    if isinstance(value, list):  # a line-up's players, a substitution's names
+        return ", ".join(str(v) for v in value)
     return str(value)
 
 

@@ -1,4 +1,5 @@
-"""The director's pages of a teams event: settings, start, the schedule and the Swiss draw.
+"""The director's pages of a teams event: settings, start, the schedule, the Swiss draw and
+each match's line-ups.
 
 Registration goes through the ordinary entries page (a team is an entry with a name and four
 to six players); the console, corrections and adjusted scores are those of pairs, since each
@@ -6,7 +7,9 @@ room of a match is an ordinary table. Rules live in ``services.teams``.
 """
 
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -14,11 +17,12 @@ from clubsite.permissions import director_required
 
 from ..forms.director import add_service_error
 from ..forms.teams import TeamEventForm
-from ..models import EntryStatus, SessionStatus
-from ..services import teams, triplicate
+from ..models import EntryStatus, SessionStatus, TeamMatch
+from ..services import lineups, teams, triplicate
 from ..services.errors import TournamentError
 from .director_common import get_tournament
 from .teams_knockout import director_context as knockout_context
+from .teams_lineups import lineup_context, save_posted_lineup
 
 
 def _teams_tournament(pk):
@@ -108,3 +112,27 @@ def draw(request, pk):
     else:
         messages.success(request, _("Round %(round)s is drawn.") % {"round": number})
     return redirect("director:teams", tournament.pk)
+
+
+@director_required
+def match_lineups(request, pk, match):
+    """Each team's line-up for each half of one match: set or changed by the director, the
+    form shown again with what was typed when the course's rules refuse it."""
+    tournament, ok = _teams_tournament(pk)
+    if not ok:
+        raise Http404(_("This is not a teams event."))
+    m = get_object_or_404(TeamMatch.objects.select_related("home", "away", "session__tournament"),
+                          pk=match, session__tournament=tournament, away__isnull=False)
+    if not lineups.applies(m):
+        raise Http404(_("This match has no line-ups."))
+    bound, status = None, 200
+    if request.method == "POST":
+        bound = save_posted_lineup(request, m, user=request.user)
+        if bound is None:
+            messages.success(request, _("Line-up saved."))
+            return redirect("director:teams_lineups", tournament.pk, m.pk)
+        status = 400
+    return render(request, "tournaments/teams/lineups.html", {
+        "tournament": tournament, **lineup_context(m, bound),
+        "action": reverse("director:teams_lineups", args=[tournament.pk, m.pk])},
+        status=status)

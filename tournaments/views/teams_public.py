@@ -1,4 +1,5 @@
-"""Public pages of a teams event: standings, the schedule and draw, a round, a match.
+"""Public pages of a teams event: standings, the schedule and draw, a round, a match (with
+who sat where in each half, and substitutions).
 
 Declared ``public``; a tournament is shown only when ``services.results`` says the visitor
 may see its results (public results and published, or a director), and a hidden one answers
@@ -20,7 +21,7 @@ from clubsite.permissions import public
 
 from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
-from ..services import classification, results, teams, triplicate
+from ..services import classification, lineups, results, teams, triplicate
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
 from .director_common import contract_html
@@ -196,8 +197,13 @@ def match(request, slug, pk):
     pairs = None
     if units["triplicate"]:
         pairs = triplicate.pairs_at(teams._section(session).movement, m.round, m.number)
+    seats = lineups.seating(m)
+    if not any(h.home_named or h.away_named for h in seats):
+        seats = []  # nobody named a line-up: nothing to show the public
     return render(request, "tournaments/teams/match.html", {
         **_status(tournament), "session": session, "match": m,
+        "seating": seats, "two_halves": len(seats) > 1,
+        "substitutions": lineups.substitutions(m) if seats else [],
         "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,

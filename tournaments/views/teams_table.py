@@ -1,5 +1,6 @@
 """The table device in a teams event: which match and room this table is, the match screen
-comparing both rooms board by board, and the wait for a Swiss round not drawn yet.
+comparing both rooms board by board, the captains' line-ups, and the wait for a Swiss round
+not drawn yet.
 
 Same guard as every table view (``table_device_required``): the device sees its own table's
 match only.
@@ -7,11 +8,17 @@ match only.
 
 from dataclasses import replace
 
-from django.shortcuts import render
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from ..models import EventType
+from ..services import lineups as lineup_service
 from ..services import teams, triplicate
+from ..services.errors import NotAllowed
 from .table import _js_text, _round_param, table_device_required
+from .teams_lineups import lineup_context, save_posted_lineup
 from .teams_public import board_rows, triplicate_rows, unit_context
 
 
@@ -48,7 +55,10 @@ def match(request):
     pairs = None
     if units.get("triplicate"):
         pairs = triplicate.pairs_at(table_code.section.movement, m.round, m.number)
+    seats = lineup_service.seating(m) if m and not units.get("triplicate") else []
     return render(request, "tournaments/teams/table_match.html", {
+        "seating": seats, "two_halves": len(seats) > 1,
+        "substitutions": lineup_service.substitutions(m) if seats else [],
         "table_code": table_code, "tr": tr, "match": m, "boards": rows,
         "compared": sum(1 for r in rows if r["compared"]),
         "home_number": numbers.get(m.home_id) if m else None,
@@ -57,3 +67,30 @@ def match(request):
         "js_text": _js_text(),  # the saved/waiting badge reads its words from it
         **(teams_context(table_code, tr) if m else {}),
     })
+
+
+@table_device_required
+def lineups(request):
+    """The captains name their four players for each half of this table's match, at the
+    table, before the half is played; afterwards only the director changes them."""
+    table_code = request.table_code
+    session = table_code.section.session
+    from ..services import entry
+
+    tr = entry.table_round(table_code, _round_param(request))
+    m = teams.match_at_table(session, tr.round, table_code.table) \
+        if session.tournament.event_type == EventType.TEAMS else None
+    if m is None or not lineup_service.applies(m):
+        raise NotAllowed(_("This table has no match with line-ups this round."))
+    bound, status = None, 200
+    action = f"{reverse('table:lineups')}?round={tr.round}"
+    if request.method == "POST":
+        bound = save_posted_lineup(request, m, table_code=table_code)
+        if bound is None:
+            messages.success(request, _("Line-up saved."))
+            return redirect(action)
+        status = 400
+    return render(request, "tournaments/teams/table_lineups.html", {
+        "table_code": table_code, "tr": tr, "open_room": table_code.table % 2 == 1,
+        "action": action,
+        **lineup_context(m, bound, device=True)}, status=status)
