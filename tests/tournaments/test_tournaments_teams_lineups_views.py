@@ -48,7 +48,7 @@ def test_director_sets_both_halves_and_sees_a_refusal_with_what_was_typed(direct
                                                    [home[2], home[3], home[4], home[5]]))
     assert response.status_code == 400
     page = response.content.decode()
-    assert "C03 l.297" in page
+    assert "sigue en la sala en que jugó el primero" in page
     assert f'<option value="{home[4].pk}" selected>' in page.split(
         f'name="h2-t{match.home_id}-closed_first"')[1].split("</select>")[0]
     assert not TeamLineup.objects.filter(half=2).exists()

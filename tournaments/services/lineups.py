@@ -39,19 +39,18 @@ from .errors import NotAllowed, TournamentError
 
 
 def _messages() -> dict[str, str]:
-    """The core's refusals in the user's language, with the course line that forbids each."""
+    """The core's refusals in the user's language (the course's rules, C03 l.134-305)."""
     return {
         "too_few_players": _("A team needs four players to sit a match."),
         "four_different_players": _(
             "A line-up is four different players: one pair in the open room and another in "
-            "the closed room (C03 l.134)."),
+            "the closed room."),
         "not_in_team": _("Every player of a line-up must be registered in the team."),
         "home_pair_changed_room": _(
             "A home pair that continues in the second half stays in the room where it played "
-            "the first half (C03 l.297)."),
+            "the first half."),
         "pairs_meet_again": _(
-            "In the second half no pair may play against a pair it has already played "
-            "(C03 l.303)."),
+            "In the second half no pair may play against a pair it has already played."),
     }
 
 
@@ -234,14 +233,13 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
     if in_play and before is not None and joining:
         if table_code is not None or user is None:
             raise NotAllowed(_("This half is in play: only the director may replace a "
-                               "player (C03 l.305)."))
+                               "player."))
         if not reason.strip():
             raise TournamentError(_("Say why a player is replaced during the half: the course "
-                                    "allows it only for illness or another justified cause "
-                                    "(C03 l.305)."), "reason")
+                                    "allows it only for illness or another justified "
+                                    "cause."), "reason")
     if in_play and before is not None and not joining and table_code is not None:
-        raise NotAllowed(_("This half is in play: the seats are fixed for the half (C03 "
-                           "l.136)."))
+        raise NotAllowed(_("This half is in play: the seats are fixed for the half."))
     row.entered_by = user
     row.table_code = table_code
     row.save()
