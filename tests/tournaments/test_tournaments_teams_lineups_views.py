@@ -70,6 +70,7 @@ def test_a_table_device_seats_its_own_match_only(client, members):
     url = reverse("table:lineups") + "?round=1"
     page = client.get(url).content.decode()
     assert f'id="lineup-1-{match.away_id}"' in page
+    assert '"all_saved": "Todos los resultados est' in page  # the saved/waiting badge's words
     response = client.post(url, form_data(match, match.away, 1, away[:4]))
     assert response.status_code == 302
     assert TeamLineup.objects.get().table_code.table == match.closed_table

@@ -92,5 +92,6 @@ def lineups(request):
         status = 400
     return render(request, "tournaments/teams/table_lineups.html", {
         "table_code": table_code, "tr": tr, "open_room": table_code.table % 2 == 1,
+        "js_text": _js_text(),
         "action": action,
         **lineup_context(m, bound, device=True)}, status=status)
