@@ -121,17 +121,6 @@ def _match_numbers(stage: Sequence[dict]) -> dict[int, int]:
 # --- scoring ----------------------------------------------------------------------------------
 
 
-def match_boards(movement: dict, match: TeamMatch) -> list[int]:
-    """The boards of a match as its open-room table plays them (tie-break segments included)."""
-    for rnd in movement.get("rounds", ()):
-        if int(rnd["round"]) != match.round:
-            continue
-        for t in rnd.get("tables", ()):
-            if int(t["table"]) == match.open_table:
-                return [int(b) for b in t["boards"]]
-    return []
-
-
 @dataclass
 class KnockoutScore:
     margin: Fraction  # the home team's, carry-over included
@@ -144,14 +133,22 @@ def score_knockout(matches: Iterable[TeamMatch], results: Iterable[dict], moveme
                    event: TeamEvent) -> dict[int, KnockoutScore]:
     """Score every knockout match from loaded rows, in place: IMPs won and lost per team over
     all its boards, the averaged margin with the carry-over, and who went through."""
-    from .teams import MatchScore, _decimal, _lines_by_room, compare_board, room_score
+    from .teams import (
+        MatchScore,
+        _decimal,
+        _lines_by_room,
+        boards_of_matches,
+        compare_board,
+        room_score,
+    )
 
     rooms = _lines_by_room(results)
+    boards_of = boards_of_matches(movement)
     out = {}
     for m in matches:
         if m.away_id is None:
             continue
-        boards = match_boards(movement, m)
+        boards = boards_of.get((m.round, m.number), [])
         totals, margin = MatchScore(), Fraction(m.home_carry) - Fraction(m.away_carry)
         home_boards = away_boards = 0
         for b in boards:

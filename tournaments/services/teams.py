@@ -485,10 +485,12 @@ def _lines_by_room(results: Iterable[dict]) -> dict[tuple[int, int, int, int], d
     return {(r["round"], r["board__number"], r["ns_id"], r["ew_id"]): r for r in results}
 
 
-def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_of: dict[int, list[int]],
+def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict],
+                  boards_of: dict[tuple[int, int], list[int]],
                   unit: str = TeamScoring.IMPS) -> dict[int, MatchScore]:
-    """Pure over loaded rows: each match's IMPs from the effective results of both rooms, and
-    its board-a-match, total or Patton points when ``unit`` is one of those."""
+    """Pure over loaded rows: each match's IMPs from the effective results of both rooms over
+    its own boards (``boards_of_matches``), and its board-a-match, total or Patton points when
+    ``unit`` is one of those."""
     rooms = _lines_by_room(results)
     out: dict[int, MatchScore] = {}
     for match in matches:
@@ -496,7 +498,7 @@ def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_
         out[match.pk] = score
         if match.away_id is None:
             continue
-        for b in boards_of.get(match.round, ()):
+        for b in boards_of.get((match.round, match.number), ()):
             open_row = rooms.get((match.round, b, match.home_id, match.away_id))
             closed_row = rooms.get((match.round, b, match.away_id, match.home_id))
             if open_row is None or closed_row is None:
@@ -517,10 +519,28 @@ def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_
 
 
 def _boards_of(movement: dict) -> dict[int, list[int]]:
+    """The boards of each round as its first table plays them: right for a triplicate, whose
+    tables all play the same boards; a match's own boards come from ``boards_of_matches``."""
     out: dict[int, list[int]] = {}
     for rnd in movement.get("rounds", ()):
         tables = rnd.get("tables") or []
         out[int(rnd["round"])] = [int(b) for b in tables[0]["boards"]] if tables else []
+    return out
+
+
+def boards_of_matches(movement: dict) -> dict[tuple[int, int], list[int]]:
+    """(round, match) → the boards of that match as its open-room table plays them.
+
+    A knockout's tie-break segment is added to the tied match's two tables only, so the
+    boards of one match say nothing about another's."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for rnd in movement.get("rounds", ()):
+        for t in rnd.get("tables") or ():
+            table = int(t["table"])
+            room = t.get("room") or ("open" if table % 2 else "closed")
+            if room != "closed":  # the open room (table 2m−1), or a triplicate's table
+                number = int(t.get("match") or (table + 1) // 2)
+                out[(int(rnd["round"]), number)] = [int(b) for b in t["boards"]]
     return out
 
 
@@ -672,14 +692,14 @@ def classify_teams(data) -> int:
     event = team_event(tournament)
     section = next((s for s in data.sections if s.movement), None)
     matches = list(TeamMatch.objects.filter(session=session))
-    boards_of = _boards_of(section.movement) if section else {}
+    movement = section.movement if section else {}
     unit = event.unit
     if event.is_triplicate:
         from .triplicate import score_triplicate
 
-        scores = score_triplicate(matches, data.results, boards_of)
+        scores = score_triplicate(matches, data.results, _boards_of(movement))
     else:
-        scores = score_matches(matches, data.results, boards_of, unit)
+        scores = score_matches(matches, data.results, boards_of_matches(movement), unit)
     vps = unit == TeamScoring.VPS
     k = session.boards_per_round or event.boards_per_match
     before = {m.pk: _match_values(m) for m in matches}
@@ -804,7 +824,7 @@ def match_boards(match: TeamMatch) -> list[BoardLine]:
     if match.away_id is None:
         return []
     section = _section(match.session)
-    boards = _boards_of(section.movement).get(match.round, [])
+    boards = boards_of_matches(section.movement).get((match.round, match.number), [])
     rows = Result.objects.filter(section=section, round=match.round, status=ResultStatus.OK,
                                  board__number__in=boards).select_related("board")
     rooms: dict[tuple[int, int], Result] = {}
