@@ -196,6 +196,50 @@ def _decide(m: TeamMatch, score: KnockoutScore, event: TeamEvent) -> tuple[int |
     return None, ""  # extra boards: the director adds a segment
 
 
+# --- placings ---------------------------------------------------------------------------------
+
+
+def stage_place(stages: int, lost_in: int) -> int:
+    """The place of a team knocked out in stage ``lost_in`` of a ``stages``-stage bracket: the
+    final's loser is 2nd, the semi-finals' losers 3rd, the quarter-finals' 5th, and so on."""
+    return 2 ** (stages - lost_in) + 1
+
+
+def rank_knockout(lines: Sequence, matches: Iterable[TeamMatch], stages: int) -> list:
+    """Order a knockout's standings by the stage each team reached (pure, in place).
+
+    The cup winner is 1st and the final's loser 2nd. The bracket has no play-off for third,
+    so the teams knocked out in the same stage share a place (the losing semi-finalists are
+    both 3rd, as clubs give them), whatever their IMPs. Teams still in the event share the
+    top place until the next stage decides between them. The IMPs (``points``) only order
+    teams sharing a place, as the page lists them.
+    """
+    lost_in: dict[int, int] = {}
+    champion = None
+    for m in matches:
+        if m.away_id is None or m.winner_id is None:
+            continue
+        lost_in[m.away_id if m.winner_id == m.home_id else m.home_id] = m.round
+        if m.round == stages:
+            champion = m.winner_id
+
+    def place(line) -> int:
+        if line.entry_id == champion:
+            return 1
+        if line.entry_id in lost_in:
+            return stage_place(stages, lost_in[line.entry_id])
+        return 1  # still in the event
+
+    places = {line.entry_id: place(line) for line in lines}
+    shared = {p: sum(1 for q in places.values() if q == p) for p in places.values()}
+    ordered = sorted(lines, key=lambda t: (places[t.entry_id], -t.points, t.number))
+    for line in ordered:
+        line.place = places[line.entry_id]
+        line.tied = shared[line.place] > 1
+        line.decided_by = ""
+    return ordered
+
+
 KNOCKOUT_FIELDS = ("margin", "winner", "decided_by")
 
 

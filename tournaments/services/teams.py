@@ -681,6 +681,10 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
     # A knockout is scored in IMPs whatever the tournament's method (``TeamEvent.unit``).
     lines = standing_lines(matches, teams, vps=event.unit == TeamScoring.VPS,
                            bye_vp=Fraction(str(event.bye_vp)), points=event.unit in POINT_UNITS)
+    if event.is_knockout:  # the stage reached places the teams; IMPs come second
+        from .knockout import rank_knockout
+
+        return rank_knockout(list(lines.values()), matches, session.rounds)
     return rank_teams(list(lines.values()), event.tie_break_order)
 
 

@@ -52,7 +52,8 @@ class TeamStandingsTable(tables.Table):
     """Place, team number and name, matches, IMPs won and lost, and the total (VPs or IMPs).
     Rows are plain dicts, so sorting is in memory; the page writes the cells itself."""
 
-    place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "number"))
+    # ``position``: the standings' own order, which a knockout breaks by IMPs within a place
+    place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "position"))
     number = tables.Column(verbose_name=gettext_lazy("Team"), attrs=_num("number"))
     name = tables.Column(verbose_name=gettext_lazy("Name"))
     points = tables.Column(verbose_name=gettext_lazy("VPs"), attrs=_num("points"),
@@ -99,9 +100,9 @@ def standings(request, slug):
     units = unit_context(tournament)
     vps = units["vps"]
     rows = []
-    for line in teams.standings(session):
+    for position, line in enumerate(teams.standings(session)):
         rows.append({
-            "place": line.place, "place_label": f"{line.place}=" if line.tied else str(line.place),
+            "place": line.place, "position": position, "place_label": f"{line.place}=" if line.tied else str(line.place),
             "number": line.number, "name": line.name, "entry_id": line.entry_id,
             "matches": line.matches, "won": line.won, "lost": line.lost,
             "points": line.points, "won_text": _text(line.won), "lost_text": _text(line.lost),
