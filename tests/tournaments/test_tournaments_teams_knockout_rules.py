@@ -4,9 +4,10 @@ placings, boards not played, and a tie rule changed after the start."""
 import pytest
 from django.urls import reverse
 
+from tests.tournaments.test_tournaments_teams import enter
 from tests.tournaments.test_tournaments_teams_knockout import knockout_event, match, play_boards
 from tournaments.models import RankingScope, StoredRanking, TeamMatch
-from tournaments.services import classification, knockout, publish, teams
+from tournaments.services import classification, entry, knockout, publish, teams
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +89,52 @@ def test_byes_and_earlier_stages_place_behind_later_ones(members, director):
 def placings(session):
     return [(line.place, line.tied, line.number, line.points)
             for line in teams.standings(session)]
+
+
+def not_played(session, director, m, board, reason="justified"):
+    """The director marks the closed room's line of ``board`` not played."""
+    entry.adjust_score(user=director, section=session.sections.get(), round=m.round,
+                       table=m.closed_table, board=board,
+                       adjustment={"kind": "not_played", "reason": reason},
+                       reason="Sin tiempo", law="12C2")
+    classification.ensure_current(session)
+    m.refresh_from_db()
+    return m
+
+
+def test_a_board_not_played_counts_as_compared_and_the_match_is_decided(members, director):
+    """Board 2 is not played in the closed room through no one's fault: 0 IMPs to each team
+    (an average, Law 12C2), so the home team's 6 IMPs on board 1 take it through."""
+    tournament = knockout_event(members, 4, boards=2)
+    session = teams.start_teams(tournament)
+    m1, m2 = match(session, 1, 1), match(session, 1, 2)
+    play_boards(session, director, m1, {1: (420, 170)})
+    enter(session.sections.get(), director, 1, m1.open_table, 2, 420)
+    m1 = not_played(session, director, m1, 2)
+    assert (m1.boards_played, m1.margin, m1.winner_id) == (2, 6, m1.home_id)
+    assert [(b.number, b.home_imps, b.away_imps) for b in teams.match_boards(m1)] == [
+        (1, 6, -6), (2, 0, 0)]
+    assert teams.progress(session)[0].results == 4
+    # Match 2 is level with a board not played: tied, so the tie-break is open to it.
+    play_boards(session, director, m2, {1: (420, 420)})
+    enter(session.sections.get(), director, 1, m2.open_table, 2, 620)  # ignored (C03 l.818)
+    m2 = not_played(session, director, m2, 2)
+    assert (m2.boards_played, m2.margin, m2.winner_id) == (2, 0, None) and knockout.is_tied(m2)
+    assert knockout.add_tie_segment(tournament, m2.pk, user=director) == [5, 6]
+    play_boards(session, director, m2, {5: (170, 420), 6: (420, 420)})
+    assert knockout.can_draw_stage(session)
+    assert knockout.draw_next_stage(tournament, user=director) == 2
+
+
+@pytest.mark.parametrize(("reason", "imps"), [("player_fault", -3), ("organisation", 3)])
+def test_a_board_not_played_by_a_sides_fault_is_scored_as_an_artificial_score(
+        members, director, reason, imps):
+    """The line names no side, so both pairs at the table get the same average minus (the
+    players' fault) or average plus (the organisation's), ±3 IMPs as for A−/A+ (C03 l.814)."""
+    tournament = knockout_event(members, 2, boards=1)
+    session = teams.start_teams(tournament)
+    m = match(session, 1, 1)
+    enter(session.sections.get(), director, 1, m.open_table, 1, 420)
+    m = not_played(session, director, m, 1, reason)
+    assert [(b.home_imps, b.away_imps) for b in teams.match_boards(m)] == [(imps, imps)]
+    assert (m.boards_played, m.margin) == (1, 0)

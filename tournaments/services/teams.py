@@ -53,7 +53,16 @@ from ..models import (
 )
 from ..movements import MovementError
 from ..movements.teams import round_robin, swiss_pairings
-from ..scoring import Artificial, NotPlayed, Real, Role, Split, Weighted, display_round
+from ..scoring import (
+    Artificial,
+    NotPlayed,
+    Real,
+    Role,
+    Split,
+    Unplayed,
+    Weighted,
+    display_round,
+)
 from ..scoring.teams import ArtificialImps, team_board
 from ..scoring.vp import COURSE25_BOARDS, vp_for_margin
 from . import setup
@@ -394,9 +403,20 @@ def draw_next_round(tournament: Tournament, *, user=None, force: bool = False) -
 # --- scoring a match ------------------------------------------------------------------------
 
 
+# A line the director marks not played names no side: both pairs at the table get the same
+# artificial score, as the pairs' AEB norms give both the same percentage (average when no one
+# is at fault, average minus for the players' fault, average plus for the organisation's).
+NOT_PLAYED_ROLES = {Unplayed.RELAY: Role.PARTLY_AT_FAULT, Unplayed.JUSTIFIED: Role.PARTLY_AT_FAULT,
+                    Unplayed.PLAYER_FAULT: Role.OFFENDER, Unplayed.ORGANISATION: Role.NON_OFFENDER}
+
+
 def room_score(ns_score: int | None, adjustment: dict | None):
     """A stored line as the teams core reads it: NS points, a ``Split``, ``ArtificialImps``
-    (±3 / 0 by role, Law 12C2b), a ``Weighted`` score, or None when the board was not played."""
+    (±3 / 0 by role, Law 12C2b) or a ``Weighted`` score.
+
+    A board not played in a room is an artificial score for both sides (``NOT_PLAYED_ROLES``:
+    0 IMPs when no one is at fault), so the board is compared and a knockout match can be
+    decided; left out, it would keep the match incomplete for good."""
     entry = core_entry(ns_score, adjustment, imp_scoring=True)
     if isinstance(entry, Real):
         return int(entry.ns_score)
@@ -409,7 +429,8 @@ def room_score(ns_score: int | None, adjustment: dict | None):
     if isinstance(entry, Split | Weighted):
         return entry
     if isinstance(entry, NotPlayed):
-        return None
+        role = NOT_PLAYED_ROLES[entry.reason]
+        return ArtificialImps.for_roles(role, role)
     return None
 
 
