@@ -8,6 +8,7 @@ from tests.tournaments.test_tournaments_teams import enter
 from tests.tournaments.test_tournaments_teams_knockout import knockout_event, match, play_boards
 from tournaments.models import RankingScope, StoredRanking, TeamMatch
 from tournaments.services import classification, entry, knockout, publish, teams
+from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +139,27 @@ def test_a_board_not_played_by_a_sides_fault_is_scored_as_an_artificial_score(
     m = not_played(session, director, m, 1, reason)
     assert [(b.home_imps, b.away_imps) for b in teams.match_boards(m)] == [(imps, imps)]
     assert (m.boards_played, m.margin) == (1, 0)
+
+
+def test_changing_the_tie_rule_after_the_start_rescores_who_went_through(members, director):
+    tournament = knockout_event(members, 2, boards=2, tie="extra_boards")
+    session = teams.start_teams(tournament)
+    m = play_boards(session, director, match(session, 1, 1), {1: (420, 170), 2: (170, 420)})
+    assert (m.margin, m.winner_id) == (0, None)
+    teams.configure(tournament, knockout_tie="higher_seed")
+    m.refresh_from_db()
+    assert (m.winner_id, m.decided_by) == (m.home_id, "higher_seed")
+    assert [line.place for line in teams.standings(session)] == [1, 2]
+    teams.configure(tournament, knockout_tie="extra_boards")
+    m.refresh_from_db()
+    assert (m.winner_id, m.decided_by) == (None, "") and knockout.is_tied(m)
+
+
+def test_the_tie_rule_is_fixed_once_a_tie_it_decided_is_in_the_next_stage(members, director):
+    tournament = knockout_event(members, 4, boards=1, tie="higher_seed")
+    session = teams.start_teams(tournament)
+    stages_played(session, director, {1: {1: {1: (420, 420)}, 2: {1: (420, 170)}}})
+    with pytest.raises(TournamentError):
+        teams.configure(tournament, knockout_tie="extra_boards")
+    assert teams.team_event(tournament).knockout_tie == "higher_seed"
+    assert match(session, 1, 1).decided_by == "higher_seed"

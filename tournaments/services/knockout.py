@@ -248,6 +248,18 @@ def save_knockout(matches: Sequence[TeamMatch]) -> None:
                                   list(KNOCKOUT_FIELDS))
 
 
+def tie_rule_in_use(session: Session) -> bool:
+    """Whether a tie was settled (by the rule or by tie-break boards) in a stage the next one
+    has been drawn from: changing the rule then would unseat a team already playing on."""
+    from .teams import drawn_rounds
+
+    last = drawn_rounds(session)
+    settled = TeamMatch.objects.filter(session=session, round__lt=last).exclude(
+        away__isnull=True)
+    return any(m.decided_by != DECIDED_BY_IMPS or m.tie_segments for m in settled
+               if m.winner_id is not None)
+
+
 def is_tied(match: TeamMatch, boards_per_match: int | None = None) -> bool:
     """Every board (tie-break segments too) is in and neither team is through: the director
     adds a tie-break segment."""

@@ -90,6 +90,11 @@ def _started(tournament: Tournament) -> bool:
     return TeamMatch.objects.filter(session__tournament=tournament).exists()
 
 
+# Settings the stored match scores, knockout winners or standings depend on: changing one
+# after the start classifies the event again.
+RESCORED_SETTINGS = ("scoring", "knockout_tie", "vp_scale", "bye_vp", "tie_breaks")
+
+
 def configure(tournament: Tournament, **changes) -> TeamEvent:
     """Save the team settings; the format and the match length cannot change once started."""
     if not is_teams(tournament):
@@ -101,13 +106,21 @@ def configure(tournament: Tournament, **changes) -> TeamEvent:
         if changed:
             raise TournamentError(_("The event has started: the format and the boards per "
                                     "match can no longer change."), changed[0])
-    rescore = _started(tournament) and "scoring" in changes \
-        and changes["scoring"] != event.scoring
+    started = _started(tournament)
+    rescore = started and any(f in changes and changes[f] != getattr(event, f)
+                              for f in RESCORED_SETTINGS)
+    if started and event.is_knockout and changes.get("knockout_tie", event.knockout_tie) \
+            != event.knockout_tie:
+        from .knockout import tie_rule_in_use
+
+        if tie_rule_in_use(_session(tournament)):
+            raise TournamentError(_("A tie this rule decided has gone into the next stage: "
+                                    "the tie rule can no longer change."), "knockout_tie")
     for name, value in changes.items():
         setattr(event, name, value)
     validate_settings(event)
     event.save()
-    if rescore:  # the stored match scores and standings are in the old unit
+    if rescore:  # the stored scores, winners and standings follow the old settings
         from .classification import classify_session
 
         classify_session(_session(tournament))
