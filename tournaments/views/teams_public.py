@@ -197,8 +197,15 @@ def match(request, slug, pk):
     pairs = None
     if units["triplicate"]:
         pairs = triplicate.pairs_at(teams._section(session).movement, m.round, m.number)
+    knockout_score = None
+    if teams.team_event(tournament).is_knockout:  # what decides it, not each team's own IMPs
+        from ..services.knockout import side_imps
+
+        home, away = side_imps(m, home=True), side_imps(m, home=False)
+        knockout_score = (home, away) if home is not None else None
     return render(request, "tournaments/teams/match.html", {
         **_status(tournament), "session": session, "match": m,
+        "knockout_score": knockout_score,
         "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
