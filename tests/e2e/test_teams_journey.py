@@ -50,6 +50,12 @@ def _standing_on_page(page) -> list[tuple[int, Decimal]]:
     return [(t, Decimal(p)) for t, p in zip(teams_, points, strict=True)]
 
 
+def _fits(page, selector: str) -> bool:
+    """Whether a table shows whole inside its scrolling box (no column cut off)."""
+    return page.evaluate("s => { const t = document.querySelector(s); "
+                         "return t.scrollWidth <= t.parentElement.clientWidth; }", selector)
+
+
 def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
     texts = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
         "ls => ls.map(l => l.dataset.pair)")
@@ -103,6 +109,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     first.click("#match-screen")
     first.wait_for_selector("#match-boards tr.compared[data-board='1']")
     screenshot(first, "teams-4-match-screen")
+    assert _fits(first, "#match-boards"), "the match comparison is cut off on a phone"
     assert first.locator("#match-boards tbody tr").count() == 1
 
     played: set[frozenset[int]] = set()
@@ -180,6 +187,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     public.wait_for_selector("#match-boards tbody tr")
     assert public.locator("#match-boards tr.compared").count() == BOARDS
     screenshot(public, "teams-10-match-phone")
+    assert _fits(public, "#match-boards")
 
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
