@@ -2,10 +2,12 @@
 placings, boards not played, and a tie rule changed after the start."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.test_tournaments_teams import enter
 from tests.tournaments.test_tournaments_teams_knockout import knockout_event, match, play_boards
+from tests.tournaments.test_tournaments_teams_views import sign_in
 from tournaments.models import RankingScope, StoredRanking, TeamMatch
 from tournaments.services import classification, entry, knockout, publish, teams
 from tournaments.services.errors import TournamentError
@@ -34,6 +36,13 @@ def test_tie_break_boards_show_on_the_tied_match_only(members, director, client)
     assert [b["number"] for b in page.context["boards"] if b["compared"]] == [1, 2, 5, 6]
     # the stored IMPs count its tie-break boards too
     assert TeamMatch.objects.get(pk=m2.pk).home_won == 16
+    # The match screen of match 2's open room (table 3) compares the tie-break boards.
+    device = sign_in(Client(), session, 3)
+    page = device.get(reverse("table:match") + "?round=1")
+    assert [b["number"] for b in page.context["boards"] if b["compared"]] == [1, 2, 5, 6]
+    device = sign_in(Client(), session, 1)
+    page = device.get(reverse("table:match") + "?round=1")
+    assert [b["number"] for b in page.context["boards"]] == [1, 2]
 
 
 def stages_played(session, director, results):
