@@ -6,7 +6,8 @@ rooms) sign in and send their results through the table's JSON endpoint, as tabl
 Match 1 is won in the closed room; match 2 is tied, so the director adds the tie-break
 boards, which the same two tables play and enter; the director draws the final from the
 console's link, the final's tables move on by themselves, and the public bracket on a phone
-shows every score, who went through and the winner.
+shows every score, who went through and the winner; the final's page its knockout score and
+the standings the placings (winner, runner-up, semi-finalists third).
 """
 
 import pytest
@@ -108,3 +109,18 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     assert public.locator(".ko-segments").count() == 1
     assert public.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
     screenshot(public, "knockout-4-bracket-phone")
+
+    # The final's page gives the knockout score beside each team's own IMPs; the standings
+    # place the cup winner first, the runner-up second and the semi-finalists third.
+    public.click(".bracket-stage[data-stage='2'] .ko-detail a")
+    public.wait_for_selector("#match-boards tbody tr")
+    assert public.locator("dd.knockout-score").inner_text().strip()
+    assert public.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    screenshot(public, "knockout-5-final-phone")
+    public.click("#nav-standings")
+    public.wait_for_selector("#standings tbody tr")
+    assert public.locator("#standings td.place").all_inner_texts() == ["1", "2", "3=", "3="]
+    assert public.locator("#standings tbody tr").evaluate_all(
+        "rs => rs.slice(0, 2).map(r => Number(r.dataset.team))") == [2, 4]
+    assert public.locator("#knockout-places").count() == 1
+    screenshot(public, "knockout-6-standings-phone")

@@ -6,8 +6,9 @@ eight table devices (4 matches × 2 rooms) sign in; board 1 of round 1 is entere
 buttons in both rooms of match 1 and the match screen compares them; every other board goes
 through the table's JSON endpoint from the device's own page, as table.js sends it. After
 each round the standings and the next round's draw are checked; a device waits for the draw
-and moves on by itself. Then a 6-team round robin is set up through the pages and its
-schedule must be the course's Roman square (C03 l.238-253).
+and moves on by itself. Then a 6-team round robin is set up through the pages: its schedule
+must be the course's Roman square (C03 l.238-253), and after two rounds from its tables the
+standings must hold the VPs the scoring core gives those matches.
 """
 
 from decimal import Decimal
@@ -26,6 +27,7 @@ from tournaments.models import (
     TeamMatch,
     TournamentStatus,
 )
+from tournaments.scoring.teams import match_imps
 from tournaments.services import classification, setup, teams
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -46,6 +48,12 @@ def _standing_on_page(page) -> list[tuple[int, Decimal]]:
     teams_ = rows.evaluate_all("rs => rs.map(r => Number(r.dataset.team))")
     points = rows.locator("td.points").evaluate_all("cs => cs.map(c => c.dataset.value)")
     return [(t, Decimal(p)) for t, p in zip(teams_, points, strict=True)]
+
+
+def _fits(page, selector: str) -> bool:
+    """Whether a table shows whole inside its scrolling box (no column cut off)."""
+    return page.evaluate("s => { const t = document.querySelector(s); "
+                         "return t.scrollWidth <= t.parentElement.clientWidth; }", selector)
 
 
 def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
@@ -101,6 +109,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     first.click("#match-screen")
     first.wait_for_selector("#match-boards tr.compared[data-board='1']")
     screenshot(first, "teams-4-match-screen")
+    assert _fits(first, "#match-boards"), "the match comparison is cut off on a phone"
     assert first.locator("#match-boards tbody tr").count() == 1
 
     played: set[frozenset[int]] = set()
@@ -178,6 +187,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     public.wait_for_selector("#match-boards tbody tr")
     assert public.locator("#match-boards tr.compared").count() == BOARDS
     screenshot(public, "teams-10-match-phone")
+    assert _fits(public, "#match-boards")
 
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
@@ -197,3 +207,34 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
         shown = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
             "ls => ls.map(l => l.dataset.pair)")
         assert shown == pairs
+
+    # Two rounds from its six tables' devices; the standings give each team the VPs the
+    # scoring core computes from those results.
+    session = teams.teams_session(robin)
+    for code in TableCode.objects.filter(session=session, active=True):
+        device = devices[code.table]
+        sign_in(device, base, code.code)
+        for round_ in (1, 2):
+            plays = [[b, *_play(round_, code.table, b)] for b in range(4 * round_ - 3, 4 * round_ + 1)]
+            assert set(post_results(device, round_, plays)) == {201}
+    page.click("#nav-standings")
+    page.wait_for_selector("#standings tbody tr")
+    assert dict(_standing_on_page(page)) == _core_vps(session)
+    screenshot(page, "teams-12-round-robin-standings")
+
+
+def _core_vps(session) -> dict[int, Decimal]:
+    """Each team's VPs straight from the scoring core: both rooms of every board, each team's
+    own margin over the match's boards on the event's scale."""
+    event, numbers = teams.team_event(session.tournament), teams.numbers_of(session)
+    scores = {(r.round, r.table, r.board.number): r.ns_score for r in Result.objects.filter(
+        section__session=session, status=ResultStatus.OK).select_related("board")}
+    vps = dict.fromkeys(numbers.values(), Decimal(0))
+    for m in TeamMatch.objects.filter(session=session, round__lte=2):
+        boards = range(4 * m.round - 3, 4 * m.round + 1)
+        rooms = [(scores[(m.round, m.open_table, b)], scores[(m.round, m.closed_table, b)])
+                 for b in boards]
+        result = match_imps(rooms, vp_scale=event.vp_scale, vp_boards=4)
+        vps[numbers[m.home_id]] += Decimal(str(result.a_vp))
+        vps[numbers[m.away_id]] += Decimal(str(result.b_vp))
+    return {team: vp.quantize(Decimal("0.01")) for team, vp in vps.items()}

@@ -55,7 +55,7 @@ def load_matches(session: Session, data: SessionData) -> list[MatchData]:
     section = Section.objects.filter(session=session).order_by("letter").first()
     if section is None or not data.sections:
         return []
-    boards_of = teams._boards_of(section.movement or {})
+    boards_of = teams.boards_of_matches(section.movement or {})
     people: dict[int, Participant] = {p.entry_id: p for s in data.sections
                                       for p in s.participants}
     lines: dict[tuple[int, int, int], Line] = {}
@@ -72,7 +72,7 @@ def load_matches(session: Session, data: SessionData) -> list[MatchData]:
                           m.home_won, m.home_lost, m.away_won, m.away_lost, m.home_vp,
                           m.away_vp)
         if match.away is not None:
-            for number in boards_of.get(m.round, ()):
+            for number in boards_of.get((m.round, m.number), ()):
                 open_line = lines.get((m.round, m.open_table, number))
                 closed_line = lines.get((m.round, m.closed_table, number))
                 compared = None

@@ -121,17 +121,6 @@ def _match_numbers(stage: Sequence[dict]) -> dict[int, int]:
 # --- scoring ----------------------------------------------------------------------------------
 
 
-def match_boards(movement: dict, match: TeamMatch) -> list[int]:
-    """The boards of a match as its open-room table plays them (tie-break segments included)."""
-    for rnd in movement.get("rounds", ()):
-        if int(rnd["round"]) != match.round:
-            continue
-        for t in rnd.get("tables", ()):
-            if int(t["table"]) == match.open_table:
-                return [int(b) for b in t["boards"]]
-    return []
-
-
 @dataclass
 class KnockoutScore:
     margin: Fraction  # the home team's, carry-over included
@@ -144,14 +133,22 @@ def score_knockout(matches: Iterable[TeamMatch], results: Iterable[dict], moveme
                    event: TeamEvent) -> dict[int, KnockoutScore]:
     """Score every knockout match from loaded rows, in place: IMPs won and lost per team over
     all its boards, the averaged margin with the carry-over, and who went through."""
-    from .teams import MatchScore, _decimal, _lines_by_room, compare_board, room_score
+    from .teams import (
+        MatchScore,
+        _decimal,
+        _lines_by_room,
+        boards_of_matches,
+        compare_board,
+        room_score,
+    )
 
     rooms = _lines_by_room(results)
+    boards_of = boards_of_matches(movement)
     out = {}
     for m in matches:
         if m.away_id is None:
             continue
-        boards = match_boards(movement, m)
+        boards = boards_of.get((m.round, m.number), [])
         totals, margin = MatchScore(), Fraction(m.home_carry) - Fraction(m.away_carry)
         home_boards = away_boards = 0
         for b in boards:
@@ -199,12 +196,68 @@ def _decide(m: TeamMatch, score: KnockoutScore, event: TeamEvent) -> tuple[int |
     return None, ""  # extra boards: the director adds a segment
 
 
+# --- placings ---------------------------------------------------------------------------------
+
+
+def stage_place(stages: int, lost_in: int) -> int:
+    """The place of a team knocked out in stage ``lost_in`` of a ``stages``-stage bracket: the
+    final's loser is 2nd, the semi-finals' losers 3rd, the quarter-finals' 5th, and so on."""
+    return 2 ** (stages - lost_in) + 1
+
+
+def rank_knockout(lines: Sequence, matches: Iterable[TeamMatch], stages: int) -> list:
+    """Order a knockout's standings by the stage each team reached (pure, in place).
+
+    The cup winner is 1st and the final's loser 2nd. The bracket has no play-off for third,
+    so the teams knocked out in the same stage share a place (the losing semi-finalists are
+    both 3rd, as clubs give them), whatever their IMPs. Teams still in the event share the
+    top place until the next stage decides between them. The IMPs (``points``) only order
+    teams sharing a place, as the page lists them.
+    """
+    lost_in: dict[int, int] = {}
+    champion = None
+    for m in matches:
+        if m.away_id is None or m.winner_id is None:
+            continue
+        lost_in[m.away_id if m.winner_id == m.home_id else m.home_id] = m.round
+        if m.round == stages:
+            champion = m.winner_id
+
+    def place(line) -> int:
+        if line.entry_id == champion:
+            return 1
+        if line.entry_id in lost_in:
+            return stage_place(stages, lost_in[line.entry_id])
+        return 1  # still in the event
+
+    places = {line.entry_id: place(line) for line in lines}
+    shared = {p: sum(1 for q in places.values() if q == p) for p in places.values()}
+    ordered = sorted(lines, key=lambda t: (places[t.entry_id], -t.points, t.number))
+    for line in ordered:
+        line.place = places[line.entry_id]
+        line.tied = shared[line.place] > 1
+        line.decided_by = ""
+    return ordered
+
+
 KNOCKOUT_FIELDS = ("margin", "winner", "decided_by")
 
 
 def save_knockout(matches: Sequence[TeamMatch]) -> None:
     TeamMatch.objects.bulk_update([m for m in matches if m.away_id is not None],
                                   list(KNOCKOUT_FIELDS))
+
+
+def tie_rule_in_use(session: Session) -> bool:
+    """Whether a tie was settled (by the rule or by tie-break boards) in a stage the next one
+    has been drawn from: changing the rule then would unseat a team already playing on."""
+    from .teams import drawn_rounds
+
+    last = drawn_rounds(session)
+    settled = TeamMatch.objects.filter(session=session, round__lt=last).exclude(
+        away__isnull=True)
+    return any(m.decided_by != DECIDED_BY_IMPS or m.tie_segments for m in settled
+               if m.winner_id is not None)
 
 
 def is_tied(match: TeamMatch, boards_per_match: int | None = None) -> bool:

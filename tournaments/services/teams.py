@@ -53,7 +53,16 @@ from ..models import (
 )
 from ..movements import MovementError
 from ..movements.teams import round_robin, swiss_pairings
-from ..scoring import Artificial, NotPlayed, Real, Role, Split, Weighted, display_round
+from ..scoring import (
+    Artificial,
+    NotPlayed,
+    Real,
+    Role,
+    Split,
+    Unplayed,
+    Weighted,
+    display_round,
+)
 from ..scoring.teams import ArtificialImps, team_board
 from ..scoring.vp import COURSE25_BOARDS, vp_for_margin
 from . import setup
@@ -81,6 +90,11 @@ def _started(tournament: Tournament) -> bool:
     return TeamMatch.objects.filter(session__tournament=tournament).exists()
 
 
+# Settings the stored match scores, knockout winners or standings depend on: changing one
+# after the start classifies the event again.
+RESCORED_SETTINGS = ("scoring", "knockout_tie", "vp_scale", "bye_vp", "tie_breaks")
+
+
 def configure(tournament: Tournament, **changes) -> TeamEvent:
     """Save the team settings; the format and the match length cannot change once started."""
     if not is_teams(tournament):
@@ -92,13 +106,21 @@ def configure(tournament: Tournament, **changes) -> TeamEvent:
         if changed:
             raise TournamentError(_("The event has started: the format and the boards per "
                                     "match can no longer change."), changed[0])
-    rescore = _started(tournament) and "scoring" in changes \
-        and changes["scoring"] != event.scoring
+    started = _started(tournament)
+    rescore = started and any(f in changes and changes[f] != getattr(event, f)
+                              for f in RESCORED_SETTINGS)
+    if started and event.is_knockout and changes.get("knockout_tie", event.knockout_tie) \
+            != event.knockout_tie:
+        from .knockout import tie_rule_in_use
+
+        if tie_rule_in_use(_session(tournament)):
+            raise TournamentError(_("A tie this rule decided has gone into the next stage: "
+                                    "the tie rule can no longer change."), "knockout_tie")
     for name, value in changes.items():
         setattr(event, name, value)
     validate_settings(event)
     event.save()
-    if rescore:  # the stored match scores and standings are in the old unit
+    if rescore:  # the stored scores, winners and standings follow the old settings
         from .classification import classify_session
 
         classify_session(_session(tournament))
@@ -394,9 +416,20 @@ def draw_next_round(tournament: Tournament, *, user=None, force: bool = False) -
 # --- scoring a match ------------------------------------------------------------------------
 
 
+# A line the director marks not played names no side: both pairs at the table get the same
+# artificial score, as the pairs' AEB norms give both the same percentage (average when no one
+# is at fault, average minus for the players' fault, average plus for the organisation's).
+NOT_PLAYED_ROLES = {Unplayed.RELAY: Role.PARTLY_AT_FAULT, Unplayed.JUSTIFIED: Role.PARTLY_AT_FAULT,
+                    Unplayed.PLAYER_FAULT: Role.OFFENDER, Unplayed.ORGANISATION: Role.NON_OFFENDER}
+
+
 def room_score(ns_score: int | None, adjustment: dict | None):
     """A stored line as the teams core reads it: NS points, a ``Split``, ``ArtificialImps``
-    (±3 / 0 by role, Law 12C2b), a ``Weighted`` score, or None when the board was not played."""
+    (±3 / 0 by role, Law 12C2b) or a ``Weighted`` score.
+
+    A board not played in a room is an artificial score for both sides (``NOT_PLAYED_ROLES``:
+    0 IMPs when no one is at fault), so the board is compared and a knockout match can be
+    decided; left out, it would keep the match incomplete for good."""
     entry = core_entry(ns_score, adjustment, imp_scoring=True)
     if isinstance(entry, Real):
         return int(entry.ns_score)
@@ -409,7 +442,8 @@ def room_score(ns_score: int | None, adjustment: dict | None):
     if isinstance(entry, Split | Weighted):
         return entry
     if isinstance(entry, NotPlayed):
-        return None
+        role = NOT_PLAYED_ROLES[entry.reason]
+        return ArtificialImps.for_roles(role, role)
     return None
 
 
@@ -485,10 +519,12 @@ def _lines_by_room(results: Iterable[dict]) -> dict[tuple[int, int, int, int], d
     return {(r["round"], r["board__number"], r["ns_id"], r["ew_id"]): r for r in results}
 
 
-def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_of: dict[int, list[int]],
+def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict],
+                  boards_of: dict[tuple[int, int], list[int]],
                   unit: str = TeamScoring.IMPS) -> dict[int, MatchScore]:
-    """Pure over loaded rows: each match's IMPs from the effective results of both rooms, and
-    its board-a-match, total or Patton points when ``unit`` is one of those."""
+    """Pure over loaded rows: each match's IMPs from the effective results of both rooms over
+    its own boards (``boards_of_matches``), and its board-a-match, total or Patton points when
+    ``unit`` is one of those."""
     rooms = _lines_by_room(results)
     out: dict[int, MatchScore] = {}
     for match in matches:
@@ -496,7 +532,7 @@ def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_
         out[match.pk] = score
         if match.away_id is None:
             continue
-        for b in boards_of.get(match.round, ()):
+        for b in boards_of.get((match.round, match.number), ()):
             open_row = rooms.get((match.round, b, match.home_id, match.away_id))
             closed_row = rooms.get((match.round, b, match.away_id, match.home_id))
             if open_row is None or closed_row is None:
@@ -517,10 +553,28 @@ def score_matches(matches: Sequence[TeamMatch], results: Iterable[dict], boards_
 
 
 def _boards_of(movement: dict) -> dict[int, list[int]]:
+    """The boards of each round as its first table plays them: right for a triplicate, whose
+    tables all play the same boards; a match's own boards come from ``boards_of_matches``."""
     out: dict[int, list[int]] = {}
     for rnd in movement.get("rounds", ()):
         tables = rnd.get("tables") or []
         out[int(rnd["round"])] = [int(b) for b in tables[0]["boards"]] if tables else []
+    return out
+
+
+def boards_of_matches(movement: dict) -> dict[tuple[int, int], list[int]]:
+    """(round, match) → the boards of that match as its open-room table plays them.
+
+    A knockout's tie-break segment is added to the tied match's two tables only, so the
+    boards of one match say nothing about another's."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for rnd in movement.get("rounds", ()):
+        for t in rnd.get("tables") or ():
+            table = int(t["table"])
+            room = t.get("room") or ("open" if table % 2 else "closed")
+            if room != "closed":  # the open room (table 2m−1), or a triplicate's table
+                number = int(t.get("match") or (table + 1) // 2)
+                out[(int(rnd["round"]), number)] = [int(b) for b in t["boards"]]
     return out
 
 
@@ -661,6 +715,10 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
     # A knockout is scored in IMPs whatever the tournament's method (``TeamEvent.unit``).
     lines = standing_lines(matches, teams, vps=event.unit == TeamScoring.VPS,
                            bye_vp=Fraction(str(event.bye_vp)), points=event.unit in POINT_UNITS)
+    if event.is_knockout:  # the stage reached places the teams; IMPs come second
+        from .knockout import rank_knockout
+
+        return rank_knockout(list(lines.values()), matches, session.rounds)
     return rank_teams(list(lines.values()), event.tie_break_order)
 
 
@@ -672,14 +730,14 @@ def classify_teams(data) -> int:
     event = team_event(tournament)
     section = next((s for s in data.sections if s.movement), None)
     matches = list(TeamMatch.objects.filter(session=session))
-    boards_of = _boards_of(section.movement) if section else {}
+    movement = section.movement if section else {}
     unit = event.unit
     if event.is_triplicate:
         from .triplicate import score_triplicate
 
-        scores = score_triplicate(matches, data.results, boards_of)
+        scores = score_triplicate(matches, data.results, _boards_of(movement))
     else:
-        scores = score_matches(matches, data.results, boards_of, unit)
+        scores = score_matches(matches, data.results, boards_of_matches(movement), unit)
     vps = unit == TeamScoring.VPS
     k = session.boards_per_round or event.boards_per_match
     before = {m.pk: _match_values(m) for m in matches}
@@ -804,7 +862,7 @@ def match_boards(match: TeamMatch) -> list[BoardLine]:
     if match.away_id is None:
         return []
     section = _section(match.session)
-    boards = _boards_of(section.movement).get(match.round, [])
+    boards = boards_of_matches(section.movement).get((match.round, match.number), [])
     rows = Result.objects.filter(section=section, round=match.round, status=ResultStatus.OK,
                                  board__number__in=boards).select_related("board")
     rooms: dict[tuple[int, int], Result] = {}

@@ -53,7 +53,8 @@ class TeamStandingsTable(tables.Table):
     """Place, team number and name, matches, IMPs won and lost, and the total (VPs or IMPs).
     Rows are plain dicts, so sorting is in memory; the page writes the cells itself."""
 
-    place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "number"))
+    # ``position``: the standings' own order, which a knockout breaks by IMPs within a place
+    place = tables.Column(verbose_name=gettext_lazy("Place"), order_by=("place", "position"))
     number = tables.Column(verbose_name=gettext_lazy("Team"), attrs=_num("number"))
     name = tables.Column(verbose_name=gettext_lazy("Name"))
     points = tables.Column(verbose_name=gettext_lazy("VPs"), attrs=_num("points"),
@@ -100,9 +101,9 @@ def standings(request, slug):
     units = unit_context(tournament)
     vps = units["vps"]
     rows = []
-    for line in teams.standings(session):
+    for position, line in enumerate(teams.standings(session)):
         rows.append({
-            "place": line.place, "place_label": f"{line.place}=" if line.tied else str(line.place),
+            "place": line.place, "position": position, "place_label": f"{line.place}=" if line.tied else str(line.place),
             "number": line.number, "name": line.name, "entry_id": line.entry_id,
             "matches": line.matches, "won": line.won, "lost": line.lost,
             "points": line.points, "won_text": _text(line.won), "lost_text": _text(line.lost),
@@ -200,10 +201,17 @@ def match(request, slug, pk):
     seats = lineups.seating(m)
     if not any(h.home_named or h.away_named for h in seats):
         seats = []  # nobody named a line-up: nothing to show the public
+    knockout_score = None
+    if teams.team_event(tournament).is_knockout:  # what decides it, not each team's own IMPs
+        from ..services.knockout import side_imps
+
+        home, away = side_imps(m, home=True), side_imps(m, home=False)
+        knockout_score = (home, away) if home is not None else None
     return render(request, "tournaments/teams/match.html", {
         **_status(tournament), "session": session, "match": m,
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineups.substitutions(m) if seats else [],
+        "knockout_score": knockout_score,
         "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
