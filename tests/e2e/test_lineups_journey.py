@@ -64,7 +64,7 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
     _choose(tablet, form, f"h2-t{match.home_id}", [home[2], home[3], home[4], home[1]])
     tablet.click(f"#save-lineup-2-{match.home_id}")
     tablet.wait_for_selector(f"{form} .errorlist")
-    assert "l.297" in tablet.inner_text(f"{form} .errorlist")
+    assert "sigue en la sala en que jugó el primero" in tablet.inner_text(f"{form} .errorlist")
     assert tablet.input_value(f"{form} select[name=h2-t{match.home_id}-closed_first]") == \
         str(home[4].pk)
     screenshot(tablet, "lineups-1-director-refused-tablet")
