@@ -16,7 +16,7 @@ from decimal import Decimal
 import pytest
 from e2e_helpers import login, pick_player, screenshot
 from table_device import enter_with_buttons, post_results, sign_in
-from teams_pages import create_teams_event, save_team_settings
+from teams_pages import create_teams_event, fits_in_its_box, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -48,12 +48,6 @@ def _standing_on_page(page) -> list[tuple[int, Decimal]]:
     teams_ = rows.evaluate_all("rs => rs.map(r => Number(r.dataset.team))")
     points = rows.locator("td.points").evaluate_all("cs => cs.map(c => c.dataset.value)")
     return [(t, Decimal(p)) for t, p in zip(teams_, points, strict=True)]
-
-
-def _fits(page, selector: str) -> bool:
-    """Whether a table shows whole inside its scrolling box (no column cut off)."""
-    return page.evaluate("s => { const t = document.querySelector(s); "
-                         "return t.scrollWidth <= t.parentElement.clientWidth; }", selector)
 
 
 def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
@@ -109,7 +103,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     first.click("#match-screen")
     first.wait_for_selector("#match-boards tr.compared[data-board='1']")
     screenshot(first, "teams-4-match-screen")
-    assert _fits(first, "#match-boards"), "the match comparison is cut off on a phone"
+    assert fits_in_its_box(first, "#match-boards"), "the match comparison is cut off on a phone"
     assert first.locator("#match-boards tbody tr").count() == 1
 
     played: set[frozenset[int]] = set()
@@ -187,7 +181,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     public.wait_for_selector("#match-boards tbody tr")
     assert public.locator("#match-boards tr.compared").count() == BOARDS
     screenshot(public, "teams-10-match-phone")
-    assert _fits(public, "#match-boards")
+    assert fits_in_its_box(public, "#match-boards")
 
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
