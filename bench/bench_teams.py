@@ -51,7 +51,8 @@ def pure_swiss(n: int, rng: random.Random) -> list[float]:
                 round=round_, home_id=home, away_id=away, boards_played=BOARDS,
                 home_won=max(margin, 0), home_lost=max(-margin, 0),
                 away_won=max(-margin, 0), away_lost=max(margin, 0),
-                home_vp=vp_for_margin(margin, BOARDS), away_vp=vp_for_margin(-margin, BOARDS)))
+                home_vp=vp_for_margin(margin, BOARDS), away_vp=vp_for_margin(-margin, BOARDS),
+                home_points=None, away_points=None))  # points only for BAM/total/Patton
         if bye is not None:
             matches.append(SimpleNamespace(round=round_, home_id=bye, away_id=None,
                                            boards_played=0))
