@@ -82,3 +82,15 @@ def results_published(tournament_pk: int, language: str | None = None) -> int:
 
     tournament = Tournament.objects.get(pk=tournament_pk)
     return request_pdf(tournament, language=language)[0].pk
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def refresh_results_pdf(tournament_pk: int) -> list[int]:
+    """Re-make the results PDFs of a tournament whose published results were corrected
+    (queued by ``publish.results_corrected`` at the end of its window): the current version,
+    in every language asked for before. Run twice, it finds the PDFs already made."""
+    from .models import Tournament
+    from .pdf import refresh_results
+
+    tournament = Tournament.objects.filter(pk=tournament_pk).first()
+    return [pdf.pk for pdf in refresh_results(tournament)] if tournament else []

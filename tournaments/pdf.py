@@ -318,6 +318,15 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
     return pdf, created
 
 
+def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
+    """The results PDF of the current version in the club's language and in every language
+    a results PDF of the tournament was made in, each queued if not made yet."""
+    languages = set(ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS)
+                    .values_list("language", flat=True)) | {settings.LANGUAGE_CODE}
+    return [request_pdf(tournament, PdfKind.RESULTS, language)[0]
+            for language in sorted(languages)]
+
+
 def make_pdf(pdf_pk: int) -> ResultsPdf:
     """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
     is kept; one whose results moved on is made for the version it names only if that

@@ -251,3 +251,84 @@ def test_hand_diagram_puts_each_hand_at_its_seat():
     assert lines[4].startswith("♠ 432") and lines[4].endswith("♠ 1098")
     assert lines[5].split() == ["♥", "AKQJ", "7", "♥", "765"]
     assert lines[8].strip() == "♠ 765"
+
+
+# --- a correction to published results re-makes their PDF -----------------------------------
+
+
+def _correct(tournament, contract: str, tricks: int):
+    from tournaments.models import Result
+    from tournaments.services import entry
+
+    row = Result.objects.filter(section__session__tournament=tournament).order_by("pk").first()
+    entry.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
+                         reason="Corrección", override=True)
+
+
+def _published(demo_events):
+    return next(t for t in demo_events.values() if t.status == "final")
+
+
+@pytest.mark.pdf_on_publish
+def test_a_correction_after_publication_remakes_the_pdf_unasked(
+        demo_events, django_capture_on_commit_callbacks):
+    from tournaments.services import publish
+
+    tournament = _published(demo_events)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish.publish_final(tournament, user=None, override=True)
+    published = ResultsPdf.objects.get(tournament=tournament)
+    assert published.state == PdfState.DONE
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "3NT", 11)
+    version = pdfs.current_version(tournament)
+    assert version != published.version
+    current = ResultsPdf.objects.get(tournament=tournament, version=version)
+    assert current.state == PdfState.DONE and current.language == published.language
+    assert current.file.name.endswith(f"-v{version}.pdf")
+    assert ResultsPdf.objects.filter(tournament=tournament).count() == 2
+
+
+@pytest.mark.pdf_on_publish
+def test_a_burst_of_corrections_gives_one_pdf_at_the_end_of_the_window(
+        demo_events, django_capture_on_commit_callbacks, monkeypatch, settings):
+    from clubsite.celery import app
+
+    settings.RESULTS_PDF_REFRESH_SECONDS = 60
+    tournament = _published(demo_events)
+    queued = []
+    monkeypatch.setattr(jobs.refresh_results_pdf, "apply_async",
+                        lambda args, countdown=None: queued.append((args, countdown)))
+    app.conf.task_always_eager = False  # as with a broker (the suite's fixture restores it)
+    for tricks in (7, 8, 9, 10, 11, 12, 13, 9, 10, 11):
+        with django_capture_on_commit_callbacks(execute=True):
+            _correct(tournament, "3NT", tricks)
+    assert queued == [((tournament.pk,), 60)]
+    assert not ResultsPdf.objects.exists()
+
+    app.conf.task_always_eager = True  # the worker, at the window's end
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.refresh_results_pdf.apply(queued[0][0])
+    made = ResultsPdf.objects.get(tournament=tournament)
+    assert made.state == PdfState.DONE and made.version == pdfs.current_version(tournament)
+
+    from django.core.cache import cache
+
+    cache.clear()  # the window is over: the next correction opens another one
+    app.conf.task_always_eager = False
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "4S", 10)
+    assert len(queued) == 2
+
+
+def test_corrections_before_publication_or_without_the_setting_make_no_pdf(
+        demo_events, django_capture_on_commit_callbacks, settings):
+    tournament = _published(demo_events)
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "3NT", 11)  # the setting is off
+    settings.RESULTS_PDF_ON_PUBLISH = True
+    running = demo_events["Howell del jueves"]
+    Tournament.objects.filter(pk=running.pk).update(status="running")  # not published yet
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(running, "3NT", 11)
+    assert not ResultsPdf.objects.exists()
