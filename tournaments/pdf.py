@@ -30,7 +30,7 @@ from clubsite.models import Club
 
 from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
-from .models import Section, TableCode, Tournament
+from .models import Section, TableCode, Tournament, TournamentStatus
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import individual, plan
 from .services.results import (
@@ -316,6 +316,20 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
 
             transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
     return pdf, created
+
+
+def published_pdf(tournament: Tournament, language: str | None = None) -> ResultsPdf | None:
+    """The finished results PDF a visitor may download: the tournament's results published
+    (provisional or final) and the PDF of their current version, in ``language`` if made in
+    it, else in the club's language, else in any."""
+    if tournament.status not in (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL):
+        return None
+    made = list(ResultsPdf.objects.filter(
+        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE,
+        version=current_version(tournament)).exclude(file=""))
+    preferred = {language: 0, settings.LANGUAGE_CODE: 1}
+    made.sort(key=lambda pdf: preferred.get(pdf.language, 2))
+    return made[0] if made else None
 
 
 def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
