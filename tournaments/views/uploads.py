@@ -2,6 +2,7 @@
 verify report (directors); results PDFs are in ``views.pdfs``. HTTP and permissions only;
 the work is in ``exports.federation``, ``imports.usebio`` and the Celery tasks of ``jobs``."""
 
+import base64
 import uuid
 
 from django.contrib import messages
@@ -177,9 +178,10 @@ def imports(request):
         if upload.size > MAX_IMPORT_BYTES:
             form.add_error("file", _("The file is too large (more than 20 MB)."))
         else:
-            data = upload.read().decode("utf-8", "replace")
+            # The bytes as sent: the parser decodes them as the file's XML declaration says.
+            content = base64.b64encode(upload.read()).decode("ascii")
             key = uuid.uuid4().hex
-            jobs.import_usebio_file.delay(data, upload.name, key, request.user.pk)
+            jobs.import_usebio_file.delay(content, upload.name, key, request.user.pk)
             record = ResultImport.objects.filter(key=key).first()
             if record is not None:
                 return redirect("uploads:import", pk=record.pk)
