@@ -332,3 +332,55 @@ def test_corrections_before_publication_or_without_the_setting_make_no_pdf(
     with django_capture_on_commit_callbacks(execute=True):
         _correct(running, "3NT", 11)
     assert not ResultsPdf.objects.exists()
+
+
+# --- one session's results --------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_sessions(members, pairs, director, settings, tmp_path):
+    from multisession import make_event, play, seat
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    tournament, _entries = make_event(members, pairs, sessions=2, sections=1, tables=3,
+                                      name="Dos sesiones")
+    play(tournament.sessions.get(number=1))
+    seat(tournament.sessions.get(number=2), "same", director)
+    play(tournament.sessions.get(number=2), seed=2)
+    return tournament
+
+
+def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
+                                              django_capture_on_commit_callbacks):
+    from django.urls import reverse
+
+    from tournaments.models import Result
+    from tournaments.services import entry
+
+    client.force_login(director)
+    url = reverse("uploads:pdf", args=[two_sessions.slug])
+    assert 'name="session"' in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"kind": PdfKind.RESULTS, "language": "en", "session": "2"})
+        client.post(url, {"kind": PdfKind.RESULTS, "language": "en", "session": "0"})
+    second = two_sessions.sessions.get(number=2)
+    session_pdf = ResultsPdf.objects.get(session_number=2)
+    whole = ResultsPdf.objects.get(session_number=0)
+    assert session_pdf.state == whole.state == PdfState.DONE
+    assert session_pdf.version == str(second.ranking_version)
+    assert session_pdf.file.name != whole.file.name and "-s2-" in session_pdf.file.name
+    only, everything = pdf_text(session_pdf.file.path), pdf_text(whole.file.path)
+    assert "Dos sesiones · Session 2" in only and "Overall ranking" not in only
+    assert "Overall ranking" in everything and session_pdf.pages < whole.pages
+    assert all(i.current for i in client.get(url).context["pdfs"])
+
+    # A correction in session 1 leaves session 2's PDF current, the whole one outdated.
+    row = Result.objects.filter(section__session__number=1,
+                                section__session__tournament=two_sessions).first()
+    with django_capture_on_commit_callbacks(execute=True):  # classified once committed
+        entry.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
+                             reason="Corrección", override=True)
+    items = client.get(url).context["pdfs"]
+    assert {(i.session_number, i.current) for i in items} == {(2, True), (0, False)}
+    assert client.post(url, {"kind": PdfKind.RESULTS, "session": "3"}).status_code == 404
+    assert client.post(url, {"kind": PdfKind.SETUP, "session": "1"}).status_code == 404

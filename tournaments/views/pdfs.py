@@ -23,7 +23,8 @@ from .uploads import BADGES
 def _download(item: ResultsPdf) -> FileResponse:
     if not item.file:
         raise Http404
-    name = f"{item.tournament.slug}-{item.kind}-v{item.version}.pdf"
+    part = f"-s{item.session_number}" if item.session_number else ""
+    name = f"{item.tournament.slug}-{item.kind}{part}-v{item.version}.pdf"
     return FileResponse(item.file.open("rb"), as_attachment=True, filename=name,
                         content_type="application/pdf")
 
@@ -36,16 +37,24 @@ def pdf_status(request, slug: str):
     language = request.POST.get("language") or request.GET.get("language") or get_language()
     if request.method == "POST":
         kind = request.POST.get("kind", PdfKind.RESULTS)
-        if kind not in PdfKind.values:
+        number = request.POST.get("session", "0")
+        if kind not in PdfKind.values or not number.isdigit():
             raise Http404
-        pdfs.request_pdf(tournament, kind, language)
+        try:
+            pdfs.request_pdf(tournament, kind, language, int(number))
+        except ValueError as exc:  # a session without results, or set-up cards of one
+            raise Http404 from exc
         if not getattr(request, "htmx", False):
             return redirect("uploads:pdf", slug=slug)
     version = pdfs.current_version(tournament)
     items = list(ResultsPdf.objects.filter(tournament=tournament)[:20])
+    versions = {0: version}
     for item in items:
+        if item.session_number not in versions:
+            versions[item.session_number] = pdfs.current_version(tournament,
+                                                                 item.session_number)
         item.badge = BADGES.get(item.state, "badge-pending")
-        item.current = item.version == version
+        item.current = item.version == versions[item.session_number]
     pending = any(i.state in (PdfState.QUEUED, PdfState.RUNNING) for i in items)
     context = {"tournament": tournament, "pdfs": items, "version": version,
                "pending": pending, "kinds": PdfKind.choices}
@@ -57,6 +66,8 @@ def pdf_status(request, slug: str):
         upload.badge = BADGES.get(upload.state, "")
     context.update(
         uploads=uploads, secretary=has_role(request.user, Role.SECRETARY),
+        sessions=list(tournament.sessions.filter(sections__isnull=False).distinct()
+                      .order_by("number").values_list("number", flat=True)),
         finished=not tournament.sessions.exclude(status=SessionStatus.FINISHED).exists())
     return render(request, "tournaments/uploads/pdf.html", context)
 
