@@ -89,4 +89,5 @@ def role_required(*roles: str) -> Callable[[Callable], Callable]:
 
 secretary_required = role_required(Role.SECRETARY)
 director_required = role_required(Role.DIRECTOR)
-
+# The results office: a tournament's PDFs, its publication and what was sent where.
+secretary_or_director_required = role_required(Role.SECRETARY, Role.DIRECTOR)

@@ -189,6 +189,9 @@ if CACHE_URL:
 # Publishing results queues their PDF. Without a broker that would render in the web
 # request, so the embedded default makes PDFs on demand from the tournament's PDF page.
 RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_URL))
+# A correction to published results re-makes their PDF at the end of a window this long, so a
+# director's burst of corrections gives one PDF, of the last version (needs a broker).
+RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", "60"))
 # The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.

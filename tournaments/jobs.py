@@ -47,12 +47,16 @@ def send_upload(self, upload_pk: int) -> str:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
-def import_usebio_file(text: str, file_name: str, key: str, user_id: int | None = None) -> int:
+def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None) -> int:
     """Import a USEBIO file (all or nothing); returns the ``ResultImport`` id, refused or not.
 
-    ``key`` identifies the request: run twice (a lost worker), the second run returns the
-    first run's import, and imports only if the first one rolled back.
+    ``content`` is the file's bytes in base64 (JSON carries no bytes): the parser reads them
+    in the encoding the file declares, so an ISO-8859-1 file keeps its accents. ``key``
+    identifies the request: run twice (a lost worker), the second run returns the first
+    run's import, and imports only if the first one rolled back.
     """
+    import base64
+
     from django.contrib.auth import get_user_model
 
     from .imports.usebio import UsebioError, import_file
@@ -60,7 +64,8 @@ def import_usebio_file(text: str, file_name: str, key: str, user_id: int | None 
 
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     try:
-        return import_file(text, file_name=file_name, user=user, key=key).pk
+        return import_file(base64.b64decode(content), file_name=file_name, user=user,
+                           key=key).pk
     except UsebioError:
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 
@@ -82,3 +87,15 @@ def results_published(tournament_pk: int, language: str | None = None) -> int:
 
     tournament = Tournament.objects.get(pk=tournament_pk)
     return request_pdf(tournament, language=language)[0].pk
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def refresh_results_pdf(tournament_pk: int) -> list[int]:
+    """Re-make the results PDFs of a tournament whose published results were corrected
+    (queued by ``publish.results_corrected`` at the end of its window): the current version,
+    in every language and session asked for before. Run twice, it finds the PDFs made."""
+    from .models import Tournament
+    from .pdf import refresh_results
+
+    tournament = Tournament.objects.filter(pk=tournament_pk).first()
+    return [pdf.pk for pdf in refresh_results(tournament)] if tournament else []

@@ -30,7 +30,7 @@ from clubsite.models import Club
 
 from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
-from .models import Section, TableCode, Tournament
+from .models import Section, TableCode, Tournament, TournamentStatus
 from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import individual, plan
@@ -259,8 +259,9 @@ def setup_context(tournament: Tournament) -> dict:
 
 
 def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: str | None = None,
-                data: EventData | None = None) -> tuple[str, str]:
-    """(HTML, results version) of a document, in ``language`` (the club's by default)."""
+                data: EventData | None = None, session_number: int = 0) -> tuple[str, str]:
+    """(HTML, results version) of a document, in ``language`` (the club's by default); with
+    ``session_number``, the results of that session alone."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
         if kind == PdfKind.SETUP:
@@ -269,8 +270,9 @@ def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: s
                                .values_list("ranking_version", flat=True)) or "0"
             template, title = "pdf/setup.html", _("Table cards")
         else:
-            data = data or load_event(tournament)
+            data = data or load_event(tournament, session_number=session_number)
             context = results_context(data)
+            context["session_number"] = session_number
             version, template, title = data.version, "pdf/results.html", _("Results")
         club = Club.load()
         context.update(
@@ -290,25 +292,37 @@ def render_pdf(html: str) -> tuple[bytes, int]:
     return document.write_pdf(), len(document.pages)
 
 
-def current_version(tournament: Tournament) -> str:
-    return ".".join(str(v) for v in tournament.sessions.filter(sections__isnull=False)
-                    .distinct().order_by("number").values_list("ranking_version", flat=True)) \
-        or "0"
+def current_version(tournament: Tournament, session_number: int = 0) -> str:
+    """The results' version: every played session's ranking version ("3.1"), or with
+    ``session_number`` that session's alone."""
+    sessions = tournament.sessions.filter(sections__isnull=False).distinct()
+    if session_number:
+        sessions = sessions.filter(number=session_number)
+    return ".".join(str(v) for v in sessions.order_by("number")
+                    .values_list("ranking_version", flat=True)) or "0"
 
 
 def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
-                language: str | None = None) -> tuple[ResultsPdf, bool]:
-    """The PDF of the current results version, queued for the worker if not made yet."""
+                language: str | None = None, session_number: int = 0
+                ) -> tuple[ResultsPdf, bool]:
+    """The PDF of the current results version (of the tournament, or of the session
+    ``session_number``: results only), queued for the worker if not made yet."""
     from .services.classification import ensure_current
 
-    for session in tournament.sessions.all():
+    sessions = tournament.sessions.all()
+    if session_number:
+        if kind != PdfKind.RESULTS or not sessions.filter(number=session_number,
+                                                          sections__isnull=False).exists():
+            raise ValueError(f"no results PDF of session {session_number}")
+        sessions = sessions.filter(number=session_number)
+    for session in sessions:
         if session.sections.exists():
             ensure_current(session)
     language = language or settings.LANGUAGE_CODE
     with transaction.atomic():
         pdf, created = ResultsPdf.objects.get_or_create(
-            tournament=tournament, kind=kind, language=language,
-            version=current_version(tournament))
+            tournament=tournament, kind=kind, language=language, session_number=session_number,
+            version=current_version(tournament, session_number))
         if created or pdf.state == PdfState.FAILED:
             if not created:
                 ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
@@ -317,6 +331,30 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
 
             transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
     return pdf, created
+
+
+def published_pdf(tournament: Tournament, language: str | None = None) -> ResultsPdf | None:
+    """The finished results PDF a visitor may download: the tournament's results published
+    (provisional or final) and the PDF of their current version, in ``language`` if made in
+    it, else in the club's language, else in any."""
+    if tournament.status not in (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL):
+        return None
+    made = list(ResultsPdf.objects.filter(
+        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0,
+        version=current_version(tournament)).exclude(file=""))
+    preferred = {language: 0, settings.LANGUAGE_CODE: 1}
+    made.sort(key=lambda pdf: preferred.get(pdf.language, 2))
+    return made[0] if made else None
+
+
+def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
+    """The results PDF of the current version in the club's language, and of every language
+    and session a results PDF of the tournament was made for, each queued if not made yet
+    (a session the correction left alone keeps its PDF)."""
+    made = set(ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS)
+               .values_list("language", "session_number")) | {(settings.LANGUAGE_CODE, 0)}
+    return [request_pdf(tournament, PdfKind.RESULTS, language, number)[0]
+            for language, number in sorted(made)]
 
 
 def make_pdf(pdf_pk: int) -> ResultsPdf:
@@ -328,7 +366,8 @@ def make_pdf(pdf_pk: int) -> ResultsPdf:
         return pdf
     ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
     try:
-        html, version = render_html(pdf.tournament, pdf.kind, pdf.language)
+        html, version = render_html(pdf.tournament, pdf.kind, pdf.language,
+                                    session_number=pdf.session_number)
         ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
         if pdf.kind == PdfKind.RESULTS and version != pdf.version:
             raise RuntimeError(_("The results changed while the PDF was being made; "
@@ -340,7 +379,8 @@ def make_pdf(pdf_pk: int) -> ResultsPdf:
             % {"error": exc}, finished_at=timezone.now())
         pdf.refresh_from_db()
         return pdf
-    name = f"{pdf.tournament.slug}-{pdf.kind}-{pdf.language}-v{pdf.version}.pdf"
+    part = f"-s{pdf.session_number}" if pdf.session_number else ""
+    name = f"{pdf.tournament.slug}-{pdf.kind}{part}-{pdf.language}-v{pdf.version}.pdf"
     pdf.refresh_from_db()
     if pdf.file:
         pdf.file.delete(save=False)  # a half-finished earlier run

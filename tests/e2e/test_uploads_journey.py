@@ -1,13 +1,17 @@
 """Publishing, the results PDF and the federation upload in a real browser (issue #8).
 
 A finished Mitchell is built through the services (the tables' journey is another test).
-The director publishes it from the tournament page, watches the PDF job finish and downloads
-the PDF (PDFs are a director's page); the secretary, in her own browser, configures the
-(fake) federation's endpoint, sends the results, sees the first attempt fail, retries, and
-reads the attempts log. Celery runs eagerly in tests, so the jobs finish within the request.
+The secretary opens its page from her uploads page, publishes the final results, which
+queues the results PDF; she watches the job (the page polls) until its download link
+appears, downloads the PDF, then configures the (fake) federation's endpoint, sends the
+results, sees the first attempt fail, retries, and reads the attempts log.
+
+Celery runs eagerly in tests, so the upload's jobs finish within the request; the PDF job is
+held back and run by the test, as a worker would, so the page is seen polling it.
 """
 
 import datetime
+import subprocess
 
 import pytest
 from e2e_helpers import login, screenshot
@@ -15,8 +19,9 @@ from support_fake_federation import FakeFederation
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tournaments import jobs
 from tournaments.models import TableCode, TournamentStatus
-from tournaments.models.uploads import Upload, UploadState
+from tournaments.models.uploads import PdfState, ResultsPdf, Upload, UploadState
 from tournaments.services import entry as entry_service
 from tournaments.services import plan, setup
 
@@ -67,45 +72,57 @@ def fed():
     server.stop()
 
 
-def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, settings):
+@pytest.mark.pdf_on_publish
+def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, settings,
+                                                monkeypatch):
     settings.UPLOAD_RETRY_BASE_SECONDS = 0
+    held = []  # the PDF jobs, waiting for "the worker" (this test)
+    monkeypatch.setattr(jobs.generate_pdf, "delay", held.append)
     build_club()
     tournament = finished_tournament()
     base = live_server.url
 
-    # The director publishes the final results.
-    director = new_page("desktop")
-    login(director, base, "director", DEMO_PASSWORD)
-    director.goto(f"{base}/director/{tournament.pk}/")
-    director.click("#publish-final")
-    director.wait_for_selector("#correction-period")
-    tournament.refresh_from_db()
-    assert tournament.status == TournamentStatus.FINAL
-    screenshot(director, "uploads-1-published")
-
-    # The results PDF: asked for, finished (eager worker), downloaded.
-    director.goto(f"{base}/club/uploads/pdf/{tournament.slug}/")
-    director.click("#pdf-form button[type=submit]")
-    director.wait_for_selector("#pdfs .pdf[data-state=done] a.download")
-    assert director.locator("#pdfs progress").count() == 0
-    screenshot(director, "uploads-2-pdf-done")
-    with director.expect_download() as info:
-        director.click("#pdfs .pdf[data-state=done] a.download >> nth=0")
-    download = info.value
-    with open(download.path(), "rb") as f:
-        assert f.read(5) == b"%PDF-"
-    assert download.suggested_filename.endswith(".pdf")
-
-    # The secretary, in her own browser: an endpoint for the fake federation, no auto-retry.
+    # The secretary opens the tournament from her uploads page and publishes it.
     secretary = new_page("desktop")
     login(secretary, base, "secretaria", DEMO_PASSWORD)
+    secretary.goto(f"{base}/club/uploads/")
+    screenshot(secretary, "uploads-0-tournaments")
+    secretary.click(f"#tournament-documents a.pdf-page[data-tournament='{tournament.slug}']")
+    secretary.click("#publish-final")
+    secretary.wait_for_selector("#correction-period")
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINAL
+
+    # Publishing queued the results PDF: the page shows the job and follows it.
+    secretary.wait_for_selector("#pdfs .pdf[data-state=queued] progress")
+    screenshot(secretary, "uploads-1-published-pdf-queued")
+    [pdf_pk] = held
+    ResultsPdf.objects.filter(pk=pdf_pk).update(state=PdfState.RUNNING, progress=40)
+    secretary.wait_for_selector("#pdfs .pdf[data-state=running] progress[value='40']")
+    screenshot(secretary, "uploads-2-pdf-running")
+    assert jobs.generate_pdf.apply((pdf_pk,)).result == PdfState.DONE  # the worker's run
+    link = secretary.wait_for_selector("#pdfs .pdf[data-state=done] a.download")
+    assert secretary.locator("#pdfs progress").count() == 0
+    screenshot(secretary, "uploads-3-pdf-done")
+    with secretary.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename.endswith(".pdf")
+    text = subprocess.run(["pdftotext", str(download.path()), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Miércoles noche" in text
+
+    # The public results page offers the same PDF.
+    secretary.goto(f"{base}/results/{tournament.slug}/")
+    assert secretary.locator("#results-pdf").count() == 1
+
+    # An endpoint for the fake federation, no automatic retry.
     secretary.goto(f"{base}/club/uploads/endpoints/new/")
     secretary.fill("input[name=name]", "Federación (pruebas)")
     secretary.fill("input[name=url]", fed.url)
     secretary.fill("input[name=secret]", "s3cret")
     secretary.fill("input[name=timeout]", "2")
     secretary.fill("input[name=max_retries]", "0")
-    screenshot(secretary, "uploads-3-endpoint")
     secretary.click("main form button[type=submit]")
     secretary.wait_for_selector("#send-form")
 

@@ -1,7 +1,13 @@
 """Results and set-up PDFs: content, versions, storage, failures, and the worker task."""
 
+import os
 import random
+import signal
 import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
@@ -251,3 +257,228 @@ def test_hand_diagram_puts_each_hand_at_its_seat():
     assert lines[4].startswith("♠ 432") and lines[4].endswith("♠ 1098")
     assert lines[5].split() == ["♥", "AKQJ", "7", "♥", "765"]
     assert lines[8].strip() == "♠ 765"
+
+
+# --- a correction to published results re-makes their PDF -----------------------------------
+
+
+def _correct(tournament, contract: str, tricks: int):
+    from tournaments.models import Result
+    from tournaments.services import entry
+
+    row = Result.objects.filter(section__session__tournament=tournament).order_by("pk").first()
+    entry.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
+                         reason="Corrección", override=True)
+
+
+def _published(demo_events):
+    return next(t for t in demo_events.values() if t.status == "final")
+
+
+@pytest.mark.pdf_on_publish
+def test_a_correction_after_publication_remakes_the_pdf_unasked(
+        demo_events, django_capture_on_commit_callbacks):
+    from tournaments.services import publish
+
+    tournament = _published(demo_events)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish.publish_final(tournament, user=None, override=True)
+    published = ResultsPdf.objects.get(tournament=tournament)
+    assert published.state == PdfState.DONE
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "3NT", 11)
+    version = pdfs.current_version(tournament)
+    assert version != published.version
+    current = ResultsPdf.objects.get(tournament=tournament, version=version)
+    assert current.state == PdfState.DONE and current.language == published.language
+    assert current.file.name.endswith(f"-v{version}.pdf")
+    assert ResultsPdf.objects.filter(tournament=tournament).count() == 2
+
+
+@pytest.mark.pdf_on_publish
+def test_a_burst_of_corrections_gives_one_pdf_at_the_end_of_the_window(
+        demo_events, django_capture_on_commit_callbacks, monkeypatch, settings):
+    from clubsite.celery import app
+
+    settings.RESULTS_PDF_REFRESH_SECONDS = 60
+    tournament = _published(demo_events)
+    queued = []
+    monkeypatch.setattr(jobs.refresh_results_pdf, "apply_async",
+                        lambda args, countdown=None: queued.append((args, countdown)))
+    app.conf.task_always_eager = False  # as with a broker (the suite's fixture restores it)
+    for tricks in (7, 8, 9, 10, 11, 12, 13, 9, 10, 11):
+        with django_capture_on_commit_callbacks(execute=True):
+            _correct(tournament, "3NT", tricks)
+    assert queued == [((tournament.pk,), 60)]
+    assert not ResultsPdf.objects.exists()
+
+    app.conf.task_always_eager = True  # the worker, at the window's end
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs.refresh_results_pdf.apply(queued[0][0])
+    made = ResultsPdf.objects.get(tournament=tournament)
+    assert made.state == PdfState.DONE and made.version == pdfs.current_version(tournament)
+
+    from django.core.cache import cache
+
+    cache.clear()  # the window is over: the next correction opens another one
+    app.conf.task_always_eager = False
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "4S", 10)
+    assert len(queued) == 2
+
+
+def test_corrections_before_publication_or_without_the_setting_make_no_pdf(
+        demo_events, django_capture_on_commit_callbacks, settings):
+    tournament = _published(demo_events)
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(tournament, "3NT", 11)  # the setting is off
+    settings.RESULTS_PDF_ON_PUBLISH = True
+    running = demo_events["Howell del jueves"]
+    Tournament.objects.filter(pk=running.pk).update(status="running")  # not published yet
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(running, "3NT", 11)
+    assert not ResultsPdf.objects.exists()
+
+
+# --- one session's results --------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_sessions(members, pairs, director, settings, tmp_path):
+    from multisession import make_event, play, seat
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    tournament, _entries = make_event(members, pairs, sessions=2, sections=1, tables=3,
+                                      name="Dos sesiones")
+    play(tournament.sessions.get(number=1))
+    seat(tournament.sessions.get(number=2), "same", director)
+    play(tournament.sessions.get(number=2), seed=2)
+    return tournament
+
+
+def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
+                                              django_capture_on_commit_callbacks):
+    from django.urls import reverse
+
+    from tournaments.models import Result
+    from tournaments.services import entry
+
+    client.force_login(director)
+    url = reverse("uploads:pdf", args=[two_sessions.slug])
+    assert 'name="session"' in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"kind": PdfKind.RESULTS, "language": "en", "session": "2"})
+        client.post(url, {"kind": PdfKind.RESULTS, "language": "en", "session": "0"})
+    second = two_sessions.sessions.get(number=2)
+    session_pdf = ResultsPdf.objects.get(session_number=2)
+    whole = ResultsPdf.objects.get(session_number=0)
+    assert session_pdf.state == whole.state == PdfState.DONE
+    assert session_pdf.version == str(second.ranking_version)
+    assert session_pdf.file.name != whole.file.name and "-s2-" in session_pdf.file.name
+    only, everything = pdf_text(session_pdf.file.path), pdf_text(whole.file.path)
+    assert "Dos sesiones · Session 2" in only and "Overall ranking" not in only
+    assert "Overall ranking" in everything and session_pdf.pages < whole.pages
+    assert all(i.current for i in client.get(url).context["pdfs"])
+
+    # A correction in session 1 leaves session 2's PDF current, the whole one outdated.
+    row = Result.objects.filter(section__session__number=1,
+                                section__session__tournament=two_sessions).first()
+    with django_capture_on_commit_callbacks(execute=True):  # classified once committed
+        entry.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
+                             reason="Corrección", override=True)
+    items = client.get(url).context["pdfs"]
+    assert {(i.session_number, i.current) for i in items} == {(2, True), (0, False)}
+    assert client.post(url, {"kind": PdfKind.RESULTS, "session": "3"}).status_code == 404
+    assert client.post(url, {"kind": PdfKind.SETUP, "session": "1"}).status_code == 404
+
+
+# --- a real worker killed mid-PDF ---------------------------------------------------------------
+
+# A worker whose PDF rendering waits while the test's hold file exists: the test kills it
+# there, mid-task, as a lost machine would; the next worker renders at once.
+PDF_WORKER = textwrap.dedent("""
+    import os, pathlib, time
+    import django
+    django.setup()
+    import tournaments.jobs
+    from clubsite.celery import app
+    from tournaments import pdf
+
+    render, hold = pdf.render_pdf, pathlib.Path(os.environ["PDF_HOLD"])
+
+    def held_render(html):
+        while hold.exists():
+            time.sleep(0.2)
+        return render(html)
+
+    pdf.render_pdf = held_render
+    app.conf.broker_transport_options = {"visibility_timeout": 3, "unacked_restore_throttle": 1}
+    app.worker_main(["worker", "--pool=solo", "--concurrency=1", "-l", "warning",
+                     "--without-gossip", "--without-mingle", "--without-heartbeat"])
+""")
+
+
+def _wait(condition, seconds: float = 90) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.3)
+    return False
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
+        celery_worker_process, demo_events, settings, tmp_path):
+    """acks_late: the PDF task of a worker SIGKILLed while rendering goes back to the queue,
+    a restarted worker makes it, and the tournament has one PDF record with one file."""
+    from django.db import connection
+
+    from clubsite.celery import app
+
+    db = connection.settings_dict
+    hold = tmp_path / "hold"
+    hold.touch()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+           "MEDIA_ROOT": str(settings.MEDIA_ROOT), "PDF_HOLD": str(hold),
+           "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@"
+                           f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"}
+    celery_worker_process.process.terminate()  # replaced by workers that can be held
+    celery_worker_process.process.wait(timeout=30)
+    app.control.purge()
+    root = Path(__file__).resolve().parents[2]
+
+    def start():
+        return subprocess.Popen([sys.executable, "-c", PDF_WORKER], cwd=root, env=env,
+                                start_new_session=True)
+
+    tournament = demo_events["Howell del jueves"]
+    first = start()
+    second = None
+    try:
+        assert _wait(lambda: bool(app.control.ping(timeout=1.0)), 60), "no worker answered"
+        pdf, created = pdfs.request_pdf(tournament, language="es")
+        assert created
+        # Rendering: the HTML is made (40 %), the PDF is being drawn.
+        assert _wait(lambda: ResultsPdf.objects.filter(
+            pk=pdf.pk, state=PdfState.RUNNING, progress=40).exists()), "the PDF never started"
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        hold.unlink()
+        pdf.refresh_from_db()
+        assert pdf.state == PdfState.RUNNING and not pdf.file
+
+        second = start()
+        assert _wait(lambda: ResultsPdf.objects.filter(pk=pdf.pk, state=PdfState.DONE)
+                     .exists()), "the PDF was not redone"
+        pdf.refresh_from_db()
+        assert ResultsPdf.objects.filter(tournament=tournament).count() == 1
+        files = [p for p in Path(settings.MEDIA_ROOT).rglob("*") if p.is_file()]
+        assert files == [Path(pdf.file.path)]
+        assert files[0].read_bytes().startswith(b"%PDF-") and pdf.pages > 0
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)

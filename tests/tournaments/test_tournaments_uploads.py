@@ -119,6 +119,56 @@ def test_gives_up_after_max_retries_then_the_secretary_retries(
     assert len(fed.filed) == 1
 
 
+def test_retry_delays_double_from_the_base_up_to_an_hour(settings):
+    from tournaments.jobs import backoff
+
+    settings.UPLOAD_RETRY_BASE_SECONDS = 30
+    delays = [backoff(n) for n in range(10)]
+    assert delays[:4] == [30, 60, 120, 240]
+    capped = delays.index(3600)
+    assert all(later == 2 * earlier for earlier, later in zip(delays[:capped - 1],
+                                                              delays[1:capped], strict=True))
+    assert delays[capped - 1] < 3600 <= 2 * delays[capped - 1]
+    assert set(delays[capped:]) == {3600}  # never longer than an hour, however many retries
+    settings.UPLOAD_RETRY_BASE_SECONDS = 5
+    assert [backoff(n) for n in range(3)] == [5, 10, 20]
+
+
+@pytest.mark.django_db
+def test_a_failed_send_through_a_broker_is_retried_after_the_back_off(
+        fed, endpoint, mitchell, django_capture_on_commit_callbacks, settings, monkeypatch):
+    """With a broker the task hands its retry to Celery, counting down the back-off of the
+    retries so far (eagerly, in the other tests, the retry runs at once)."""
+    from tournaments import jobs
+
+    settings.UPLOAD_RETRY_BASE_SECONDS = 30
+    with django_capture_on_commit_callbacks(execute=False):  # queued, not sent yet
+        queued, _created = federation.request_upload(endpoint, tournament=mitchell)
+
+    class Retry(Exception):
+        pass
+
+    asked = []
+
+    def retry(**kwargs):
+        asked.append(kwargs)
+        return Retry()
+
+    monkeypatch.setattr(jobs.send_upload, "retry", retry)
+    for retries in range(3):
+        fed.script = ["fail"]
+        jobs.send_upload.push_request(retries=retries, is_eager=False)
+        try:
+            with pytest.raises(Retry):
+                jobs.send_upload.run(queued.pk)
+        finally:
+            jobs.send_upload.pop_request()
+        queued.refresh_from_db()
+        assert queued.state == UploadState.QUEUED
+    assert [a["countdown"] for a in asked] == [30, 60, 120]
+    assert {a["max_retries"] for a in asked} == {endpoint.max_retries}
+
+
 @pytest.mark.django_db
 def test_a_refusal_is_not_retried(fed, endpoint, mitchell, upload):
     fed.script = ["refuse"]

@@ -192,6 +192,25 @@ def test_round_trip_of_a_howell_with_a_sit_out_shows_no_difference(demo_events):
     assert adjusted.adjustment == {"kind": "artificial", "ns": 60, "ew": 40}
 
 
+def test_the_import_page_reads_a_latin_1_file_with_its_accents(client, director, known_members):
+    """A file declared ISO-8859-1, as older Spanish scorers write it, keeps its accents."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    text = flat_file().replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace(
+        "Torneo antiguo", "Torneo de otoño")
+    client.force_login(director)
+    response = client.post(reverse("uploads:imports"), {
+        "file": SimpleUploadedFile("otono.xml", text.encode("iso-8859-1"),
+                                   content_type="application/xml")})
+    record = ResultImport.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("uploads:import", args=[record.pk])
+    assert record.state == ImportState.DONE and record.tournament.name == "Torneo de otoño"
+    guest = Member.objects.get(is_guest=True, last_name="Soto")
+    assert guest.first_name == "Ramón"
+
+
 def test_commands_export_and_import(demo_events, tmp_path):
     original = demo_events["Torneo de los martes"]
     path = tmp_path / "martes.xml"

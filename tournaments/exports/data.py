@@ -134,12 +134,17 @@ def _players(tournament: Tournament) -> dict[int, list[Player]]:
     return out
 
 
-def load_event(tournament: Tournament, *, classify: bool = True) -> EventData:
-    """The tournament's results as plain data (re-classifying stale sessions first)."""
+def load_event(tournament: Tournament, *, classify: bool = True,
+               session_number: int = 0) -> EventData:
+    """The tournament's results as plain data (re-classifying stale sessions first); with
+    ``session_number``, that session's alone (no overall ranking)."""
     club = Club.load()
     players = _players(tournament)
     sessions = []
-    for session in tournament.sessions.order_by("number"):
+    chosen = tournament.sessions.order_by("number")
+    if session_number:
+        chosen = chosen.filter(number=session_number)
+    for session in chosen:
         if not session.sections.exists():
             continue
         if classify:
@@ -152,7 +157,7 @@ def load_event(tournament: Tournament, *, classify: bool = True) -> EventData:
             data.matches = load_matches(session, data)
         sessions.append(data)
     totals = []
-    if len(sessions) > 1:
+    if len(sessions) > 1 and not session_number:
         # The event ranking does not store boards played: they add up over the sessions.
         played: dict[int, int] = defaultdict(int)
         for s in sessions:

@@ -170,14 +170,17 @@ class PdfState(models.TextChoices):
 
 
 class ResultsPdf(models.Model):
-    """One PDF of a tournament for one results version and language; a correction makes a
-    new version, hence a new PDF, and the old row stays until replaced."""
+    """One PDF of a tournament (or of one of its sessions) for one results version and
+    language; a correction makes a new version, hence a new PDF, and the old row stays."""
 
     tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
                                    on_delete=models.CASCADE, related_name="pdfs")
     kind = models.CharField(_("kind"), max_length=8, choices=PdfKind.choices,
                             default=PdfKind.RESULTS)
     language = models.CharField(_("language"), max_length=8)
+    # 0 for the whole tournament; otherwise the results of that session alone, whose
+    # version is then that session's ranking version.
+    session_number = models.PositiveSmallIntegerField(_("session"), default=0)
     version = models.CharField(_("results version"), max_length=40)
     state = models.CharField(_("state"), max_length=8, choices=PdfState.choices,
                              default=PdfState.QUEUED)
@@ -193,8 +196,9 @@ class ResultsPdf(models.Model):
         verbose_name = _("results PDF")
         verbose_name_plural = _("results PDFs")
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "kind", "language", "version"],
-                                    name="one_pdf_per_version"),
+            models.UniqueConstraint(
+                fields=["tournament", "kind", "language", "session_number", "version"],
+                name="one_pdf_per_version_and_session"),
         ]
 
     def __str__(self) -> str:

@@ -527,7 +527,9 @@ def run_requested(session_id: int, window_end: float | None = None) -> int | Non
 def changed_by_director(session_id: int) -> None:
     """A director's correction, adjustment, removal or penalty: classify once it is
     committed, in the request. They are rare, and the director (and every page) must see
-    the corrected ranking at once rather than after the refresh interval."""
+    the corrected ranking at once rather than after the refresh interval. Published results
+    also get their PDF re-made (``publish.results_corrected``, debounced)."""
+    from .publish import results_corrected
 
     def classify() -> None:
         session = Session.objects.filter(pk=session_id).first()
@@ -538,6 +540,7 @@ def changed_by_director(session_id: int) -> None:
         except OperationalError:  # SQLite busy with a table's post: the pages catch up
             logger.warning("session %s left stale after a correction", session_id,
                            exc_info=True)
+        results_corrected(session.tournament_id)
 
     transaction.on_commit(classify)
 

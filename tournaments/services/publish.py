@@ -6,14 +6,20 @@ override, which the audit trail records.
 """
 
 import datetime
+import logging
+from contextlib import suppress
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
 from .errors import CorrectionPeriodOver, TournamentError
+
+logger = logging.getLogger(__name__)
+PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 
 
 def correction_period_over(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
@@ -40,6 +46,39 @@ def _queue_results_pdf(tournament: Tournament) -> None:
     from ..jobs import results_published
 
     transaction.on_commit(lambda: results_published.delay(tournament.pk))
+
+
+def results_corrected(tournament_id: int) -> bool:
+    """Published results changed (a director's correction): re-make their PDF; True if a
+    refresh was queued by this call.
+
+    Debounced like ``classification.request_classification``: the first change of a
+    ``RESULTS_PDF_REFRESH_SECONDS`` window queues ``jobs.refresh_results_pdf`` for the end
+    of the window and the others find the window's cache key, so ten corrections in a row
+    give one PDF, of the version after the last one. Without a broker a countdown means
+    nothing (the task runs at once), so there every change re-makes it. Call once the
+    change is committed; a failure to queue is logged and never fails the correction (the
+    PDF page still offers to make it).
+    """
+    if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
+        return False
+    if not Tournament.objects.filter(pk=tournament_id, status__in=PUBLISHED).exists():
+        return False
+    from ..jobs import refresh_results_pdf
+
+    eager = bool(refresh_results_pdf.app.conf.task_always_eager)
+    interval = 0 if eager else max(0, getattr(settings, "RESULTS_PDF_REFRESH_SECONDS", 0))
+    key = f"clubsite:pdf-refresh-pending:{tournament_id}"
+    try:
+        if interval and not cache.add(key, True, timeout=interval):
+            return False
+        refresh_results_pdf.apply_async((tournament_id,), countdown=interval or None)
+    except Exception:
+        logger.exception("could not refresh the results PDF of tournament %s", tournament_id)
+        with suppress(Exception):
+            cache.delete(key)
+        return False
+    return True
 
 
 def publish_provisional(tournament: Tournament, *, user) -> Tournament:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import public, teams_public
+from ..views import pdfs, public, teams_public
 
 urlpatterns = [
     path("", public.index, name="index"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("season/<int:pk>/", public.season_ranking, name="season_for"),
     path("player/<int:pk>/", public.player, name="player"),
     path("<slug:slug>/", public.tournament, name="tournament"),
+    path("<slug:slug>/pdf/", pdfs.published_pdf, name="pdf"),
     path("<slug:slug>/overall/", public.event_ranking, name="event"),
     path("<slug:slug>/teams/", teams_public.standings, name="teams"),
     path("<slug:slug>/teams/schedule/", teams_public.schedule, name="teams_schedule"),

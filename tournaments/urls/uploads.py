@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import uploads
+from ..views import pdfs, uploads
 
 app_name = "uploads"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("<uuid:upload_id>/file/", uploads.download, name="download"),
     path("imports/", uploads.imports, name="imports"),
     path("imports/<int:pk>/", uploads.import_detail, name="import"),
-    path("pdf/<slug:slug>/", uploads.pdf_status, name="pdf"),
-    path("pdf/file/<int:pk>/", uploads.pdf_download, name="pdf_download"),
+    path("pdf/<slug:slug>/", pdfs.pdf_status, name="pdf"),
+    path("pdf/<slug:slug>/publish/", pdfs.publish_final, name="publish"),
+    path("pdf/file/<int:pk>/", pdfs.pdf_download, name="pdf_download"),
 ]

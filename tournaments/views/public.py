@@ -26,6 +26,7 @@ from django_tables2 import RequestConfig
 from clubsite.models import Member, Season
 from clubsite.permissions import login_required, public
 
+from .. import pdf as pdfs
 from ..models import EventType, Section
 from ..services import classification, results
 from ..services.season_ranking import season_ranking as build_season_ranking
@@ -83,6 +84,7 @@ def tournament(request, slug):
     has_event = tournament.session_count > 1
     return render(request, "tournaments/results/tournament.html", {
         **_status(tournament), "sessions": overview, "has_event": has_event,
+        "pdf": pdfs.published_pdf(tournament, get_language()),
     })
 
 

@@ -1,13 +1,13 @@
-"""Background work on pages: federation uploads (secretary), USEBIO imports with their verify
-report and results PDFs (directors). HTTP and permissions only; the work is in
-``exports.federation``, ``imports.usebio``, ``pdf`` and the Celery tasks of ``jobs``."""
+"""Background work on pages: federation uploads (secretary) and USEBIO imports with their
+verify report (directors); results PDFs are in ``views.pdfs``. HTTP and permissions only;
+the work is in ``exports.federation``, ``imports.usebio`` and the Celery tasks of ``jobs``."""
 
+import base64
 import uuid
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -15,7 +15,6 @@ from clubsite.models import Season
 from clubsite.permissions import director_required, secretary_required
 
 from .. import jobs
-from .. import pdf as pdfs
 from ..exports import federation
 from ..exports.licences import licence_batch, requested_licences
 from ..forms.uploads import EndpointForm, ImportForm
@@ -23,10 +22,8 @@ from ..models import Tournament, TournamentStatus
 from ..models.uploads import (
     FederationEndpoint,
     FileFormat,
-    PdfKind,
     PdfState,
     ResultImport,
-    ResultsPdf,
     Upload,
     UploadState,
 )
@@ -70,6 +67,8 @@ def index(request):
         "tournaments": Tournament.objects.filter(
             status__in=[TournamentStatus.PROVISIONAL, TournamentStatus.FINAL])[:100],
         "seasons": Season.objects.order_by("-start")[:5], "season": Season.current(),
+        "recent": Tournament.objects.exclude(status=TournamentStatus.DRAFT)
+        .order_by("-date", "-created_at")[:20],
     }
     template = ("tournaments/uploads/_uploads.html" if getattr(request, "htmx", False)
                 else "tournaments/uploads/index.html")
@@ -179,9 +178,10 @@ def imports(request):
         if upload.size > MAX_IMPORT_BYTES:
             form.add_error("file", _("The file is too large (more than 20 MB)."))
         else:
-            data = upload.read().decode("utf-8", "replace")
+            # The bytes as sent: the parser decodes them as the file's XML declaration says.
+            content = base64.b64encode(upload.read()).decode("ascii")
             key = uuid.uuid4().hex
-            jobs.import_usebio_file.delay(data, upload.name, key, request.user.pk)
+            jobs.import_usebio_file.delay(content, upload.name, key, request.user.pk)
             record = ResultImport.objects.filter(key=key).first()
             if record is not None:
                 return redirect("uploads:import", pk=record.pk)
@@ -197,41 +197,3 @@ def import_detail(request, pk: int):
     """The verify report: every figure of the file our scoring does not reproduce."""
     record = get_object_or_404(ResultImport.objects.select_related("tournament"), pk=pk)
     return render(request, "tournaments/uploads/import_detail.html", {"record": record})
-
-
-# --- PDFs (directors) -------------------------------------------------------------------
-
-
-@director_required
-def pdf_status(request, slug: str):
-    """The tournament's PDFs for the current results: ask for one, watch it, download it."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    language = request.POST.get("language") or request.GET.get("language") or get_language()
-    if request.method == "POST":
-        kind = request.POST.get("kind", PdfKind.RESULTS)
-        if kind not in PdfKind.values:
-            raise Http404
-        pdfs.request_pdf(tournament, kind, language)
-        if not getattr(request, "htmx", False):
-            return redirect("uploads:pdf", slug=slug)
-    version = pdfs.current_version(tournament)
-    items = list(ResultsPdf.objects.filter(tournament=tournament)[:20])
-    for item in items:
-        item.badge = BADGES.get(item.state, "badge-pending")
-        item.current = item.version == version
-    pending = any(i.state in (PdfState.QUEUED, PdfState.RUNNING) for i in items)
-    context = {"tournament": tournament, "pdfs": items, "version": version,
-               "pending": pending, "kinds": PdfKind.choices}
-    template = ("tournaments/uploads/_pdfs.html" if getattr(request, "htmx", False)
-                else "tournaments/uploads/pdf.html")
-    return render(request, template, context)
-
-
-@director_required
-def pdf_download(request, pk: int):
-    item = get_object_or_404(ResultsPdf, pk=pk, state=PdfState.DONE)
-    if not item.file:
-        raise Http404
-    name = f"{item.tournament.slug}-{item.kind}-v{item.version}.pdf"
-    return FileResponse(item.file.open("rb"), as_attachment=True, filename=name,
-                        content_type="application/pdf")
