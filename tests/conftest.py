@@ -81,17 +81,42 @@ def demo_club(db):
 
 
 class WorkerProcess:
-    def __init__(self, process, mail_dir):
+    """A live Celery worker of this test process: its own queue, so the workers of two xdist
+    processes (each on its own test database) never take each other's tasks."""
+
+    def __init__(self, process, mail_dir, queue):
         self.process = process
         self.mail_dir = mail_dir
+        self.queue = queue
+        self.node = worker_node(queue)
+
+    def ping(self) -> bool:
+        return bool(celery_app.control.ping(destination=[self.node], timeout=1.0))
+
+    def purge(self) -> None:
+        purge_queue(self.queue)
+
+
+def purge_queue(queue: str) -> None:
+    """Empty one queue (``control.purge`` would empty every process's queue)."""
+    with celery_app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(queue)
+
+
+def worker_node(queue: str) -> str:
+    """The node name the tests' workers take (``-n``), for pings aimed at them only."""
+    import socket
+
+    return f"{queue}@{socket.gethostname()}"
 
 
 @pytest.fixture
-def celery_worker_process(transactional_db, tmp_path):
+def celery_worker_process(transactional_db, tmp_path, monkeypatch):
     """A real ``celery worker`` process on the configured broker, using the test database.
 
     Only where a broker is configured and the database is shared between processes
-    (PostgreSQL): `.ci/run` provides both.
+    (PostgreSQL): `.ci/run` provides both. Tasks of this test process go to a queue of its
+    own (``CELERY_TASK_DEFAULT_QUEUE`` for the worker and for workers a test starts itself).
     """
     import os
     import subprocess
@@ -111,30 +136,37 @@ def celery_worker_process(transactional_db, tmp_path):
            f"{db['PORT'] or 5432}/{db['NAME']}")
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    env = {**os.environ, "DATABASE_URL": url,
-           "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-           "EMAIL_FILE_PATH": str(mail_dir)}
-    celery_app.control.purge()
-    root = Path(__file__).resolve().parents[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "clubsite", "worker", "--pool=solo",
-         "--concurrency=1", "-l", "warning", "--without-gossip", "--without-mingle",
-         "--without-heartbeat"],
-        cwd=root, env=env,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        replies = celery_app.control.ping(timeout=1.0)
-        if replies:
-            break
-        if process.poll() is not None:
-            pytest.fail("the celery worker exited at start")
-    else:
-        process.kill()
-        pytest.fail("the celery worker did not answer a ping within 60 s")
-    yield WorkerProcess(process, mail_dir)
-    process.terminate()
+    queue = f"clubsite-tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", queue)
+    previous_queue = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = queue
     try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        env = {**os.environ, "DATABASE_URL": url,
+               "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+               "EMAIL_FILE_PATH": str(mail_dir)}
+        purge_queue(queue)
+        root = Path(__file__).resolve().parents[1]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "clubsite", "worker", "--pool=solo",
+             "--concurrency=1", "-l", "warning", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "-n", worker_node(queue)],
+            cwd=root, env=env,
+        )
+        worker = WorkerProcess(process, mail_dir, queue)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if worker.ping():
+                break
+            if process.poll() is not None:
+                pytest.fail("the celery worker exited at start")
+        else:
+            process.kill()
+            pytest.fail("the celery worker did not answer a ping within 60 s")
+        yield worker
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    finally:
+        celery_app.conf.task_default_queue = previous_queue

@@ -414,7 +414,8 @@ PDF_WORKER = textwrap.dedent("""
     pdf.render_pdf = held_render
     app.conf.broker_transport_options = {"visibility_timeout": 3, "unacked_restore_throttle": 1}
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "-l", "warning",
-                     "--without-gossip", "--without-mingle", "--without-heartbeat"])
+                     "--without-gossip", "--without-mingle", "--without-heartbeat",
+                     "-n", os.environ["WORKER_NODE"]])
 """)
 
 
@@ -435,7 +436,6 @@ def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
     a restarted worker makes it, and the tournament has one PDF record with one file."""
     from django.db import connection
 
-    from clubsite.celery import app
 
     db = connection.settings_dict
     hold = tmp_path / "hold"
@@ -443,10 +443,11 @@ def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "clubsite.settings",
            "MEDIA_ROOT": str(settings.MEDIA_ROOT), "PDF_HOLD": str(hold),
            "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@"
-                           f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"}
+                           f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+           "WORKER_NODE": celery_worker_process.node}  # answers the fixture's pings
     celery_worker_process.process.terminate()  # replaced by workers that can be held
     celery_worker_process.process.wait(timeout=30)
-    app.control.purge()
+    celery_worker_process.purge()
     root = Path(__file__).resolve().parents[2]
 
     def start():
@@ -457,7 +458,7 @@ def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
     first = start()
     second = None
     try:
-        assert _wait(lambda: bool(app.control.ping(timeout=1.0)), 60), "no worker answered"
+        assert _wait(celery_worker_process.ping, 60), "no worker answered"
         pdf, created = pdfs.request_pdf(tournament, language="es")
         assert created
         # Rendering: the HTML is made (40 %), the PDF is being drawn.

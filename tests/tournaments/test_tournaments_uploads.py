@@ -300,7 +300,8 @@ WORKER = ("import django, sys; django.setup(); import tournaments.jobs; "
           "app.conf.broker_transport_options = {'visibility_timeout': 3, "
           "'unacked_restore_throttle': 1}; "
           "app.worker_main(['worker', '--pool=solo', '--concurrency=1', '-l', 'warning', "
-          "'--without-gossip', '--without-mingle', '--without-heartbeat'])")
+          "'--without-gossip', '--without-mingle', '--without-heartbeat', "
+          "'-n', __import__('os').environ['WORKER_NODE']])")
 
 
 def start_worker(env):
@@ -315,17 +316,17 @@ def test_a_worker_killed_mid_upload_is_redone_and_files_once(
     """The fake federation holds the first request until the worker is SIGKILLed; acks_late
     puts the task back, a restarted worker sends again with the same Idempotency-Key, the
     federation answers with its first receipt, and our upload ends *sent* once."""
-    from clubsite.celery import app
 
     env = {**os.environ, "DATABASE_URL": _database_url(),
-           "DJANGO_SETTINGS_MODULE": "clubsite.settings"}
+           "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+           "WORKER_NODE": celery_worker_process.node}  # answers the fixture's pings
     celery_worker_process.process.terminate()  # the fixture's worker cannot see jobs.py yet
     celery_worker_process.process.wait(timeout=30)
-    app.control.purge()
+    celery_worker_process.purge()
     fed.script = ["hold"]
     first = start_worker(env)
     try:
-        _wait_for_ping(app)
+        _wait_for(celery_worker_process.ping)
         made, created = federation.request_upload(endpoint, tournament=mitchell)
         assert created
         assert fed.arrived.wait(60), "the worker never sent the upload"
@@ -364,9 +365,9 @@ def _database_url() -> str:
             f"{db['PORT'] or 5432}/{db['NAME']}")
 
 
-def _wait_for_ping(app, seconds: int = 60) -> None:
+def _wait_for(ping, seconds: int = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if app.control.ping(timeout=1.0):
+        if ping():
             return
     raise AssertionError("the worker did not answer")
