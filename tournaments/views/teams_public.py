@@ -21,7 +21,7 @@ from clubsite.permissions import public
 
 from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
-from ..services import classification, lineups, results, teams, triplicate
+from ..services import classification, knockout, lineups, results, teams, triplicate
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
 from .director_common import contract_html
@@ -201,17 +201,11 @@ def match(request, slug, pk):
     seats = lineups.seating(m)
     if not any(h.home_named or h.away_named for h in seats):
         seats = []  # nobody named a line-up: nothing to show the public
-    knockout_score = None
-    if teams.team_event(tournament).is_knockout:  # what decides it, not each team's own IMPs
-        from ..services.knockout import side_imps
-
-        home, away = side_imps(m, home=True), side_imps(m, home=False)
-        knockout_score = (home, away) if home is not None else None
     return render(request, "tournaments/teams/match.html", {
         **_status(tournament), "session": session, "match": m,
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineups.substitutions(m) if seats else [],
-        "knockout_score": knockout_score,
+        "knockout_score": knockout.match_score(m),
         "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
@@ -232,7 +226,6 @@ def bracket(request, slug):
 def _knockout_bracket(request, tournament, session):
     """A knockout event's own bracket from its stored matches: teams, IMPs, carry-over,
     tie-break segments, who went through and the winner."""
-    from ..services import knockout
 
     stages, champion = (knockout.live_bracket(session) if session.status != SessionStatus.DRAFT
                         else ([], None))
