@@ -77,6 +77,12 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     screenshot(devices[3], "knockout-2-table-3-tie-break")
     _send(devices[3], 1, [(5, MADE), (6, MADE)])
     _send(devices[4], 1, [(5, DOWN), (6, MADE)])
+    # The captains read the knockout score on their phone's match screen, as the public do.
+    devices[3].goto(f"{base}/table/play/match/?round=1")
+    score = devices[3].locator("#knockout-score dd.knockout-score").inner_text()
+    assert score.strip() and score != "0 – 0"
+    assert devices[3].evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    screenshot(devices[3], "knockout-2b-table-3-match-score-phone")
 
     # The console offers the draw; the final is seed 4 v seed 2.
     page.goto(f"{base}/director/sessions/{session.pk}/console/")

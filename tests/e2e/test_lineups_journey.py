@@ -78,6 +78,9 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
     phone.click("#lineups-screen")
     form = f"#lineup-1-{match.away_id}"
     phone.wait_for_selector(form)
+    # the second half: the visitors wait for the home team, which names first
+    assert phone.is_visible(f"#lineup-wait-2-{match.away_id}")
+    assert match.home.name in phone.inner_text(f"#lineup-wait-2-{match.away_id}")
     screenshot(phone, "lineups-2-captain-phone")
     _fits(phone, "table line-ups (phone)")
     _choose(phone, form, f"h1-t{match.away_id}", [away[0], away[4], away[2], away[3]])

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournaments.test_tournaments_teams_knockout_views import SETTINGS
-from tests.tournaments.test_tournaments_teams_views import teams_event
+from tests.tournaments.test_tournaments_teams_views import sign_in, teams_event
 from tournaments.models import ScoringMethod, TeamMatch
 from tournaments.services import teams
 
@@ -81,6 +81,8 @@ def test_course_example_in_a_vp_round_robin_through_the_pages(director_client, m
     html = page.content.decode()
     assert '<dd class="imps">13 / -9</dd>' in html
     assert '<dd class="vps">19,00 – 13,00</dd>' in html
+    screen = sign_in(Client(), m.session, m.open_table).get(reverse("table:match") + "?round=1")
+    assert screen.status_code == 200 and b'id="knockout-score"' not in screen.content
     page = client.get(reverse("results:teams", args=[tournament.slug]))
     rows = page.context["table"].data
     assert [(r["place"], r["name"], r["points_value"]) for r in rows] == [
@@ -106,3 +108,9 @@ def test_course_example_in_a_knockout_through_the_pages(director_client, members
     assert '<dd class="imps">13 / -9</dd>' in html
     assert '<dd class="knockout-score">24,50 – 13,50</dd>' in html
     assert '<dd class="knockout-margin">11</dd>' in html
+    # The captains see the same score on their table's match screen, in either room.
+    for table in (m.open_table, m.closed_table):
+        device = sign_in(Client(), m.session, table)
+        screen = device.get(reverse("table:match") + "?round=1").content.decode()
+        assert '<dd class="knockout-score">24,50 – 13,50</dd>' in screen
+        assert '<dd class="knockout-margin">11</dd>' in screen and 'id="knockout-note"' in screen

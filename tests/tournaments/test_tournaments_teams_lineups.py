@@ -150,3 +150,31 @@ def test_a_device_seats_only_its_own_match_before_play(members):
                                 active=True)
     row = seat(match, match.away, 1, away[:4], table_code=own)
     assert row.table_code == own and row.entered_by is None
+
+
+def test_at_the_table_the_visitors_name_first_then_in_the_second_half_the_home_team(members):
+    """The course: the home team sits its players after the visitors in the first half; in
+    the second half the home team names first and the visitors sit after it."""
+    match, home, away = teams_of_six(members)
+    device = TableCode.objects.get(section__session=match.session, table=match.open_table,
+                                   active=True)
+    assert lineups.names_first(match, 1) == match.away
+    assert lineups.names_first(match, 2) == match.home
+    with pytest.raises(TournamentError, match="el equipo visitante nombra primero"):
+        seat(match, match.home, 1, home[:4], table_code=device)
+    assert lineups.waits_for(match, match.home, 1) == match.away
+    seat(match, match.away, 1, away[:4], table_code=device)
+    assert lineups.waits_for(match, match.home, 1) is None
+    seat(match, match.home, 1, home[:4], table_code=device)
+    with pytest.raises(TournamentError, match="el equipo local nombra primero"):
+        seat(match, match.away, 2, [away[2], away[3], away[0], away[1]], table_code=device)
+    seat(match, match.home, 2, home[:4], table_code=device)
+    seat(match, match.away, 2, [away[2], away[3], away[0], away[1]], table_code=device)
+    assert TeamLineup.objects.count() == 4
+
+
+def test_the_director_may_name_either_team_in_any_order(members, director):
+    match, home, away = teams_of_six(members)
+    seat(match, match.home, 1, home[:4], user=director)
+    seat(match, match.away, 2, [away[2], away[3], away[0], away[1]], user=director)
+    assert TeamLineup.objects.count() == 2

@@ -121,3 +121,40 @@ def test_the_audit_trail_names_who_came_in_and_why(director_client, members, dir
     page = director_client.get(reverse("director:audit", args=[match.session.tournament.pk]))
     text = page.content.decode()
     assert f"{home[4].full_name}, {home[5].full_name}" in text and "Descanso" in text
+
+
+def test_a_captain_at_the_table_waits_for_the_team_that_names_first(client, members,
+                                                                    director):
+    match, home, away = teams_of_six(members)
+    sign_in(client, match.session, match.open_table)
+    url = reverse("table:lineups") + "?round=1"
+    page = client.get(url).content.decode()
+    # first half: the home team waits for the visitors, who have their form
+    assert f'id="lineup-wait-1-{match.home_id}"' in page
+    assert f'id="lineup-1-{match.home_id}"' not in page
+    assert f'id="lineup-1-{match.away_id}"' in page
+    assert "el equipo visitante" in page.split('id="names-first-1"')[1].split("</p>")[0].lower()
+    # a stale form of the home team is refused, saying why, and nothing is saved
+    response = client.post(url, form_data(match, match.home, 1, home[:4]))
+    assert response.status_code == 400
+    assert str(match.away) in response.content.decode().split('class="errorlist nonfield"')[1]
+    assert not TeamLineup.objects.exists()
+    # once the visitors named theirs, the home team may
+    assert client.post(url, form_data(match, match.away, 1, away[:4])).status_code == 302
+    assert client.post(url, form_data(match, match.home, 1, home[:4])).status_code == 302
+    # second half: the visitors wait for the home team
+    page = client.get(url).content.decode()
+    assert f'id="lineup-wait-2-{match.away_id}"' in page
+    swapped = [away[2], away[3], away[0], away[1]]
+    assert client.post(url, form_data(match, match.away, 2, swapped)).status_code == 400
+    assert not TeamLineup.objects.filter(half=2).exists()
+
+
+def test_the_director_names_either_team_first(director_client, members):
+    match, home, _away = teams_of_six(members)
+    url = reverse("director:teams_lineups", args=[match.session.tournament.pk, match.pk])
+    page = director_client.get(url).content.decode()
+    assert f'id="lineup-1-{match.home_id}"' in page and "lineup-wait" not in page
+    assert director_client.post(url, form_data(match, match.home, 1,
+                                               home[:4])).status_code == 302
+    assert TeamLineup.objects.filter(team=match.home, half=1).exists()

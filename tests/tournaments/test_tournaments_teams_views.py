@@ -266,27 +266,21 @@ def test_the_tournament_form_pairs_teams_with_team_scoring(director_client):
     assert "scoring_method" in response.context["form"].errors
 
 
-def test_knockout_bracket_seeds_the_standings(client, members, director):
-    tournament = teams_event(members, 5, format="round_robin")
-    session = teams.start_teams(tournament)
-    section = session.sections.get()
-    # Round 1 of the Roman square for 5 (6 a phantom): 3 v 4, 2 v 5, 1 has the bye. The away
-    # teams win every board by 470, so the standing is 4 and 5 (20 VPs), 1 (the bye's 12), 2, 3.
-    for m in TeamMatch.objects.filter(session=session, round=1).exclude(number=0):
-        for board in (1, 2):
-            for table, score in ((m.open_table, -50), (m.closed_table, 420)):
-                entry.submit_result(user=director, section=section, table=table, round=1,
-                                    board=board, contract="3NT", declarer="N", tricks=9,
-                                    ns_score=score, idempotency_key=uuid.uuid4().hex)
+@pytest.mark.parametrize("format_", ["swiss", "round_robin"])
+def test_only_a_knockout_offers_a_bracket(client, members, director, format_):
+    """A Swiss or round robin is decided by its standings: no bracket link, its address not
+    found; a knockout's nav links its bracket."""
+    tournament = teams_event(members, 4, format=format_)
+    teams.start_teams(tournament)
     publish.publish_provisional(tournament, user=director)
-    numbers = [line.number for line in teams.standings(session)]
-    assert numbers == [4, 5, 1, 2, 3]
-    page = client.get(reverse("results:teams_bracket", args=[tournament.slug]) + "?size=8")
-    assert page.status_code == 200
-    assert page.context["size"] == 4  # five teams: at most a bracket of four
-    stages = page.context["stages"]
-    # seed 1 v seed 4 and seed 2 v seed 3, then the final between the winners
-    assert [(m["a"]["team"], m["b"]["team"]) for m in stages[0]] == [
-        (numbers[0], numbers[3]), (numbers[1], numbers[2])]
-    assert len(stages) == 2 and stages[1][0]["a"]["team"] is None
-    assert 'data-pair="4-2"' in page.content.decode()
+    page = client.get(reverse("results:teams", args=[tournament.slug])).content.decode()
+    assert 'id="nav-standings"' in page and 'id="nav-bracket"' not in page
+    assert client.get(reverse("results:teams_bracket", args=[tournament.slug])
+                      ).status_code == 404
+    knockout = teams_event(members, 4, format="knockout", boards_per_match=2)
+    teams.start_teams(knockout)
+    publish.publish_provisional(knockout, user=director)
+    page = client.get(reverse("results:teams", args=[knockout.slug])).content.decode()
+    assert 'id="nav-bracket"' in page
+    assert client.get(reverse("results:teams_bracket", args=[knockout.slug])
+                      ).status_code == 200

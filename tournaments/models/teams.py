@@ -179,12 +179,6 @@ class TeamEvent(models.Model):
         return self.format == TeamFormat.KNOCKOUT
 
     @property
-    def has_bracket(self) -> bool:
-        """A knockout's own bracket, or one seeded from a Swiss or round robin's standing (a
-        qualifying stage); a Patton evening or a triplicate has none."""
-        return self.format in (TeamFormat.KNOCKOUT, TeamFormat.SWISS, TeamFormat.ROUND_ROBIN)
-
-    @property
     def tie_break_order(self) -> tuple[str, ...]:
         return tuple(str(t) for t in TIE_BREAK_ORDERS.get(self.tie_breaks, ()))
 

@@ -478,6 +478,18 @@ def side_imps(match: TeamMatch, *, home: bool) -> Decimal | None:
     return total
 
 
+def match_score(match: TeamMatch) -> tuple[Decimal, Decimal] | None:
+    """The home and away knockout score of a knockout match (what decides it, not each
+    team's own IMPs), for the public match page and the table's match screen alike; ``None``
+    outside a knockout or before anything is scored or carried."""
+    from .teams import team_event
+
+    if not team_event(match.session.tournament).is_knockout:
+        return None
+    home, away = side_imps(match, home=True), side_imps(match, home=False)
+    return (home, away) if home is not None else None
+
+
 def live_bracket(session: Session) -> tuple[list[list[BracketMatch]], BracketSide | None]:
     """The stored bracket with the stored matches: who met whom, scores, who went through;
     and the winner once the final is decided (three queries)."""

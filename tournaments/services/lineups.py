@@ -159,6 +159,36 @@ def half_in_play(match: TeamMatch, half: int) -> bool:
 # --- setting a line-up ------------------------------------------------------------------------
 
 
+def names_first(match: TeamMatch, half: int) -> Entry:
+    """The team that names its players first for ``half``: the visitors in the first half
+    (the home team has the right to sit after them), the home team in the second (the
+    visitors then sit so no pair meets a pair it met) — the AEB directors' course."""
+    return match.away if half == 1 else match.home
+
+
+def waits_for(match: TeamMatch, team: Entry, half: int, saved=None) -> Entry | None:
+    """The team ``team`` must wait for before naming ``half`` at the table, else ``None``."""
+    first = names_first(match, half)
+    if first.pk == team.pk:
+        return None
+    saved = saved_lineups(match) if saved is None else saved
+    return None if (first.pk, half) in saved else first
+
+
+def _check_order(match: TeamMatch, team: Entry, half: int, saved) -> None:
+    """Refuse a captain at the table who names a half before the team that names first."""
+    first = waits_for(match, team, half, saved)
+    if first is None:
+        return
+    if half == 1:
+        message = _("In the first half the visitors name their players first: wait until "
+                    "%(team)s has named its line-up.")
+    else:
+        message = _("In the second half the home team names its players first: wait until "
+                    "%(team)s has named its line-up.")
+    raise TournamentError(message % {"team": first})
+
+
 def _check_second_half(match: TeamMatch, saved, changed: TeamLineup) -> None:
     """The course's second-half rules (l.297-303) over the line-ups as they would be."""
     lineups = dict(saved)
@@ -188,8 +218,10 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
     """Save ``team``'s pairs for ``half`` of ``match`` (open room first/second, closed room
     first/second: North or East first) once the course's rules accept them.
 
-    A table device may name line-ups only for its own match and only before the half is in
-    play; after that, a change of players is the director's, with a reason (l.305).
+    A table device may name line-ups only for its own match, only in the course's order (the
+    visitors first in the first half, the home team first in the second) and only before the
+    half is in play; after that, a change of players is the director's, with a reason (l.305).
+    The director may set either team at any time: the director's word overrides the order.
     """
     match = TeamMatch.objects.select_for_update(of=("self",)).select_related(
         "home", "away", "session__tournament").get(pk=match.pk)
@@ -211,6 +243,11 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
     except core.LineupError as exc:
         raise _refuse(exc) from exc
     saved = saved_lineups(match)
+    in_play = half_in_play(match, half)
+    # The captains keep the course's order; the director need not. Once the half is in play
+    # the device is refused below for that reason, the one that matters then.
+    if table_code is not None and not in_play:
+        _check_order(match, team, half, saved)
     before = saved.get((team.pk, half))
     row = before or TeamLineup(match=match, team=team, half=half)
     old = (list(row.open_pair), list(row.closed_pair)) if before else None
@@ -229,7 +266,6 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
         previous = set()
     joining = [i for i in ids if previous and i not in previous]
     leaving = sorted(previous - set(ids)) if previous else []
-    in_play = half_in_play(match, half)
     if in_play and before is not None and joining:
         if table_code is not None or user is None:
             raise NotAllowed(_("This half is in play: only the director may replace a "

@@ -18,13 +18,23 @@ def _prefix(team_pk: int, half: int) -> str:
 
 def lineup_context(match: TeamMatch, bound=None, *, device: bool = False) -> dict:
     """Each half with who sits where and a form per team (``bound``: the posted form shown
-    again with its errors). A device edits only halves not yet in play."""
+    again with its errors). A device edits only halves not yet in play, and a team's form
+    there waits (``waits_for``) until the team that names first has named its players."""
     halves = []
+    saved = lineups.saved_lineups(match)
     for seats in lineups.seating(match):
         number = seats.number
         forms = []
         for team in (match.home, match.away):
-            if bound is not None and bound[0] == (team.pk, number):
+            # At the table a captain waits for the team that names first (the director not).
+            # A refused post shows its form again, with the refusal, rather than the wait.
+            posted = bound is not None and bound[0] == (team.pk, number)
+            waits = lineups.waits_for(match, team, number, saved) if device else None
+            if waits is not None and not posted:
+                forms.append({"team": team, "home": team.pk == match.home_id, "form": None,
+                              "waits_for": waits})
+                continue
+            if posted:
                 form = bound[1]
             else:
                 open_, closed = lineups.lineup_for(match, team, number)
@@ -35,6 +45,7 @@ def lineup_context(match: TeamMatch, bound=None, *, device: bool = False) -> dic
             forms.append({"team": team, "home": team.pk == match.home_id, "form": form})
         in_play = lineups.half_in_play(match, number)
         halves.append({"number": number, "seats": seats, "forms": forms,
+                       "names_first": lineups.names_first(match, number),
                        "in_play": in_play, "editable": not (device and in_play)})
     return {"match": match, "halves": halves, "two_halves": len(halves) > 1,
             "substitutions": lineups.substitutions(match)}

@@ -21,7 +21,7 @@ from clubsite.permissions import public
 
 from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
-from ..services import classification, lineups, results, teams, triplicate
+from ..services import classification, knockout, lineups, results, teams, triplicate
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
 from .director_common import contract_html
@@ -201,75 +201,31 @@ def match(request, slug, pk):
     seats = lineups.seating(m)
     if not any(h.home_named or h.away_named for h in seats):
         seats = []  # nobody named a line-up: nothing to show the public
-    knockout_score = None
-    if teams.team_event(tournament).is_knockout:  # what decides it, not each team's own IMPs
-        from ..services.knockout import side_imps
-
-        home, away = side_imps(m, home=True), side_imps(m, home=False)
-        knockout_score = (home, away) if home is not None else None
     return render(request, "tournaments/teams/match.html", {
         **_status(tournament), "session": session, "match": m,
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineups.substitutions(m) if seats else [],
-        "knockout_score": knockout_score,
+        "knockout_score": knockout.match_score(m),
         "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
     })
 
 
-BRACKET_SIZES = (2, 4, 8, 16)
-
-
 @public
 def bracket(request, slug):
-    """A knockout bracket seeded from the current standings (the top ``size`` teams): seed 1
-    meets the lowest seed and 1 and 2 can only meet in the final (``movements.teams.knockout``).
-    For a knockout stage after the qualifying rounds; later stages name the winners."""
-    from ..movements.teams import knockout
-
+    """A knockout event's bracket. Only a knockout has one: a Swiss or a round robin is
+    decided by its standings, so its bracket address is not found (the nav does not offer
+    it) rather than a draw that no one will play."""
     tournament, session = _tournament(request, slug)
-    event = teams.team_event(tournament)
-    if event.is_knockout:
-        return _knockout_bracket(request, tournament, session)
-    if not event.has_bracket:
-        raise Http404(_("A Patton evening or a triplicate has no bracket."))
-    table = teams.standings(session)
-    try:
-        size = int(request.GET.get("size", 4))
-    except ValueError:
-        size = 4
-    size = size if size in BRACKET_SIZES else 4
-    size = min(size, max((s for s in BRACKET_SIZES if s <= len(table)), default=2))
-    stages = []
-    if len(table) >= 2:
-        seeds = [line.number for line in table[:size]]
-        names = {line.number: line.name for line in table}
-        seed_of = {number: i for i, number in enumerate(seeds, start=1)}
-        for stage in knockout(seeds).stages:
-            stages.append([{"number": m.number,
-                            "a": _contestant(m.a, names, seed_of),
-                            "b": _contestant(m.b, names, seed_of)} for m in stage])
-    return render(request, "tournaments/teams/bracket.html", {
-        **_status(tournament), "session": session, "stages": stages, "size": size,
-        "sizes": [s for s in BRACKET_SIZES if s <= len(table)],
-    })
-
-
-def _contestant(value, names, seed_of) -> dict:
-    if value is None:
-        return {"text": _("bye"), "seed": None, "team": None}
-    if isinstance(value, str):  # "W<stage>-<match>": the winner of an earlier match
-        stage, match = value[1:].split("-")
-        return {"text": _("Winner of stage %(stage)s, match %(match)s")
-                % {"stage": stage, "match": match}, "seed": None, "team": None}
-    return {"text": names.get(value, ""), "seed": seed_of.get(value), "team": value}
+    if not teams.team_event(tournament).is_knockout:
+        raise Http404(_("Only a knockout event has a bracket."))
+    return _knockout_bracket(request, tournament, session)
 
 
 def _knockout_bracket(request, tournament, session):
     """A knockout event's own bracket from its stored matches: teams, IMPs, carry-over,
     tie-break segments, who went through and the winner."""
-    from ..services import knockout
 
     stages, champion = (knockout.live_bracket(session) if session.status != SessionStatus.DRAFT
                         else ([], None))

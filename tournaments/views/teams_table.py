@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ..models import EventType
+from ..services import classification, knockout, teams, triplicate
 from ..services import lineups as lineup_service
-from ..services import teams, triplicate
 from ..services.errors import NotAllowed
 from .table import _js_text, _round_param, table_device_required
 from .teams_lineups import lineup_context, save_posted_lineup
@@ -38,10 +38,22 @@ def teams_context(table_code, tr) -> dict:
             "waiting_draw": waiting, "next_round": tr.round + 1, "planned_rounds": session.rounds}
 
 
+def _knockout_score(m):
+    """A knockout match's score as the public match page gives it: the stored one, brought
+    up to date as the public pages do (``follow_live``), so the two screens agree."""
+    if not teams.team_event(m.session.tournament).is_knockout:
+        return None
+    classification.follow_live(m.session)
+    m.refresh_from_db()
+    return knockout.match_score(m)
+
+
 @table_device_required
 def match(request):
     """Both rooms of this table's match, board by board, for the boards both rooms have
-    played: scores, the home team's net, each team's IMPs and the running total."""
+    played: scores, the home team's net, each team's IMPs and the running total; in a
+    knockout also the score that decides it (averaged IMPs plus carry-over), as the public
+    match page shows it, so the captains see at the table where the match stands."""
     table_code = request.table_code
     session = table_code.section.session
     from ..services import entry
@@ -59,6 +71,7 @@ def match(request):
     return render(request, "tournaments/teams/table_match.html", {
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineup_service.substitutions(m) if seats else [],
+        "knockout_score": _knockout_score(m) if m else None,
         "table_code": table_code, "tr": tr, "match": m, "boards": rows,
         "compared": sum(1 for r in rows if r["compared"]),
         "home_number": numbers.get(m.home_id) if m else None,
