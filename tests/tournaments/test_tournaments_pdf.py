@@ -96,6 +96,12 @@ def test_setup_pdf_has_guide_cards_movement_cards_and_table_codes(demo_events, r
     assert codes.count() == 5 and all(c.code in text for c in codes)
 
 
+def test_setup_pdf_guide_cards_name_the_lines_in_the_chosen_language(demo_events):
+    """Spanish cards read NS and EO (Este-Oeste), as every other page does."""
+    html, _version = pdfs.render_html(demo_events["Torneo de la tarde"], PdfKind.SETUP, "es")
+    assert '<th class="n">NS</th><th class="n">EO</th>' in html
+
+
 @pytest.mark.parametrize("site_url", ["", "https://club.example.org/"])
 def test_setup_pdf_qr_codes_open_the_tables_page_when_the_site_url_is_known(
         demo_events, monkeypatch, settings, site_url):
