@@ -68,6 +68,12 @@ def secretary_client(client, secretary):
 
 
 @pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
 def player_client(client, player):
     client.force_login(player)
     return client

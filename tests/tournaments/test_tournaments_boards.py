@@ -26,12 +26,6 @@ def _pbn(*boards_):
                      for n, deal in boards_)
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def test_deal_is_checked_and_normalised_from_north():
     assert boards.normalise_deal(ONE_SUIT_EACH) == (
         "N:.AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432 AKQJT98765432...")

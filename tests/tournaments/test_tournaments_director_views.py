@@ -30,12 +30,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def draft_section(members, pairs):
     """A tournament with 14 registered pairs and one empty section."""
     tournament = setup.create_tournament(name="Lunes", date=datetime.date(2025, 3, 3))

@@ -43,12 +43,6 @@ def running(members):
     return section
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def sign_in(client, section, table):
     code = TableCode.objects.get(section=section, table=table, active=True)
     assert client.post(reverse("table:index"), {"code": code.code}).status_code == 302

@@ -15,12 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
-@pytest.fixture
 def second_session(members, pairs):
     """Session 1 (two 3-table Mitchells, 12 pairs) played and finished; session 2 empty."""
     tournament, _entries = make_event(members, pairs, sessions=2, sections=2, tables=3)

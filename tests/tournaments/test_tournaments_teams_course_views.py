@@ -23,12 +23,6 @@ pytestmark = pytest.mark.django_db
 PLAYED = ((3, 620, 0), (4, 420, -100), (5, 170, 400))
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def run_course_match(director_client, members, **settings):
     """Set the event up, start it and enter the course's boards as the director does."""
     tournament = teams_event(members, 2)

@@ -19,12 +19,6 @@ SETTINGS = {"format": "knockout", "round_robin_method": "roman", "legs": 1, "swi
             "tie_breaks": "h2h,diff,quotient"}
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def knockout_event(members, count=4):
     tournament = teams_event(members, count)
     tournament.scoring_method = ScoringMethod.IMPS

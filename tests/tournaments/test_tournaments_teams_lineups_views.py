@@ -10,12 +10,6 @@ from tournaments.services import lineups, publish
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def form_data(match, team, half, players, reason=""):
     prefix = f"h{half}-t{team.pk}"
     seats = ("open_first", "open_second", "closed_first", "closed_second")

@@ -19,12 +19,6 @@ SETTINGS = {"format": "round_robin", "round_robin_method": "roman", "swiss_round
             "tie_breaks": "h2h,diff,quotient", "scoring": ""}
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def event(members, count, **settings):
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,

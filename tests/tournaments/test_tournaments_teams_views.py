@@ -21,12 +21,6 @@ from tournaments.services.errors import NotAllowed
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client
-
-
 def teams_event(members, count=4, **settings):
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,
