@@ -17,6 +17,19 @@ def test_the_course_s_example_on_its_25_vp_table():
     assert (b.imps, b.boards, b.vps) == (-12, 12, 12)
 
 
+def test_a_fractional_cross_imp_sum_is_rounded_in_the_pairs_favour_on_the_course_table():
+    """The 25-VP table is for whole margins; cross-IMP and weighted marks give fractions,
+    rounded half up in the side's favour as a team's weighted margin is (C03 l.827)."""
+    boards = [("a", 1, "b", Fraction(23, 2))] + [("a", 1, "b", Fraction(0))] * 11
+    boards += [("b", 1, "a", Fraction(-23, 2))] + [("b", 1, "a", Fraction(0))] * 11
+    a, b = match_victory_points(boards, "course25")
+    whole = match_victory_points([("a", 1, "b", Fraction(12))] + [("a", 1, "b", 0)] * 11
+                                 + [("b", 1, "a", Fraction(-11))] + [("b", 1, "a", 0)] * 11,
+                                 "course25")
+    assert (a.imps, a.vps) == (Fraction(23, 2), whole[0].vps)  # 11.5 reads as 12
+    assert (b.imps, b.vps) == (Fraction(-23, 2), whole[1].vps)  # -11.5 reads as -11
+
+
 def test_wbf_continuous_scale_for_a_two_board_round():
     # X = 15·√2 = 21.213; 3·7/X = 0.98995; τ^0.98995 = 0.62103;
     # 10 + 10·(1 − 0.62103)/(1 − τ³ = 0.76393) = 14.96 (the loser's side 5.04).

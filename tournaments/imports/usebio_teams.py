@@ -32,7 +32,7 @@ from ..models import (
     VPScale,
 )
 from ..scoring import display_round
-from ..scoring.vp import COURSE25_BOARDS
+from ..scoring.vp import COURSE25_BOARDS, team_vps
 from ..services import setup, teams
 from ..services.errors import TournamentError
 from .usebio import People, _differs, _result, finish, result_reason, save_deals, save_results
@@ -66,7 +66,7 @@ def vp_scale_of(fs: FileSection, k: int) -> str:
     for scale in (VPScale.WBF20, VPScale.WBF20_DISCRETE, VPScale.COURSE25):
         if scale == VPScale.COURSE25 and k not in COURSE25_BOARDS:
             continue
-        if all(display_round(teams.match_vps(margin, k, scale)) == m.home_score
+        if all(display_round(team_vps(margin, k, scale)) == m.home_score
                for m, margin in played):
             return scale
     return VPScale.WBF20

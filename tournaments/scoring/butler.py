@@ -24,7 +24,7 @@ from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
 from .adjusted import Real as RealResult
 from .errors import ScoringError
 from .imps import cross_imps_exact, imps
-from .vp import vp_for_margin
+from .vp import team_vps
 
 DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
 AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
@@ -167,7 +167,7 @@ def match_victory_points(
     out: dict[tuple[Hashable, int], PairMatch] = {}
     for (pair, rnd), (opponent, total, boards) in grouped.items():
         if boards:
-            vps = Fraction(str(vp_for_margin(total, boards, scale)))
+            vps = team_vps(total, boards, scale)
             out[(pair, rnd)] = PairMatch(pair, rnd, opponent, total, boards, vps)
     for (pair, rnd), (opponent, _total, boards) in grouped.items():
         if not boards:

@@ -140,3 +140,15 @@ def vp_for_margin(margin: Real, boards: int, scale: str = "wbf20") -> float:
     """A team's VPs from its own margin: the winner's share if positive, the loser's if negative."""
     winner, loser = victory_points(margin, boards, scale)
     return winner if margin > 0 else loser if margin < 0 else winner
+
+
+def team_vps(margin: Real, boards: int, scale: str = "wbf20") -> Fraction:
+    """A side's VPs from its own margin, exactly (a team, or a Butler pair over a match).
+
+    The course's 25-VP table is for whole margins; a fractional margin (weighted or
+    cross-IMP scores) is rounded half up in the side's favour (C03 l.827: each side looks up
+    its own margin)."""
+    m = Fraction(str(margin)) if isinstance(margin, float) else Fraction(margin)
+    if scale == "course25" and m.denominator != 1:
+        m = Fraction(int(m + Fraction(1, 2)) if m >= 0 else -int(-m))
+    return Fraction(str(vp_for_margin(m, boards, scale)))

@@ -64,7 +64,7 @@ from ..scoring import (
     display_round,
 )
 from ..scoring.teams import ArtificialImps, team_board
-from ..scoring.vp import COURSE25_BOARDS, vp_for_margin
+from ..scoring.vp import COURSE25_BOARDS, team_vps
 from . import setup
 from .adjustments import core_entry
 from .errors import InvalidResult, TournamentError
@@ -506,15 +506,6 @@ class MatchScore:
         return self.away_won - self.away_lost
 
 
-def match_vps(margin: Fraction, boards: int, scale: str) -> Fraction:
-    """A team's VPs from its own margin over the match's boards (C03 l.827: each team looks up
-    its own margin). The course's 25-VP table is for whole margins: a fractional margin
-    (weighted scores) is rounded half up in the team's favour."""
-    if scale == VPScale.COURSE25 and Fraction(margin).denominator != 1:
-        margin = Fraction(int(margin + Fraction(1, 2)) if margin >= 0 else -int(-margin))
-    return Fraction(str(vp_for_margin(margin, boards, scale)))
-
-
 def _lines_by_room(results: Iterable[dict]) -> dict[tuple[int, int, int, int], dict]:
     return {(r["round"], r["board__number"], r["ns_id"], r["ew_id"]): r for r in results}
 
@@ -753,8 +744,8 @@ def classify_teams(data) -> int:
         if m.away_id is None:
             m.home_vp, m.away_vp = (event.bye_vp if vps else None), None
         elif vps and s.boards:
-            m.home_vp = display_round(match_vps(s.home_margin, k, event.vp_scale))
-            m.away_vp = display_round(match_vps(s.away_margin, k, event.vp_scale))
+            m.home_vp = display_round(team_vps(s.home_margin, k, event.vp_scale))
+            m.away_vp = display_round(team_vps(s.away_margin, k, event.vp_scale))
         else:
             m.home_vp = m.away_vp = None
     if event.is_knockout and section is not None:
