@@ -178,3 +178,9 @@ def post_results(device, round_: int, plays) -> list[int]:
     """Send ``plays`` ([board, level, strain, declarer, made], …) through the table's JSON
     endpoint as table.js does; returns the HTTP statuses."""
     return device.evaluate(POST_RESULTS, [round_, plays])
+
+
+def post_stored(device, round_: int, plays) -> None:
+    """``post_results``, and every line must be stored (201)."""
+    statuses = post_results(device, round_, plays)
+    assert set(statuses) == {201}, statuses
