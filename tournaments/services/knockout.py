@@ -298,15 +298,16 @@ def _current_stage(session: Session) -> int:
 
 def can_draw_stage(session: Session) -> bool:
     """Whether every match of the last stage has a team through and a stage is left (the
-    director's pages ask: a stale session is classified first, as for a correction)."""
+    director's pages ask, the console every few seconds: like every live page they read the
+    stored winners through ``follow_live``; the draw itself classifies first)."""
     from .teams import is_teams, team_event
 
     if (session.status != SessionStatus.RUNNING or not is_teams(session.tournament)
             or not team_event(session.tournament).is_knockout):
         return False
-    from .classification import ensure_current
+    from .classification import follow_live
 
-    ensure_current(session)  # who went through is stored by the classification
+    follow_live(session)  # who went through is stored by the classification
     stage = _current_stage(session)
     matches = TeamMatch.objects.filter(session=session, round=stage)
     return (0 < stage < session.rounds and matches.exists()
