@@ -95,7 +95,7 @@
     var entries = mine(load());
     var waiting = entries.filter(function (e) { return e.state === "waiting"; });
     var badge = document.getElementById("sync-status");
-    if (badge && text.all_saved) {  // a page without the words keeps the badge hidden
+    if (badge) {
       var refused = entries.length - waiting.length;
       badge.dataset.state = refused ? "refused" : (waiting.length ? "waiting" : "saved");
       badge.textContent = entries.length ? format(text.pending, { count: entries.length })
