@@ -530,9 +530,7 @@ def update_tournament(tournament: Tournament, changes: dict) -> Tournament:
     tournament.session_count = count
     tournament.save()
     if rescored:  # the stored rankings were scored another way
-        from .classification import mark_stale
-
-        mark_stale(tournament)
+        _rankings_follow(tournament.pk)
     return tournament
 
 
