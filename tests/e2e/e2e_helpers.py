@@ -33,3 +33,15 @@ def pick_player(page, slot: int, member) -> None:
     radio = page.locator(f"#results-{slot} input[value='{member.pk}']")
     radio.wait_for()
     radio.check()
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page scrolls sideways: {width}px"
+
+
+def fits_its_box(page, selector) -> None:
+    """A table a phone reads whole: no column hidden behind a scroll inside its box."""
+    table, box = page.evaluate(f"""() => {{ const t = document.querySelector('{selector}');
+        return [t.scrollWidth, t.parentElement.clientWidth]; }}""")
+    assert table <= box, f"{selector} is {table}px wide in a {box}px box"

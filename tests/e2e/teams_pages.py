@@ -1,5 +1,5 @@
-"""The director's teams pages, for the teams browser journeys: create a teams event, save
-its settings, and check a comparison table fits a phone."""
+"""The director's teams pages, for the teams browser journeys: create a teams event and
+save its settings."""
 
 from tournaments.models import Tournament
 
@@ -26,9 +26,3 @@ def save_team_settings(page, base, tournament, **values) -> None:
             page.fill(selector, value)
     page.click("#save-settings")
     page.wait_for_selector(".message.success")
-
-
-def fits_in_its_box(page, selector: str) -> bool:
-    """Whether a table shows whole inside its scrolling box (no column cut off)."""
-    return page.evaluate("s => { const t = document.querySelector(s); "
-                         "return t.scrollWidth <= t.parentElement.clientWidth; }", selector)

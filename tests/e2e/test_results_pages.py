@@ -5,7 +5,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, screenshot
+from e2e_helpers import fits_its_box, login, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club, build_demo
 from clubsite.models import Member
@@ -31,18 +31,6 @@ def build_results():
     from laws.services import store
 
     store(parse_all())  # the demo's boards carry their deals, double dummy and par
-
-
-def no_sideways_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"page scrolls sideways: {width}px"
-
-
-def fits_its_box(page, selector) -> None:
-    """A table a phone reads whole: no column hidden behind a scroll inside its box."""
-    table, box = page.evaluate(f"""() => {{ const t = document.querySelector('{selector}');
-        return [t.scrollWidth, t.parentElement.clientWidth]; }}""")
-    assert table <= box, f"{selector} is {table}px wide in a {box}px box"
 
 
 def column_values(page, table, column_class="td.num:last-child"):

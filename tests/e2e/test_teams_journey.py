@@ -14,9 +14,9 @@ standings must hold the VPs the scoring core gives those matches.
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, pick_player, screenshot
+from e2e_helpers import fits_its_box, login, pick_player, screenshot
 from table_device import enter_with_buttons, post_stored, sign_in
-from teams_pages import create_teams_event, fits_in_its_box, save_team_settings
+from teams_pages import create_teams_event, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -103,7 +103,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     first.click("#match-screen")
     first.wait_for_selector("#match-boards tr.compared[data-board='1']")
     screenshot(first, "teams-4-match-screen")
-    assert fits_in_its_box(first, "#match-boards"), "the match comparison is cut off on a phone"
+    fits_its_box(first, "#match-boards")
     assert first.locator("#match-boards tbody tr").count() == 1
 
     played: set[frozenset[int]] = set()
@@ -170,7 +170,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     assert public.locator("#standings tbody tr").count() == TEAMS
     assert public.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
     # On the phone the IMPs won and lost give way: the total fits without scrolling the box.
-    assert fits_in_its_box(public, "#standings"), "the standings scroll inside their box"
+    fits_its_box(public, "#standings")
     assert not public.locator("#standings th.lost").is_visible()
     assert public.locator("#standings td.points").first.is_visible()
     screenshot(public, "teams-9-final-standings-phone")
@@ -186,7 +186,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     public.wait_for_selector("#match-boards tbody tr")
     assert public.locator("#match-boards tr.compared").count() == BOARDS
     screenshot(public, "teams-10-match-phone")
-    assert fits_in_its_box(public, "#match-boards")
+    fits_its_box(public, "#match-boards")
 
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
