@@ -75,6 +75,7 @@ from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
 from .bulk import insert_rows
+from .windows import once_per_window
 
 IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
@@ -483,24 +484,14 @@ def request_classification(session_id: int) -> bool:
     from ..tasks import classify_session_task
 
     interval = max(0, getattr(settings, "RANKING_REFRESH_SECONDS", 0))
-    key = _pending_key(session_id)
-    eager = bool(classify_session_task.app.conf.task_always_eager)
-    try:
-        if interval and not cache.add(key, True, timeout=interval):
-            return False
-        # The task stands for every change committed before its window closes.
-        classify_session_task.apply_async((session_id, time.time() + interval),
-                                          countdown=interval or None)
-    except Exception:
-        if eager:
-            raise
-        # The result is stored; the cache or the broker is unreachable. The next post or
-        # reader asks again, so this must not fail the request that posted it.
-        logger.exception("could not queue the classification of session %s", session_id)
-        with suppress(Exception):
-            cache.delete(key)
-        return False
-    return eager
+    # The task stands for every change committed before its window closes. A cache or
+    # broker that is down costs nothing here: the result is stored and the next post or
+    # reader asks again.
+    queued = once_per_window(classify_session_task, (session_id, time.time() + interval),
+                             key=_pending_key(session_id), seconds=interval,
+                             what=f"the classification of session {session_id}",
+                             raise_when_eager=True)
+    return queued and bool(classify_session_task.app.conf.task_always_eager)
 
 
 def run_requested(session_id: int, window_end: float | None = None) -> int | None:

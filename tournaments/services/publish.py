@@ -7,16 +7,15 @@ override, which the audit trail records.
 
 import datetime
 import logging
-from contextlib import suppress
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
 from .errors import CorrectionPeriodOver, TournamentError
+from .windows import once_per_window
 
 logger = logging.getLogger(__name__)
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
@@ -68,17 +67,10 @@ def results_corrected(tournament_id: int) -> bool:
 
     eager = bool(refresh_results_pdf.app.conf.task_always_eager)
     interval = 0 if eager else max(0, getattr(settings, "RESULTS_PDF_REFRESH_SECONDS", 0))
-    key = f"clubsite:pdf-refresh-pending:{tournament_id}"
-    try:
-        if interval and not cache.add(key, True, timeout=interval):
-            return False
-        refresh_results_pdf.apply_async((tournament_id,), countdown=interval or None)
-    except Exception:
-        logger.exception("could not refresh the results PDF of tournament %s", tournament_id)
-        with suppress(Exception):
-            cache.delete(key)
-        return False
-    return True
+    return once_per_window(refresh_results_pdf, (tournament_id,),
+                           key=f"clubsite:pdf-refresh-pending:{tournament_id}",
+                           seconds=interval,
+                           what=f"the results PDF refresh of tournament {tournament_id}")
 
 
 def publish_provisional(tournament: Tournament, *, user) -> Tournament:
