@@ -95,7 +95,7 @@ def propose_second_half(first_home: TeamLineup, first_away: TeamLineup,
     home = home or first_home
     check_home_rooms(first_home, home)  # the home team names first: its own error, not M3
     pairs = away_pairs or first_away
-    for away in (TeamLineup(pairs.closed, pairs.open), pairs):
+    for away in (pairs.swapped(), pairs):
         try:
             check_second_half(first_home, first_away, home, away)
         except LineupError:
