@@ -12,6 +12,7 @@ from clubsite.models import Gender, Member
 
 from ..models import EventType, ScoringMethod, Tournament, Vulnerability
 from ..models.boards import Seat
+from ..models.event import PAIR_IMP_METHODS
 from ..scoring import ScoringError, parse_contract
 
 
@@ -45,8 +46,7 @@ class TournamentForm(forms.ModelForm):
                            _("Teams are scored in IMPs or victory points, and only teams are."))
         if data.get("match_vp_scale") and (
                 data.get("event_type") != EventType.PAIRS
-                or data.get("scoring_method") not in (ScoringMethod.BUTLER,
-                                                      ScoringMethod.CROSS_IMPS)):
+                or data.get("scoring_method") not in PAIR_IMP_METHODS):
             self.add_error("match_vp_scale",
                            _("Only Butler and cross-IMP pairs events convert matches to VPs."))
         if teams and data.get("session_count", 1) != 1:

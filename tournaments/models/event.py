@@ -26,6 +26,10 @@ class ScoringMethod(models.TextChoices):
     VPS = "vps", _("Victory points (teams)")
 
 
+# Pairs (and individuals) scored in IMPs: their matches may be converted to VPs.
+PAIR_IMP_METHODS = (ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS)
+
+
 def vp_scales() -> list[tuple[str, str]]:
     """The VP scales a Butler or cross-IMP pairs event may convert its matches with (the
     teams' scales, ``teams.VPScale``)."""
@@ -112,7 +116,7 @@ class Tournament(models.Model):
     def converts_matches_to_vps(self) -> bool:
         """Whether a Butler or cross-IMP pairs event ranks by VPs per match."""
         return (bool(self.match_vp_scale) and self.event_type == EventType.PAIRS
-                and self.scoring_method in (ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS))
+                and self.scoring_method in PAIR_IMP_METHODS)
 
 
 class SessionStatus(models.TextChoices):

@@ -11,11 +11,12 @@ from django.utils.translation import gettext_lazy
 from clubsite.permissions import director_required
 
 from ..models import Entry, EntryStatus, EventType, ScoringMethod, Seating
+from ..models.event import PAIR_IMP_METHODS
 from ..services import individual, setup
 from ..services.errors import TournamentError
 from .director_common import get_section
 
-INDIVIDUAL_METHODS = (ScoringMethod.MATCHPOINTS, ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS)
+INDIVIDUAL_METHODS = (ScoringMethod.MATCHPOINTS, *PAIR_IMP_METHODS)
 
 
 class IndividualMovementForm(forms.Form):
