@@ -30,11 +30,12 @@ from clubsite.models import Club
 
 from . import pdf_tables
 from .exports.data import EventData, Line, load_event, number_text
-from .models import Section, TableCode, Tournament, TournamentStatus
+from .models import Section, TableCode, Tournament
 from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import individual, plan
 from .services.results import (
+    PUBLISHED,
     contract_call,
     double_dummy_rows,
     lead_card,
@@ -337,7 +338,7 @@ def published_pdf(tournament: Tournament, language: str | None = None) -> Result
     """The finished results PDF a visitor may download: the tournament's results published
     (provisional or final) and the PDF of their current version, in ``language`` if made in
     it, else in the club's language, else in any."""
-    if tournament.status not in (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL):
+    if tournament.status not in PUBLISHED:
         return None
     made = list(ResultsPdf.objects.filter(
         tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0,

@@ -33,7 +33,6 @@ from ..models import (
     Entry,
     RankingScope,
     Result,
-    ScoringMethod,
     Section,
     SessionStatus,
     StoredMark,
@@ -46,6 +45,7 @@ from ..services import entry as entry_service
 from ..services import setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
+from ..services.teams import TEAM_METHODS
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
 __all__ = ["UsebioError", "import_file", "import_event", "report_text"]
@@ -369,7 +369,7 @@ def _differs(file_value: Decimal | None, ours) -> bool:
 
 
 def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str:
-    if event.scoring_method in (ScoringMethod.VPS, ScoringMethod.IMPS):
+    if event.scoring_method in TEAM_METHODS:
         return _("Section %(section)s, team %(team)s") % {"section": fs.letter,
                                                           "team": pair.name or pair.number}
     if event.event_type == "INDIVIDUAL":
@@ -434,7 +434,7 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
     try:
         event = parse(data)
         with transaction.atomic():
-            if event.scoring_method in (ScoringMethod.VPS, ScoringMethod.IMPS):
+            if event.scoring_method in TEAM_METHODS:
                 from .usebio_teams import import_teams, verify_teams
 
                 tournament, outcome = import_teams(event, user=user, file_name=file_name)

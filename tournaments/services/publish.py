@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
 from .errors import CorrectionPeriodOver, TournamentError
+from .results import PUBLISHED
 from .windows import once_per_window
 
 logger = logging.getLogger(__name__)
-PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 
 
 def correction_period_over(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
