@@ -49,12 +49,6 @@ VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext
               "All": gettext_lazy("All")}
 
 
-def css_string(text: str) -> str:
-    """``text`` as a CSS string literal (for ``@page`` margin boxes)."""
-    safe = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
-    return f'"{safe}"'
-
-
 def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
     def pair(p):
         return f"{letter_of.get(p.entry_id, '') if many else ''}{p.number}"
@@ -278,18 +272,19 @@ def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: s
         club = Club.load()
         context.update(
             tournament=tournament, club=club, title=title, version=version, language=language,
-            header_left=css_string(club.name),
-            header_right=css_string(f"{tournament.name} · {tournament.date:%d/%m/%Y}"),
-            page_label=css_string(_("Page")), of_label=css_string(_("of")),
             generated=timezone.localtime())
         return render_to_string(template, context), version
 
 
 def render_pdf(html: str) -> tuple[bytes, int]:
-    """PDF bytes and page count of ``html``."""
+    """PDF bytes and page count of ``html``; it may load the site's static files and inline
+    images only (``pdf_fetcher``)."""
     from weasyprint import HTML
 
-    document = HTML(string=html, base_url=str(settings.BASE_DIR)).render()
+    from .pdf_fetcher import SiteFilesFetcher
+
+    document = HTML(string=html, base_url=str(settings.BASE_DIR),
+                    url_fetcher=SiteFilesFetcher()).render()
     return document.write_pdf(), len(document.pages)
 
 
