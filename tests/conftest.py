@@ -176,3 +176,35 @@ def celery_worker_process(transactional_db, tmp_path, monkeypatch):
             process.kill()
     finally:
         celery_app.conf.task_default_queue = previous_queue
+
+
+# --- a pass that must run every test of some kinds ------------------------------------------
+# `.ci/run` sets CLUBSITE_REQUIRE_MARKERS=worker,postgres on its PostgreSQL pass: a test of
+# those kinds skipped there (no broker, no worker, wrong database) fails the run instead of
+# letting it pass without having proved anything.
+_skipped_required: list[str] = []
+
+
+def _required_markers() -> set[str]:
+    import os
+
+    return {m.strip() for m in os.environ.get("CLUBSITE_REQUIRE_MARKERS", "").split(",")
+            if m.strip()}
+
+
+def pytest_runtest_logreport(report):
+    required = _required_markers()
+    if report.skipped and required & set(report.keywords):
+        _skipped_required.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _skipped_required and not hasattr(session.config, "workerinput"):
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _skipped_required:
+        terminalreporter.section("required tests skipped", red=True)
+        for nodeid in sorted(set(_skipped_required)):
+            terminalreporter.write_line(f"SKIPPED but required ({', '.join(sorted(_required_markers()))}): {nodeid}")
