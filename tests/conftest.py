@@ -1,10 +1,21 @@
 """Fixtures shared by the whole suite: users in each role, the demo club, Celery modes."""
 
+import os
+
 import pytest
 from django.contrib.auth.models import Group, User
+from hypothesis import settings as hypothesis_settings
 
 from clubsite.celery import app as celery_app
 from clubsite.permissions import Role, ensure_roles
+
+# Property tests: the same examples on every run of `make test` and CI ("ci": derandomized,
+# so a red CI is reproducible and never a lucky draw), and a long random search for a nightly
+# or a hunt by hand: HYPOTHESIS_PROFILE=nightly make test PYTEST_ARGS="tests/scoring".
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
+                                     max_examples=150)
+hypothesis_settings.register_profile("nightly", deadline=None, max_examples=3000)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
@@ -186,8 +197,6 @@ _skipped_required: list[str] = []
 
 
 def _required_markers() -> set[str]:
-    import os
-
     return {m.strip() for m in os.environ.get("CLUBSITE_REQUIRE_MARKERS", "").split(",")
             if m.strip()}
 

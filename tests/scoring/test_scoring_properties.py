@@ -21,7 +21,8 @@ from tournaments.scoring.imps import IMP_THRESHOLDS
 
 scores = st.integers(min_value=-76, max_value=298).map(lambda v: v * 10)
 boards = st.lists(scores, min_size=1, max_size=30)
-PROFILE = settings(max_examples=150, deadline=None)
+# Examples and seed from the suite's profile (tests/conftest.py: "ci" or "nightly").
+PROFILE = settings()
 
 
 @PROFILE
