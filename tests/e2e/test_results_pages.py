@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from e2e_helpers import fits_its_box, login, no_sideways_scroll, screenshot
 
-from clubsite.demo import DEMO_PASSWORD, build_club, build_demo
+from clubsite.demo import DEMO_PASSWORD, build_demo
 from clubsite.models import Member
 from tournaments.models import RankingScope, Result, StoredRanking, Tournament
 
@@ -15,18 +15,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def build_results():
-    """The demo club and its finished tournaments; if the demo cannot build them with the
-    movements core, the same builders run with the literal movements of the tests."""
-    try:
-        build_demo()
-    except Exception:  # noqa: BLE001 - fall back to literal movements, same services
-        from tests.tournaments.conftest import howell_dict, mitchell_dict
-        from tournaments import demo
-
-        build_club()
-        demo._movements = lambda: (mitchell_dict,
-                                   lambda tables, boards: howell_dict(boards, phantom=None))
-        demo.build_tournaments()
+    """The demo club and its finished tournaments, exactly as `make run` loads them: a demo
+    that fails to load fails the journey."""
+    build_demo()
     from laws.importer import parse_all
     from laws.services import store
 
