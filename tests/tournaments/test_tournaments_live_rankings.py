@@ -91,15 +91,17 @@ def version(section) -> int:
 
 @pytest.mark.django_db
 def test_a_tables_post_queues_the_classification_and_does_not_run_it(
-        client, shown, broker, django_capture_on_commit_callbacks):
+        client, shown, broker, monkeypatch, django_capture_on_commit_callbacks):
     before = version(shown)
+    now = 1_800_000_000.0  # the clock stands still: the window's end is exact, never timed
+    monkeypatch.setattr(classification, "time", SimpleNamespace(time=lambda: now))
     with django_capture_on_commit_callbacks(execute=True):
         response = post_from_table(client, shown, table=1, round_=3, board=5)
     assert response.json()["outcome"] == "created"
     assert len(broker) == 1
     (session_id, window_end), countdown = broker[0]
     assert session_id == shown.session_id and countdown == 5
-    assert 0 < window_end - time.time() <= 5
+    assert window_end == now + 5
     assert version(shown) == before  # nothing was classified in the post
 
 
