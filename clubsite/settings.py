@@ -174,8 +174,15 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged task (a worker killed mid-task) after this many seconds.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    # A broker that is down must not hold a table's post: connect and send fail fast.
+    "socket_connect_timeout": 1, "socket_timeout": 5,
 }
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
+                                    "interval_step": 0.2, "interval_max": 0.2}
+# The worker waits for a broker that went away however long it takes, and comes back.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Live rankings and travellers follow new results at most this many seconds late: the
 # first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
@@ -183,10 +190,20 @@ RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
 # and the rendered rankings are kept once for all of them; in-process memory without it.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": CACHE_URL, "KEY_PREFIX": "clubsite"}}
+    # django-redis, because a Redis that is down must cost a cache miss, not a 500: with
+    # IGNORE_EXCEPTIONS every cache call answers like a miss, sessions fall back to the
+    # database and the failure is logged once a minute (logger "clubsite.cache").
+    CACHES = {"default": {
+        "BACKEND": "django_redis.cache.RedisCache", "LOCATION": CACHE_URL,
+        "KEY_PREFIX": "clubsite",
+        "OPTIONS": {"IGNORE_EXCEPTIONS": True,
+                    "SOCKET_CONNECT_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
+                    "SOCKET_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5"))},
+    }}
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+    DJANGO_REDIS_LOGGER = "clubsite.cache"
     # Every table device's post reads its session: from the cache, written through to the
-    # database, instead of a query each time.
+    # database, instead of a query each time; the database alone while the cache is down.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # Publishing results queues their PDF. Without a broker that would render in the web
 # request, so the embedded default makes PDFs on demand from the tournament's PDF page.
@@ -214,6 +231,8 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool(
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"once_a_minute": {"()": "clubsite.logfilters.OncePerInterval", "seconds": 60}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"clubsite.cache": {"filters": ["once_a_minute"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -75,7 +75,7 @@ from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
 from .bulk import insert_rows
-from .windows import once_per_window
+from .windows import FAILED, QUEUED, once_per_window
 
 IMP_METHODS = {ScoringMethod.BUTLER: "butler", ScoringMethod.CROSS_IMPS: "cross"}
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
@@ -461,13 +461,13 @@ def follow_live(session: Session) -> bool:
         return True  # a post already asked the worker: newer results are on their way
     if not is_stale(session):
         return False
-    if request_classification(session.pk):  # no broker: it ran here
+    if request_classification(session.pk, here_if_unqueued=True):  # no broker: it ran here
         session.refresh_from_db(fields=["ranking_version", "classified_through"])
         return False
     return True
 
 
-def request_classification(session_id: int) -> bool:
+def request_classification(session_id: int, *, here_if_unqueued: bool = False) -> bool:
     """Ask for ``session_id`` to be re-classified soon; True if it was done in this call.
 
     With a broker, the first request of a ``RANKING_REFRESH_SECONDS`` window queues
@@ -478,20 +478,30 @@ def request_classification(session_id: int) -> bool:
     the worker, so result posts and ranking pages do no scoring. Without a broker the task
     runs here, in-process (the embedded site), at most once per window.
 
+    A broker that is down (Redis restarting) costs a post nothing: the result is stored and
+    the next change or reader asks again. A reader passes ``here_if_unqueued``: it then
+    classifies in-process, as the embedded site does, so rankings keep following the
+    results from the database alone until the broker is back.
+
     Call it after the change is committed (``transaction.on_commit``). Pages call it (through
     ``follow_live``) when they find a session stale.
     """
     from ..tasks import classify_session_task
 
     interval = max(0, getattr(settings, "RANKING_REFRESH_SECONDS", 0))
-    # The task stands for every change committed before its window closes. A cache or
-    # broker that is down costs nothing here: the result is stored and the next post or
-    # reader asks again.
-    queued = once_per_window(classify_session_task, (session_id, time.time() + interval),
-                             key=_pending_key(session_id), seconds=interval,
-                             what=f"the classification of session {session_id}",
-                             raise_when_eager=True)
-    return queued and bool(classify_session_task.app.conf.task_always_eager)
+    # The task stands for every change committed before its window closes.
+    outcome = once_per_window(classify_session_task, (session_id, time.time() + interval),
+                              key=_pending_key(session_id), seconds=interval,
+                              what=f"the classification of session {session_id}",
+                              raise_when_eager=True)
+    if outcome == QUEUED:
+        return bool(classify_session_task.app.conf.task_always_eager)
+    if outcome == FAILED and here_if_unqueued:
+        session = Session.objects.filter(pk=session_id).first()
+        if session is not None:
+            classify_session(session)
+            return True
+    return False
 
 
 def run_requested(session_id: int, window_end: float | None = None) -> int | None:

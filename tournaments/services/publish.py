@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
 from .errors import CorrectionPeriodOver, TournamentError
 from .results import PUBLISHED
-from .windows import once_per_window
+from .windows import QUEUED, once_per_window
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,8 @@ def results_corrected(tournament_id: int) -> bool:
     return once_per_window(refresh_results_pdf, (tournament_id,),
                            key=f"clubsite:pdf-refresh-pending:{tournament_id}",
                            seconds=interval,
-                           what=f"the results PDF refresh of tournament {tournament_id}")
+                           what=f"the results PDF refresh of tournament {tournament_id}"
+                           ) == QUEUED
 
 
 def publish_provisional(tournament: Tournament, *, user) -> Tournament:
