@@ -330,17 +330,47 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
 
 
 def published_pdf(tournament: Tournament, language: str | None = None) -> ResultsPdf | None:
-    """The finished results PDF a visitor may download: the tournament's results published
-    (provisional or final) and the PDF of their current version, in ``language`` if made in
-    it, else in the club's language, else in any."""
+    """The finished results PDF a visitor may download, once the tournament's results are
+    published (provisional or final): the current version's, in ``language`` if made in
+    it, else in the club's language, else in any; while the current one is not made yet,
+    the last good one (``superseded`` set, its version on it), so a published PDF never
+    vanishes because the results moved on."""
     if tournament.status not in PUBLISHED:
         return None
     made = list(ResultsPdf.objects.filter(
-        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0,
-        version=current_version(tournament)).exclude(file=""))
+        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0)
+        .exclude(file="").order_by("-finished_at", "-pk")[:20])
+    if not made:
+        return None
+    current = current_version(tournament)
     preferred = {language: 0, settings.LANGUAGE_CODE: 1}
-    made.sort(key=lambda pdf: preferred.get(pdf.language, 2))
-    return made[0] if made else None
+    newest = {pdf.pk: i for i, pdf in enumerate(made)}
+    made.sort(key=lambda pdf: (pdf.version != current, newest[pdf.pk] if pdf.version != current
+                               else 0, preferred.get(pdf.language, 2)))
+    best = made[0]
+    best.superseded = best.version != current
+    return best
+
+
+def ensure_published_pdf(tournament: Tournament) -> ResultsPdf | None:
+    """The results PDF of the current version in the club's language, asked for if it is
+    not made or being made yet (for a visitor who finds only a superseded one, or none).
+    Without a broker it is made here, in-process (the embedded site: on first download)."""
+    if tournament.status not in PUBLISHED:
+        return None
+    version = current_version(tournament)
+    existing = ResultsPdf.objects.filter(
+        tournament=tournament, kind=PdfKind.RESULTS, session_number=0, version=version,
+        language=settings.LANGUAGE_CODE).first()
+    if existing is not None and existing.state != PdfState.FAILED:
+        return existing
+    pdf, _created = request_pdf(tournament, PdfKind.RESULTS, settings.LANGUAGE_CODE)
+    pdf.refresh_from_db()
+    from .jobs import generate_pdf
+
+    if generate_pdf.app.conf.task_always_eager and pdf.state != PdfState.DONE:
+        pdf = make_pdf(pdf.pk)  # no worker: made now (the queued run then finds it made)
+    return pdf
 
 
 def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
@@ -351,6 +381,10 @@ def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
                .values_list("language", "session_number")) | {(settings.LANGUAGE_CODE, 0)}
     return [request_pdf(tournament, PdfKind.RESULTS, language, number)[0]
             for language, number in sorted(made)]
+
+
+class Outdated(RuntimeError):
+    """The results changed between asking for a PDF and making it."""
 
 
 def make_pdf(pdf_pk: int) -> ResultsPdf:
@@ -366,14 +400,18 @@ def make_pdf(pdf_pk: int) -> ResultsPdf:
                                     session_number=pdf.session_number)
         ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
         if pdf.kind == PdfKind.RESULTS and version != pdf.version:
-            raise RuntimeError(_("The results changed while the PDF was being made; "
-                                 "ask for it again."))
+            raise Outdated(_("The results changed while the PDF was being made; "
+                             "the new version is made instead."))
         content, pages = render_pdf(html)
     except Exception as exc:  # a broken template or data: recorded, shown on the page
         ResultsPdf.objects.filter(pk=pdf.pk).update(
             state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")
             % {"error": exc}, finished_at=timezone.now())
         pdf.refresh_from_db()
+        if isinstance(exc, Outdated):
+            # The results moved on (a result or correction came in meanwhile): make the
+            # version they are at now, so a published PDF always follows.
+            request_pdf(pdf.tournament, pdf.kind, pdf.language, pdf.session_number)
         return pdf
     part = f"-s{pdf.session_number}" if pdf.session_number else ""
     name = f"{pdf.tournament.slug}-{pdf.kind}{part}-{pdf.language}-v{pdf.version}.pdf"

@@ -391,9 +391,20 @@ def classify_session(session: Session) -> int:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
                                [CLASSIFY_LOCK, session.pk])
-            return _classify(session)
-    with _local_lock:
-        return _classify(session)
+            version = _classify(session)
+    else:
+        with _local_lock:
+            version = _classify(session)
+    _published_results_follow(session.tournament_id)
+    return version
+
+
+def _published_results_follow(tournament_id: int) -> None:
+    """A new ranking of published results: their PDF is re-made (debounced, once per
+    window however many classifications), so the published PDF follows the results."""
+    from .publish import results_corrected
+
+    transaction.on_commit(lambda: results_corrected(tournament_id))
 
 
 def _classify(session: Session) -> int:

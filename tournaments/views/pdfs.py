@@ -25,8 +25,11 @@ def _download(item: ResultsPdf) -> FileResponse:
         raise Http404
     part = f"-s{item.session_number}" if item.session_number else ""
     name = f"{item.tournament.slug}-{item.kind}{part}-v{item.version}.pdf"
-    return FileResponse(item.file.open("rb"), as_attachment=True, filename=name,
-                        content_type="application/pdf")
+    response = FileResponse(item.file.open("rb"), as_attachment=True, filename=name,
+                            content_type="application/pdf")
+    if getattr(item, "superseded", False):
+        response["X-Results-Superseded"] = item.version  # the name carries it for people
+    return response
 
 
 @secretary_or_director_required
@@ -103,6 +106,12 @@ def published_pdf(request, slug: str):
     a tournament the visitor may see, once published, and only of the current version."""
     tournament = results.visible_tournament(request.user, slug)
     item = pdfs.published_pdf(tournament, get_language()) if tournament else None
+    if tournament is not None and (item is None or item.superseded):
+        # The current version is asked for (made here without a broker); until it is
+        # ready the last good PDF is served, marked with its version.
+        made = pdfs.ensure_published_pdf(tournament)
+        if made is not None and made.state == PdfState.DONE:
+            item = pdfs.published_pdf(tournament, get_language())
     if item is None:
         raise Http404(_("No PDF of these results."))
     return _download(item)

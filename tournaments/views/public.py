@@ -23,6 +23,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from clubsite.celery import app as celery_app
 from clubsite.models import Member, Season
 from clubsite.permissions import login_required, public
 
@@ -85,6 +86,10 @@ def tournament(request, slug):
     return render(request, "tournaments/results/tournament.html", {
         **_status(tournament), "sessions": overview, "has_event": has_event,
         "pdf": pdfs.published_pdf(tournament, get_language()),
+        # Without a broker the PDF is made on its first download, so the link is offered
+        # as soon as the results are published.
+        "pdf_on_demand": tournament.status in results.PUBLISHED
+        and bool(celery_app.conf.task_always_eager),
     })
 
 
