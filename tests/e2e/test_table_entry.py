@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 from e2e_helpers import no_sideways_scroll, screenshot
-from table_device import expected_score, fill_board, sign_in
+from table_device import expected_score, fill_board, sign_in, sign_in_by_link
 
 from clubsite.models import Member
 from tournaments.models import Result, ResultStatus, TableCode
@@ -87,9 +87,7 @@ def test_phone_board_screen_and_a_second_device(live_server, new_page):
     phone.goto(f"{base}/table/play/")
     phone.wait_for_selector(".code-form input[name=code]")  # sent back to sign in
     # ...until its button is pressed; then it shows the same board as the tablet.
-    phone.goto(f"{base}/table/{table_code.token}/")
-    phone.click("#link-sign-in-button")
-    phone.wait_for_selector("#round")
+    sign_in_by_link(phone, base, table_code)
     screenshot(phone, "table-phone-round")
     phone.goto(f"{base}/table/play/1/1/")
     phone.wait_for_selector("#result-form")
