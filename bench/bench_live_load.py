@@ -13,8 +13,8 @@ results so the public section ranking shows the running session, then launches, 
 production, gunicorn (``GUNICORN_WORKERS`` × ``GUNICORN_THREADS``, 3 × 4 by default) on a
 free port and one Celery worker, with Redis (``BENCH_REDIS``, db 11 by default, whose queue
 is purged) as broker and shared cache: the posts queue the re-classifications and the worker
-runs them (``RANKING_REFRESH_SECONDS``, 5 s by default). 40 device threads sign in with their
-table code as the QR card does (GET /table/<code>/), take the CSRF token from the page as
+runs them (``RANKING_REFRESH_SECONDS``, 5 s by default). 40 device threads sign in as the
+QR card does (GET /table/<token>/, then its button's POST), take the CSRF token from the page as
 table.js does, and post every board of their table to the JSON endpoint with a fresh
 idempotency key; about 10 % are posted again with the same key (a lost answer) and 5 % with
 a new key but the same result (a second device at the table): both must be answered
@@ -181,13 +181,20 @@ class Stats:
 
 def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats: Stats,
            start: threading.Event) -> None:
+    """``code`` is the table's link token."""
     rng = random.Random(seed)
     browser = Browser(port)
-    status, _, _ = browser.request("GET", f"/table/{code}/")
+    status, page, _ = browser.request("GET", f"/table/{code}/")
+    csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    if csrf is not None:
+        status, _, _ = browser.request(
+            "POST", "/table/", urllib.parse.urlencode(
+                {"token": code, "csrfmiddlewaretoken": csrf.group(1).decode()}),
+            {"Content-Type": "application/x-www-form-urlencoded"})
     status, page, _ = browser.request("GET", "/table/play/")
     token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
     if status != 200 or token is None or "sessionid" not in browser.cookies:
-        stats.add("errors", f"table {code}: sign-in failed ({status})")
+        stats.add("errors", f"table {code[:6]}…: sign-in failed ({status})")
         stats.add("ready", 1)
         return
     headers = {"Accept": "application/json", "X-CSRFToken": token.group(1).decode(),
@@ -448,7 +455,7 @@ def main() -> int:
 
     tournament, section = seat("Live load", TABLES, ROUNDS, 0)
     codes = dict(TableCode.objects.filter(section=section, active=True)
-                 .values_list("table", "code"))
+                 .values_list("table", "token"))
     plays: dict[int, list[tuple[int, int]]] = {t: [] for t in codes}
     for slot in plan.slots(section.movement):
         plays[slot.table] += [(slot.round, b + section.board_offset) for b in slot.boards]

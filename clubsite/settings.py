@@ -215,6 +215,10 @@ RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", 
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+# Table sign-in: after this many failed attempts from one address, or for one table, within
+# the window (seconds from the first failure), further attempts are refused until it ends.
+TABLE_SIGNIN_MAX_FAILURES = int(os.environ.get("TABLE_SIGNIN_MAX_FAILURES", "10"))
+TABLE_SIGNIN_WINDOW_SECONDS = int(os.environ.get("TABLE_SIGNIN_WINDOW_SECONDS", "600"))
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}

@@ -200,12 +200,13 @@ def _qr_svg(text: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
-def table_link(code: str) -> str:
-    """What a table's QR code holds in a PDF: the absolute sign-in address
-    (``table:enter``) when ``SITE_URL`` says where the site lives, so a phone camera opens
-    it; otherwise only the code (a PDF is made in a worker, with no request to ask)."""
+def table_link(token: str) -> str:
+    """A table's sign-in link (``table:enter`` with the card's secret token) for its QR code
+    in a PDF, when ``SITE_URL`` says where the site lives; otherwise "" and the card has no QR
+    code, only the table and its short code to type (a PDF is made in a worker, with no
+    request to ask the address of)."""
     base = settings.SITE_URL.rstrip("/")
-    return f"{base}{reverse('table:enter', args=[code])}" if base else code
+    return f"{base}{reverse('table:enter', args=[token])}" if base else ""
 
 
 def setup_context(tournament: Tournament) -> dict:
@@ -216,9 +217,9 @@ def setup_context(tournament: Tournament) -> dict:
             mv = section.movement or {}
             codes = []
             for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
-                link = table_link(code.code)
-                codes.append({"table": code.table, "code": code.code, "qr": _qr_svg(link),
-                              "link": link})
+                link = table_link(code.token)
+                codes.append({"table": code.table, "code": code.code, "link": link,
+                              "qr": _qr_svg(link) if link else ""})
             if plan.is_individual(mv):  # four seats a table, one card per player
                 sections.append({"letter": section.letter, "individual": True,
                                  "table_cards": individual.table_cards(section),

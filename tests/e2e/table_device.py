@@ -1,4 +1,4 @@
-"""What a table's tablet does, for the browser journeys: sign in with the table code, tap a
+"""What a table's tablet does, for the browser journeys: sign in with the table and its code, tap a
 result in with the buttons, confirm as East-West, read the traveller, follow the moves; and
 the same with the Wi-Fi dropping for a board."""
 
@@ -92,10 +92,19 @@ def play_round(page, section, table: int, round_: int, shots: str | None = None,
         page.click("#next-round")
 
 
-def sign_in(page, base: str, code: str) -> None:
+def sign_in(page, base: str, table_code) -> None:
+    """Typed as the players would: the table (e.g. "a3") and its short code."""
     page.goto(f"{base}/table/")
-    page.fill("input[name=code]", code.lower())
+    page.fill("input[name=table]", table_code.label.lower())
+    page.fill("input[name=code]", table_code.code.lower())
     page.click(".code-form button[type=submit]")
+    page.wait_for_selector("#round")
+
+
+def sign_in_by_link(page, base: str, table_code) -> None:
+    """As the table card's QR code does: its link asks, the button signs in."""
+    page.goto(f"{base}/table/{table_code.token}/")
+    page.click("#link-sign-in-button")
     page.wait_for_selector("#round")
 
 

@@ -107,7 +107,7 @@ def _wrong_or_choice(movement: dict):
 def _seven_tablets(page_for, base, section) -> tuple[int, int, int]:
     """Seven tablets sign in with their codes and play every round through the buttons;
     table 4 loses its Wi-Fi for a board in round 2. Returns the wrong line."""
-    codes = {c.table: c.code for c in TableCode.objects.filter(section=section, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     choose = _wrong_or_choice(section.movement)
     tablets = {}
     for table in sorted(codes):

@@ -131,7 +131,7 @@ def test_howell_with_a_sitout(live_server, new_page):
     page.wait_for_selector("#console-body")
 
     # Round 1 at every table through the buttons; the sit-out pair is at none of them.
-    codes = {c.table: c.code for c in TableCode.objects.filter(section=section, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     assert sorted(codes) == list(range(1, tables + 1))
     devices = {}
     for table in range(1, tables + 1):

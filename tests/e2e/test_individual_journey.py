@@ -157,7 +157,7 @@ def test_sixteen_player_individual(live_server, new_page):
     page.click("#start-session")
     page.wait_for_selector("#console-body")
 
-    codes = {c.table: c.code for c in TableCode.objects.filter(section=section, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     devices = {}
     for table in sorted(codes):
         devices[table] = device = new_page("tablet")

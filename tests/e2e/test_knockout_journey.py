@@ -49,7 +49,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page.wait_for_selector("#knockout-box")
     session = teams.teams_session(tournament)
     assert teams.numbers_of(session)[entries[3].pk] == 1 and session.rounds == 2
-    codes = {c.table: c.code for c in TableCode.objects.filter(session=session, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     devices = {}
     for table in range(1, 5):
         devices[table] = new_page("phone" if table == 3 else "tablet")

@@ -73,7 +73,7 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
 
     phone = new_page("phone")
     code = TableCode.objects.get(section__session=session, table=match.closed_table,
-                                 active=True).code
+                                 active=True)
     sign_in(phone, base, code)
     phone.click("#lineups-screen")
     form = f"#lineup-1-{match.away_id}"

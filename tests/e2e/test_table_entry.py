@@ -1,13 +1,13 @@
 """A table's phone beside its tablet: a mistyped code shown again with the error, the QR code's
-sign-in, 44 px buttons on a phone, the same result sent from both devices stored once, and a
+link asking before it signs in (and only its button signing in), 44 px buttons on a phone, the same result sent from both devices stored once, and a
 different one going to the director as a conflict. (The seven tablets playing a whole
 Mitchell are part of the director's journey, test_director_journey.py.)"""
 
 import datetime
 
 import pytest
-from e2e_helpers import screenshot
-from table_device import expected_score, fill_board, sign_in
+from e2e_helpers import no_sideways_scroll, screenshot
+from table_device import expected_score, fill_board, sign_in, sign_in_by_link
 
 from clubsite.models import Member
 from tournaments.models import Result, ResultStatus, TableCode
@@ -44,26 +44,50 @@ def seven_table_mitchell():
     return section
 
 
+def assert_touch_targets(page) -> None:
+    """Every control a finger taps is at least 44 px each way, and nothing scrolls sideways."""
+    too_small = page.evaluate("""() => [...document.querySelectorAll(
+        'main button, main a, main summary, main .pick span, main input[type=text]')]
+        .filter(el => el.offsetParent !== null)
+        .map(el => [el.outerHTML.slice(0, 60), el.getBoundingClientRect()])
+        .filter(([_, r]) => r.height < 44 || r.width < 44)
+        .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert too_small == []
+    no_sideways_scroll(page)
+
+
 def test_phone_board_screen_and_a_second_device(live_server, new_page):
     section = seven_table_mitchell()
     base = live_server.url
     table_code = TableCode.objects.get(section=section, table=1, active=True)
     tablet = new_page("tablet")
-    sign_in(tablet, base, table_code.code)
+    sign_in(tablet, base, table_code)
     tablet.goto(f"{base}/table/play/1/1/")
     tablet.wait_for_selector("#result-form")
 
     # The players' phone: a mistyped code is shown again with the error...
     phone = new_page("phone")
     phone.goto(f"{base}/table/")
+    assert_touch_targets(phone)
+    screenshot(phone, "table-phone-sign-in")
+    phone.fill("input[name=table]", "a1")
     phone.fill("input[name=code]", "bad12")
     phone.click(".code-form button[type=submit]")
     phone.wait_for_selector("#code-error")
     assert phone.input_value("input[name=code]") == "bad12"
+    assert phone.input_value("input[name=table]") == "a1"
     screenshot(phone, "table-phone-wrong-code")
-    # ...then it opens the table card's QR code and shows the same board.
-    phone.goto(f"{base}/table/{table_code.code}/")
-    phone.wait_for_selector("#round")
+    # ...then it opens the table card's QR link: a page that asks, signed in by nothing yet...
+    phone.goto(f"{base}/table/{table_code.token}/")
+    phone.wait_for_selector("#link-sign-in[data-table=A1]")
+    assert "A1" in phone.inner_text("#link-sign-in h1")
+    assert section.session.tournament.name in phone.inner_text("#link-sign-in h1")
+    assert_touch_targets(phone)
+    screenshot(phone, "table-phone-link-asks")
+    phone.goto(f"{base}/table/play/")
+    phone.wait_for_selector(".code-form input[name=code]")  # sent back to sign in
+    # ...until its button is pressed; then it shows the same board as the tablet.
+    sign_in_by_link(phone, base, table_code)
     screenshot(phone, "table-phone-round")
     phone.goto(f"{base}/table/play/1/1/")
     phone.wait_for_selector("#result-form")
@@ -72,14 +96,7 @@ def test_phone_board_screen_and_a_second_device(live_server, new_page):
     board = section.session.boards.get(number=1)
     fill_board(phone, c, expected_score(board, c))
     screenshot(phone, "table-phone-board")
-    too_small = phone.evaluate("""() => [...document.querySelectorAll(
-        'main button, main a, main summary, main .pick span, main input[type=text]')]
-        .filter(el => el.offsetParent !== null)
-        .map(el => [el.outerHTML.slice(0, 60), el.getBoundingClientRect()])
-        .filter(([_, r]) => r.height < 44 || r.width < 44)
-        .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
-    assert too_small == []
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert_touch_targets(phone)
     phone.click("#save-button")
     phone.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
 

@@ -86,7 +86,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     page.wait_for_selector("#round-progress")
     session = teams.teams_session(tournament)
     assert session.is_running and session.sections.get().tables == 8
-    codes = {c.table: c.code for c in TableCode.objects.filter(session=session, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     assert sorted(codes) == list(range(1, 9))
 
     devices = {}
@@ -212,7 +212,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     session = teams.teams_session(robin)
     for code in TableCode.objects.filter(session=session, active=True):
         device = devices[code.table]
-        sign_in(device, base, code.code)
+        sign_in(device, base, code)
         for round_ in (1, 2):
             plays = [[b, *_play(round_, code.table, b)] for b in range(4 * round_ - 3, 4 * round_ + 1)]
             post_stored(device, round_, plays)

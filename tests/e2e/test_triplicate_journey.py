@@ -85,7 +85,7 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     screenshot(page, "triplicate-1-director")
     session = teams.teams_session(tournament)
     assert session.is_running and session.rounds == 4 and session.sections.get().tables == 3
-    codes = {c.table: c.code for c in TableCode.objects.filter(session=session, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     devices = {}
     for table in (1, 2, 3):
         devices[table] = device = new_page("phone" if table == 1 else "tablet")
@@ -130,7 +130,7 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
     session = teams.teams_session(patton)
-    codes = {c.table: c.code for c in TableCode.objects.filter(session=session, active=True)}
+    codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     assert sorted(codes) == [1, 2, 3, 4] and session.rounds == 3
     for table in (1, 2, 3, 4):
         device = new_page("tablet")

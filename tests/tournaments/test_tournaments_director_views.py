@@ -377,7 +377,9 @@ def test_print_views_show_cards_codes_and_qr(director_client, mitchell_session):
     html = response.content.decode()
     for code in TableCode.objects.filter(section=section, active=True):
         assert f'data-code="{code.code}"' in html
-        assert f"http://testserver/table/{code.code}/" in html
+        # the QR code and link hold the secret token, never the short code alone
+        assert f"http://testserver/table/{code.token}/" in html
+        assert f"http://testserver/table/{code.code}/" not in html
     assert html.count("<svg") == 7
 
 
@@ -392,7 +394,7 @@ def test_the_sheets_qr_codes_use_the_site_url_when_set(director_client, mitchell
     html = director_client.get(reverse("director:print_sheet",
                                        args=[mitchell_session.session_id])).content.decode()
     codes = TableCode.objects.filter(section=mitchell_session, active=True).order_by("table")
-    assert encoded == [f"https://club.example.org/table/{c.code}/" for c in codes]
+    assert encoded == [f"https://club.example.org/table/{c.token}/" for c in codes]
     assert "http://testserver/table/" not in html
 
 

@@ -89,17 +89,14 @@ def test_table_code_scope(mitchell_session, members, movements, pairs):
                             board=1, contract="3NT", declarer="S", tricks=9,
                             idempotency_key="k-other-session")
     # a session no longer in play
+    table_code = code(section, 1)
     setup.finish_session(section.session)
+    table_code.refresh_from_db()
     with pytest.raises(NotAllowed):
-        entry.table_for_code(TableCode.objects.filter(section=section).first().code)
+        entry.submit_result(table_code=table_code, section=section, round=1, board=1,
+                            contract="3NT", declarer="S", tricks=9,
+                            idempotency_key="k-finished")
     assert Result.objects.count() == 0
-
-
-def test_signing_in_with_a_code(mitchell_session):
-    table_code = code(mitchell_session, 4)
-    assert entry.table_for_code(table_code.code.lower()) == table_code
-    with pytest.raises(NotAllowed):
-        entry.table_for_code("ZZZZZ")
 
 
 @pytest.mark.parametrize(("contract", "declarer", "tricks", "field"), [

@@ -45,7 +45,7 @@ def running(members):
 
 def sign_in(client, section, table):
     code = TableCode.objects.get(section=section, table=table, active=True)
-    assert client.post(reverse("table:index"), {"code": code.code}).status_code == 302
+    assert client.post(reverse("table:index"), {"table": code.label, "code": code.code}).status_code == 302
     return client
 
 

@@ -55,8 +55,8 @@ def section_url(section):
 
 def post_from_table(client, section, table, round_, board):
     """What a table's device does: sign in with its code, then post the result as JSON."""
-    code = TableCode.objects.get(section=section, table=table, active=True).code
-    client.post(reverse("table:index"), {"code": code})
+    code = TableCode.objects.get(section=section, table=table, active=True)
+    client.post(reverse("table:index"), {"table": code.label, "code": code.code})
     return client.post(reverse("table:result"), {
         "round": round_, "board": board, "level": "3", "strain": "NT", "double": "",
         "declarer": "N", "made": "=", "lead_suit": "", "lead_rank": "",

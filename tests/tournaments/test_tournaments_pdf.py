@@ -113,17 +113,23 @@ def test_setup_pdf_qr_codes_open_the_tables_page_when_the_site_url_is_known(
     monkeypatch.setattr(pdfs, "_qr_svg", lambda text: encoded.append(text) or real(text))
     tournament = demo_events["Torneo de la tarde"]
     html, _version = pdfs.render_html(tournament, PdfKind.SETUP, "en")
-    codes = [c.code for c in tournament.sessions.get().table_codes.filter(active=True)
-             .order_by("section__letter", "table")]
+    rows = list(tournament.sessions.get().table_codes.filter(active=True)
+                .order_by("section__letter", "table"))
+    codes = [c.code for c in rows]
     if site_url:
-        expected = [f"https://club.example.org{reverse('table:enter', args=[c])}" for c in codes]
-        assert expected[0] == f"https://club.example.org/table/{codes[0]}/"
+        # the link carries the table's secret token; the short code is only printed
+        expected = [f"https://club.example.org{reverse('table:enter', args=[c.token])}"
+                    for c in rows]
+        assert expected[0] == f"https://club.example.org/table/{rows[0].token}/"
     else:
-        expected = codes
+        expected = []  # no address to link to: no QR code, the table and code to type
     assert encoded == expected
     text = pdf_text_of(html)
     assert all(c in text for c in codes)
+    assert all(f"type table {c.section.letter.lower()}{c.table} and this code" in html.lower()
+               for c in rows)
     assert ("https://club.example.org/table/" in text) == bool(site_url)
+    assert not any(f"/table/{c}/" in text for c in codes)
 
 
 def pdf_text_of(html: str) -> str:

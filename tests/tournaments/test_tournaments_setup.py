@@ -36,9 +36,9 @@ def test_seven_table_mitchell_from_registered_pairs(mitchell_session):
         assert (b.dealer, b.vulnerability or None) == board_conditions(b.number)
     codes = list(TableCode.objects.filter(section=section, active=True))
     assert sorted(c.table for c in codes) == list(range(1, 8))
-    assert len({c.code for c in codes}) == 7
     assert all(len(c.code) == setup.CODE_LENGTH and set(c.code) <= set(setup.CODE_ALPHABET)
                for c in codes)
+    assert len({c.token for c in codes}) == 7 and all(len(c.token) >= 22 for c in codes)
     assert section.session.status == SessionStatus.RUNNING
 
 

@@ -18,7 +18,9 @@ def code(section, table):
 
 
 def sign_in(client, section, table):
-    response = client.post(reverse("table:index"), {"code": code(section, table).code})
+    table_code = code(section, table)
+    response = client.post(reverse("table:index"),
+                           {"table": table_code.label, "code": table_code.code})
     assert response.status_code == 302 and response["Location"] == reverse("table:home")
     return client
 
@@ -38,9 +40,10 @@ def post_json(client, data):
 # --- signing in ------------------------------------------------------------------------------
 
 
-def test_sign_in_with_the_code_stores_the_table_in_the_session(client, mitchell_session):
+def test_sign_in_with_table_and_code_stores_the_table_in_the_session(client, mitchell_session):
     table_code = code(mitchell_session, 3)
-    response = client.post(reverse("table:index"), {"code": f" {table_code.code.lower()} "})
+    response = client.post(reverse("table:index"),
+                           {"table": " a3 ", "code": f" {table_code.code.lower()} "})
     assert response.status_code == 302
     assert client.session[SESSION_KEY] == table_code.pk
     home = client.get(reverse("table:home"))
@@ -63,20 +66,133 @@ def test_dealer_is_named_in_the_clubs_language(client, mitchell_session):
 
 
 def test_wrong_code_shows_the_form_again_with_what_was_typed(client, mitchell_session):
-    response = client.post(reverse("table:index"), {"code": "ZZ9ZZ"})
-    assert response.status_code == 200
+    response = client.post(reverse("table:index"), {"table": "A1", "code": "ZZ9ZZ"})
+    assert response.status_code == 403
     assert response.context["error"] and response.context["code"] == "ZZ9ZZ"
-    assert 'value="ZZ9ZZ"' in response.content.decode()
+    html = response.content.decode()
+    assert 'value="ZZ9ZZ"' in html and 'value="A1"' in html and 'id="code-error"' in html
     assert SESSION_KEY not in client.session
 
 
-def test_qr_code_url_signs_in(client, mitchell_session):
+def test_the_code_alone_signs_in_nowhere(client, mitchell_session):
+    """The short code is only half of it: without its table it opens nothing."""
+    table_code = code(mitchell_session, 4)
+    response = client.post(reverse("table:index"), {"code": table_code.code})
+    assert response.status_code == 403 and "A3" in response.context["error"]
+    assert SESSION_KEY not in client.session
+
+
+def test_the_code_with_another_table_is_refused(client, mitchell_session):
+    table_code = code(mitchell_session, 4)
+    for table in ("A5", "B4", "4x", ""):
+        response = client.post(reverse("table:index"), {"table": table, "code": table_code.code})
+        assert response.status_code == 403, table
+        assert SESSION_KEY not in client.session
+
+
+def test_the_code_of_a_session_that_is_over_is_refused(client, mitchell_session):
+    table_code = code(mitchell_session, 2)
+    setup.finish_session(mitchell_session.session)
+    response = client.post(reverse("table:index"), {"table": "A2", "code": table_code.code})
+    assert response.status_code == 403
+    response = client.post(reverse("table:index"), {"token": table_code.token})
+    assert response.status_code == 403
+    assert SESSION_KEY not in client.session
+
+
+def test_the_links_get_asks_and_does_not_sign_in(client, mitchell_session):
     table_code = code(mitchell_session, 5)
-    url = reverse("table:enter", kwargs={"code": table_code.code})
-    assert url == f"/table/{table_code.code}/"
-    assert client.get(url)["Location"] == reverse("table:home")
+    url = reverse("table:enter", kwargs={"token": table_code.token})
+    assert url == f"/table/{table_code.token}/"
+    response = client.get(url)
+    assert response.status_code == 200
+    assert SESSION_KEY not in client.session
+    html = response.content.decode()
+    assert 'data-table="A5"' in html and mitchell_session.session.tournament.name in html
+    assert f'name="token" value="{table_code.token}"' in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert f'action="{reverse("table:index")}"' in html
+    assert client.get(reverse("table:home"))["Location"] == reverse("table:index")
+
+
+def test_posting_the_links_token_signs_in(client, mitchell_session):
+    table_code = code(mitchell_session, 5)
+    response = client.post(reverse("table:index"), {"token": table_code.token})
+    assert response["Location"] == reverse("table:home")
     assert client.session[SESSION_KEY] == table_code.pk
-    assert client.get(reverse("table:enter", kwargs={"code": "NOPE1"})).status_code == 404
+
+
+def test_the_sign_in_post_needs_the_csrf_token(mitchell_session):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    table_code = code(mitchell_session, 5)
+    page = browser.get(reverse("table:enter", kwargs={"token": table_code.token}))
+    assert page.status_code == 200
+    refused = browser.post(reverse("table:index"), {"token": table_code.token})
+    assert refused.status_code == 403 and SESSION_KEY not in browser.session
+    csrf = browser.cookies["csrftoken"].value
+    signed = browser.post(reverse("table:index"),
+                          {"token": table_code.token, "csrfmiddlewaretoken": csrf})
+    assert signed.status_code == 302 and browser.session[SESSION_KEY] == table_code.pk
+
+
+def test_a_wrong_or_old_link_is_refused_clearly(client, mitchell_session):
+    table_code = code(mitchell_session, 5)
+    for token in ("NOPE1", table_code.code, table_code.token[:-1]):
+        response = client.get(reverse("table:enter", kwargs={"token": token}))
+        assert response.status_code == 404 and response.context["message"]
+        assert "name=\"token\"" not in response.content.decode()
+    response = client.post(reverse("table:index"), {"token": "NOPE1"})
+    assert response.status_code == 403 and response.context["message"]
+    assert SESSION_KEY not in client.session
+
+
+def test_too_many_failures_from_one_address_are_refused_with_429(client, mitchell_session,
+                                                                  settings):
+    settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    table_code = code(mitchell_session, 1)
+    for table in ("A2", "A3", "A4"):
+        assert client.post(reverse("table:index"),
+                           {"table": table, "code": "ZZZZZ"}).status_code == 403
+    # the right code too is refused now: it is not even looked at
+    response = client.post(reverse("table:index"), {"table": "A1", "code": table_code.code})
+    assert response.status_code == 429
+    # in the club's language, with the minutes left of the ten-minute window
+    assert "Demasiados intentos fallidos. Espere 10 minutos" in response.content.decode()
+    assert SESSION_KEY not in client.session
+    # the card's link still works: its token cannot be guessed
+    assert client.post(reverse("table:index"), {"token": table_code.token}).status_code == 302
+
+
+def test_too_many_failures_for_one_table_are_refused_from_any_address(client,
+                                                                       mitchell_session,
+                                                                       settings):
+    from django.test import Client
+
+    settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    table_code = code(mitchell_session, 6)
+    for i in range(3):
+        Client(REMOTE_ADDR=f"10.0.0.{i}").post(reverse("table:index"),
+                                               {"table": "A6", "code": f"ZZZZ{i}"})
+    response = Client(REMOTE_ADDR="10.0.0.9").post(
+        reverse("table:index"), {"table": "A6", "code": table_code.code})
+    assert response.status_code == 429 and response.context["error"]
+    # another table from the same addresses is still fine
+    other = code(mitchell_session, 7)
+    assert Client(REMOTE_ADDR="10.0.0.1").post(
+        reverse("table:index"), {"table": "A7", "code": other.code}).status_code == 302
+
+
+def test_a_good_sign_in_below_the_limit_still_works_for_another_table(client, mitchell_session,
+                                                                      settings):
+    settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    for _ in range(2):
+        client.post(reverse("table:index"), {"table": "A1", "code": "ZZZZZ"})
+    other = code(mitchell_session, 2)
+    assert client.post(reverse("table:index"),
+                       {"table": "A2", "code": other.code}).status_code == 302
+    assert client.session[SESSION_KEY] == other.pk
 
 
 def test_pages_need_a_signed_in_device(client, mitchell_session):

@@ -33,8 +33,9 @@ def teams_event(members, count=4, **settings):
 
 
 def sign_in(client, session, table):
-    code = TableCode.objects.get(session=session, table=table, active=True).code
-    assert client.post(reverse("table:index"), {"code": code}).status_code == 302
+    code = TableCode.objects.get(session=session, table=table, active=True)
+    # the table card's QR link posts its token
+    assert client.post(reverse("table:index"), {"token": code.token}).status_code == 302
     return client
 
 

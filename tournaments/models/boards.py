@@ -1,5 +1,7 @@
 """Physical things on the tables: the boards of a pool, and the codes table devices sign in with."""
 
+import secrets
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -58,9 +60,20 @@ class Board(models.Model):
         return self.vulnerability or None
 
 
+def new_table_token() -> str:
+    """The secret in a table card's QR code and link: 128 random bits, URL-safe (22 chars)."""
+    return secrets.token_urlsafe(16)
+
+
 class TableCode(models.Model):
-    """The short code a table's tablet or phones sign in with; it can write only that table's
-    boards of that session."""
+    """How a table's tablet or phones sign in; they can write only that table's boards of
+    that session.
+
+    The card's QR code and link carry ``token``, too long to guess; the short ``code`` is for
+    typing and only counts together with the table it belongs to (section letter and number),
+    so it needs to be unique for nothing but its table. Both stop working when the session
+    ends (``active`` goes off) or the director gives the table a new code.
+    """
 
     section = models.ForeignKey(
         Section, verbose_name=_("section"), on_delete=models.CASCADE, related_name="table_codes"
@@ -70,6 +83,8 @@ class TableCode(models.Model):
     )
     table = models.PositiveSmallIntegerField(_("table"))
     code = models.CharField(_("code"), max_length=8)
+    token = models.CharField(_("link token"), max_length=43, unique=True, default=new_table_token,
+                             editable=False)
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -78,13 +93,15 @@ class TableCode(models.Model):
         verbose_name = _("table code")
         verbose_name_plural = _("table codes")
         constraints = [
-            # Codes are unique everywhere, not just per session, so signing in needs nothing
-            # but the code.
-            models.UniqueConstraint(fields=["code"], name="unique_table_code"),
             models.UniqueConstraint(
                 fields=["section", "table"], condition=Q(active=True), name="one_active_code_per_table"
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.section.letter}{self.table} · {self.code}"
+        return f"{self.label} · {self.code}"
+
+    @property
+    def label(self) -> str:
+        """The table as its card names it and the sign-in form asks for it, e.g. "A3"."""
+        return f"{self.section.letter}{self.table}"

@@ -74,16 +74,7 @@ class Line:
     west: Entry | None = None
 
 
-# --- signing in and scope ------------------------------------------------------------------
-
-
-def table_for_code(code: str) -> TableCode:
-    """The table a device signs in as; only active codes of a session in play are accepted."""
-    table_code = first_row(TableCode.objects.select_related("section__session__tournament")
-                           .filter(code=(code or "").strip().upper(), active=True))
-    if table_code is None or not table_code.section.session.is_running:
-        raise NotAllowed(_("This table code is not valid for a session being played."))
-    return table_code
+# --- scope ----------------------------------------------------------------------------------
 
 
 def resolve_line(section: Section, round_number: int, table: int, board_number: int,

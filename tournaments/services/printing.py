@@ -193,12 +193,13 @@ class SheetTable:
     section: str
     table: int
     code: str
+    token: str  # the secret in the card's link and QR code
     first_ns: Pair
     first_ew: Pair
 
 
 def session_sheet(session: Session) -> list[SheetTable]:
-    """Every table of the session with its code and who sits there in round 1."""
+    """Every table of the session with its code, its link token and who sits there in round 1."""
     out = []
     for section in session.sections.order_by("letter"):
         seats = _Seats(section)
@@ -206,7 +207,7 @@ def session_sheet(session: Session) -> list[SheetTable]:
         for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
             slot = first.get(code.table)
             out.append(SheetTable(
-                section.letter, code.table, code.code,
+                section.letter, code.table, code.code, code.token,
                 seats.pair(slot.ns if slot else None, "NS"),
                 seats.pair(slot.ew if slot else None, "EW")))
     return out

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -245,21 +245,31 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def _fresh_code(section: Section, table: int) -> str:
+    """A short code this table never had, and no other live table of the same name (say
+    A3 of another tournament) has now, so a typed table and code name one table only."""
+    taken = set(TableCode.objects.filter(
+        Q(section=section, table=table)
+        | Q(section__letter=section.letter, table=table, active=True)
+    ).values_list("code", flat=True))
+    while (code := new_code()) in taken:
+        continue
+    return code
+
+
 def issue_table_codes(section: Section) -> list[TableCode]:
-    """One active code per table; tables that already have one keep it."""
+    """One active code (and link token) per table; tables that already have one keep it."""
     have = set(TableCode.objects.filter(section=section, active=True)
                .values_list("table", flat=True))
     for table in range(1, section.tables + 1):
         if table in have:
             continue
-        for _attempt in range(20):
-            try:
-                with transaction.atomic():
-                    TableCode.objects.create(section=section, session_id=section.session_id,
-                                             table=table, code=new_code())
-                break
-            except IntegrityError:
-                continue  # the code was taken: draw another
+        try:
+            with transaction.atomic():
+                TableCode.objects.create(section=section, session_id=section.session_id,
+                                         table=table, code=_fresh_code(section, table))
+        except IntegrityError:
+            continue  # another request issued this table's code at the same moment
     TableCode.objects.filter(section=section, table__gt=section.tables).update(active=False)
     return list(TableCode.objects.filter(section=section, active=True).order_by("table"))
 

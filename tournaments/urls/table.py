@@ -1,4 +1,5 @@
-"""URLs of the table devices (namespace "table"). The code URL comes last: it takes any word."""
+"""URLs of the table devices (namespace "table"). The link URL comes last: it takes any word (a
+table card's token)."""
 
 from django.urls import path
 
@@ -14,5 +15,5 @@ urlpatterns = [
     path("preview/", table.preview, name="preview"),
     path("result/", table.result, name="result"),
     path("confirm/<int:pk>/", table.confirm, name="confirm"),
-    path("<str:code>/", table.enter, name="enter"),
+    path("<str:token>/", table.enter, name="enter"),
 ]

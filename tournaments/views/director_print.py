@@ -1,14 +1,15 @@
 """Print views: table guide cards, pair movement cards, board lists and the session sheet.
 
 Plain HTML laid out for paper (``@media print``, one card a page); the session sheet carries
-each table's code and a QR code of its sign-in address, drawn as inline SVG (no network).
+each table's short code and a QR code of its sign-in link (with the table's secret token),
+drawn as inline SVG (no network).
 """
 
 import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from clubsite.permissions import director_required
@@ -47,13 +48,10 @@ def board_lists(request, pk):
                   _context(section, lists=printing.board_lists(section)))
 
 
-def table_url(request, code: str) -> str:
-    """The absolute address a table signs in at (the table pages' ``table:enter``): on the
-    site's public address when ``SITE_URL`` is set, else on the one this page was asked at."""
-    try:
-        path = reverse("table:enter", args=[code])
-    except NoReverseMatch:
-        path = f"/table/{code}/"
+def table_url(request, token: str) -> str:
+    """The absolute address of a table's sign-in link (the table pages' ``table:enter``): on
+    the site's public address when ``SITE_URL`` is set, else on the one this page was asked at."""
+    path = reverse("table:enter", args=[token])
     if settings.SITE_URL:
         return settings.SITE_URL + path
     return request.build_absolute_uri(path)
@@ -72,7 +70,7 @@ def session_sheet(request, pk):
     session = get_session(pk)
     tables = []
     for row in printing.session_sheet(session):
-        url = table_url(request, row.code)
+        url = table_url(request, row.token)
         tables.append({"row": row, "url": url, "qr": mark_safe(qr_svg(url))})  # noqa: S308
     return render(request, "tournaments/director/print_sheet.html", {
         "session": session, "tournament": session.tournament, "tables": tables})

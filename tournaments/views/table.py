@@ -1,4 +1,4 @@
-"""Score entry at the table: a tablet (or the players' phones) signed in with the table code.
+"""Score entry at the table: a tablet (or the players' phones) signed in as one table.
 
 Views here check the device and nothing else: the table code in the Django session says
 which section and table the device is; ``services.entry`` decides what that table may write
@@ -15,7 +15,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from clubsite.permissions import declare, public
 
@@ -33,7 +33,7 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import entry
+from ..services import entry, table_signin
 from ..services.errors import InvalidResult, NotAllowed
 
 SESSION_KEY = "tournaments.table_code"
@@ -95,40 +95,64 @@ def table_device_required(view):
 # --- signing in and out ---------------------------------------------------------------------
 
 
-def _sign_in(request, code: str) -> TableCode:
-    table_code = entry.table_for_code(code)
+def _current(request) -> TableCode | None:
+    current = _signed_in_code(request)
+    if current is not None and not (current.active and current.section.session.is_running):
+        return None
+    return current
+
+
+def _signed_in(request, table_code: TableCode):
+    request.session.cycle_key()  # a new session id for the device now trusted with a table
     request.session[SESSION_KEY] = table_code.pk
-    return table_code
+    return redirect("table:home")
 
 
 @public
 def index(request):
-    """The sign-in page: one big field for the code on the table card."""
-    error, code = None, ""
+    """The sign-in page: the table (e.g. A3) and the short code on its card, sent by POST.
+
+    The card's link page posts its token here too; ``services.table_signin`` decides and
+    throttles, a refusal comes back as the form with the reason (403, or 429 when throttled).
+    """
+    error, table, code, status = None, "", "", 200
     if request.method == "POST":
-        code = request.POST.get("code", "").strip()
+        ip = table_signin.client_ip(request.META)
+        token = request.POST.get("token")
         try:
-            _sign_in(request, code)
+            if token is not None:
+                table_code = table_signin.sign_in_with_token(token, ip=ip)
+            else:
+                table = request.POST.get("table", "").strip()[:12]
+                code = request.POST.get("code", "").strip()[:12]
+                table_code = table_signin.sign_in_with_code(table, code, ip=ip)
+        except table_signin.TooManyAttempts as exc:
+            error, status = str(exc), 429
         except NotAllowed as exc:
-            error = str(exc)
+            error, status = str(exc), 403
         else:
-            return redirect("table:home")
-    current = _signed_in_code(request)
-    if current is not None and not (current.active and current.section.session.is_running):
-        current = None
+            return _signed_in(request, table_code)
+        if token is not None:
+            return render(request, "tournaments/table/refused.html",
+                          {"message": error}, status=status)
     return render(request, "tournaments/table/index.html",
-                  {"error": error, "code": code, "current": current})
+                  {"error": error, "table": table, "code": code, "current": _current(request)},
+                  status=status)
 
 
 @public
-def enter(request, code):
-    """The QR code on the table card opens this: signed in at once."""
-    try:
-        _sign_in(request, code)
-    except NotAllowed as exc:
-        return render(request, "tournaments/table/index.html",
-                      {"error": str(exc), "code": code, "current": None}, status=404)
-    return redirect("table:home")
+@require_GET
+def enter(request, token):
+    """The table card's QR code and link open this: it asks, and only the button (a POST
+    with the token) signs the device in, so a link opened by a preview or a crawler does
+    nothing."""
+    table_code = table_signin.table_for_token(token)
+    if table_code is None:
+        return render(request, "tournaments/table/refused.html", {
+            "message": _("This table link is not valid for a session being played. "
+                         "Ask the director for the table's card.")}, status=404)
+    return render(request, "tournaments/table/enter.html",
+                  {"target": table_code, "token": token, "current": _current(request)})
 
 
 @public
