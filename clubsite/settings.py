@@ -199,6 +199,12 @@ RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", 
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 
+# Federation uploads go only to public https servers. A test or a federation server on the
+# club's own network may allow plain http and loopback/private addresses; link-local
+# (cloud metadata), multicast and reserved addresses are never allowed.
+FEDERATION_ALLOW_HTTP = env_bool("FEDERATION_ALLOW_HTTP", False)
+FEDERATION_ALLOW_PRIVATE = env_bool("FEDERATION_ALLOW_PRIVATE", False)
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}
 
