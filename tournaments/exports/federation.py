@@ -23,7 +23,6 @@ import json
 import socket
 import threading
 import time
-import urllib.request
 import uuid
 
 from django.db import transaction
@@ -146,7 +145,8 @@ def _multipart(fields: dict[str, str], file_name: str, content: bytes, content_t
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
-def build_request(upload: Upload) -> urllib.request.Request:
+def build_request(upload: Upload) -> tuple[bytes, dict[str, str]]:
+    """The POST's body and headers (names spelled as usual: some servers are picky)."""
     endpoint = upload.endpoint
     fields = {"upload_id": str(upload.upload_id), "format": upload.file_format,
               "file_name": upload.file_name,
@@ -166,7 +166,7 @@ def build_request(upload: Upload) -> urllib.request.Request:
     elif endpoint.auth == AuthKind.BASIC:
         pair = f"{endpoint.username}:{endpoint.secret}".encode()
         headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
-    return urllib.request.Request(endpoint.url, data=body, headers=headers, method="POST")
+    return body, headers
 
 
 def _finish(attempt: UploadAttempt, started: float, *, status=None, response="", error=""):
@@ -192,7 +192,7 @@ def _post(upload: Upload) -> tuple[int, str]:
     its answer byte by byte is cut off then, not after a timeout per byte."""
     address = check_url(upload.endpoint.url)
     timeout = min(max(upload.endpoint.timeout, 1), MAX_TIMEOUT)
-    request = build_request(upload)
+    body, headers = build_request(upload)
     connection = pinned_connection(address, timeout)
 
     fired, opened = threading.Event(), []
@@ -209,8 +209,7 @@ def _post(upload: Upload) -> tuple[int, str]:
     try:
         connection.connect()  # bounded by its own timeout
         opened.append(connection.sock)
-        connection.request("POST", address.target, body=request.data,
-                           headers=dict(request.header_items()))
+        connection.request("POST", address.target, body=body, headers=headers)
         reply = connection.getresponse()
         text = reply.read(RESPONSE_LIMIT).decode("utf-8", "replace")
     except (http.client.HTTPException, OSError) as exc:
