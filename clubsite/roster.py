@@ -8,6 +8,7 @@ writes inside one transaction.
 import csv
 import datetime
 import io
+import unicodedata
 from dataclasses import asdict, dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -37,6 +38,11 @@ COLUMN_LABELS = {
     "licence_number": gettext_lazy("licence number"),
     "last_name": gettext_lazy("last name"),
     "first_name": gettext_lazy("first name"),
+    "email": gettext_lazy("email"),
+    "phone": gettext_lazy("phone"),
+    "birth_date": gettext_lazy("birth date"),
+    "category": gettext_lazy("category"),
+    "licence_status": gettext_lazy("licence status"),
 }
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y")
 MAX_ROWS = 20000
@@ -76,6 +82,57 @@ class RosterPreview:
     @classmethod
     def from_session(cls, data: list[dict]) -> "RosterPreview":
         return cls(rows=[RosterRow(**row) for row in data])
+
+
+def _max_lengths() -> dict[str, int]:
+    """How long each stored column may be: the model fields' own ``max_length`` (a longer
+    value is an error on PostgreSQL, a silent overflow elsewhere). The licence number is
+    stored twice, on the member and on the licence. Parsed columns (date, category,
+    status) are looked up, not stored, and only need a sane bound."""
+    member = {name: Member._meta.get_field(name).max_length
+              for name in ("last_name", "first_name", "email", "phone")}
+    member["licence_number"] = min(Member._meta.get_field("licence_number").max_length,
+                                   Licence._meta.get_field("number").max_length)
+    return member | {"birth_date": 40, "category": 80, "licence_status": 40}
+
+
+MAX_LENGTHS = _max_lengths()
+
+
+def _bad_characters(value: str) -> str | None:
+    """Why ``value`` is not storable text, or None: control characters (NUL ends a string
+    in PostgreSQL and makes psycopg refuse it) and lone surrogates (an XLSX can spell one
+    as ``_xD800_``; no encoding writes it)."""
+    for char in value:
+        category = unicodedata.category(char)
+        if category == "Cs":
+            return "surrogate"
+        if category == "Cc":
+            return "control"
+    return None
+
+
+def _shown(value: str, limit: int) -> str:
+    """A bad cell as the preview may show it: bad characters replaced, kept short."""
+    clean = "".join("\ufffd" if unicodedata.category(c) in ("Cc", "Cs") else c for c in value)
+    return clean if len(clean) <= limit else clean[:limit] + "…"
+
+
+def check_cell(column: str, value: str) -> str | None:
+    """The error of one cell of ``column``, naming the column, or None when it may be
+    stored (characters and length; what the value means is checked by the caller)."""
+    label = COLUMN_LABELS[column]
+    problem = _bad_characters(value)
+    if problem == "control":
+        return _("Column “%(column)s”: contains a control character (such as NUL or a "
+                 "line break); remove it.") % {"column": label}
+    if problem == "surrogate":
+        return _("Column “%(column)s”: contains characters that are not valid text.") % {
+            "column": label}
+    if len(value) > MAX_LENGTHS[column]:
+        return _("Column “%(column)s”: %(length)d characters; at most %(limit)d.") % {
+            "column": label, "length": len(value), "limit": MAX_LENGTHS[column]}
+    return None
 
 
 def _normalise_header(name: str) -> str:
@@ -185,29 +242,36 @@ def read_roster(content: bytes, filename: str) -> RosterPreview:
             return cells[index].strip() if index is not None and index < len(cells) else ""
 
         row = RosterRow(line=line)
-        row.licence_number = cell("licence_number")
-        row.last_name = cell("last_name")
-        row.first_name = cell("first_name")
-        row.email = cell("email")
-        row.phone = cell("phone")
+        raw_cells = {column: cell(column) for column in COLUMNS}
+        bad = set()
+        for column, value in raw_cells.items():
+            if error := check_cell(column, value):
+                row.errors.append(error)
+                bad.add(column)
+                raw_cells[column] = _shown(value, MAX_LENGTHS[column])
+        row.licence_number = raw_cells["licence_number"]
+        row.last_name = raw_cells["last_name"]
+        row.first_name = raw_cells["first_name"]
+        row.email = raw_cells["email"]
+        row.phone = raw_cells["phone"]
         for column in REQUIRED:
             if not getattr(row, column):
                 row.errors.append(
                     _("“%(column)s” is empty.") % {"column": COLUMN_LABELS[column]}
                 )
-        if row.licence_number:
+        if row.licence_number and "licence_number" not in bad:
             if row.licence_number in seen:
                 row.errors.append(
                     _("Licence number %(number)s is repeated (also on row %(line)d).")
                     % {"number": row.licence_number, "line": seen[row.licence_number]}
                 )
             seen.setdefault(row.licence_number, line)
-        if row.email:
+        if row.email and "email" not in bad:
             try:
                 validate_email(row.email)
             except ValidationError:
                 row.errors.append(_("“%(value)s” is not a valid email.") % {"value": row.email})
-        if raw := cell("birth_date"):
+        if (raw := raw_cells["birth_date"]) and "birth_date" not in bad:
             try:
                 row.birth_date = _parse_date(raw).isoformat()
             except ValueError:
@@ -215,12 +279,12 @@ def read_roster(content: bytes, filename: str) -> RosterPreview:
                     _("“%(value)s” is not a date (use YYYY-MM-DD or DD/MM/YYYY).")
                     % {"value": raw}
                 )
-        if raw := cell("category"):
+        if (raw := raw_cells["category"]) and "category" not in bad:
             if fold(raw) in categories:
                 row.category = categories[fold(raw)]
             else:
                 row.errors.append(_("Unknown category “%(value)s”.") % {"value": raw})
-        if raw := cell("licence_status"):
+        if (raw := raw_cells["licence_status"]) and "licence_status" not in bad:
             if fold(raw) in statuses:
                 row.licence_status = statuses[fold(raw)]
             else:

@@ -5,6 +5,7 @@ eagerly in-process, mail to the console, a secret key generated into var/. Produ
 and CI set DATABASE_URL, CELERY_BROKER_URL and friends (see README.md).
 """
 
+import datetime
 import os
 import secrets
 from pathlib import Path
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "simple_history",
+    "axes",
     "clubsite",
     "tournaments",
     "laws",
@@ -74,6 +76,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as axes asks: it answers a locked-out sign-in with clubsite.signin.locked_out.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -116,6 +120,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in throttling (django-axes, see clubsite/signin.py): after LOGIN_FAILURE_LIMIT wrong
+# passwords for one username from one address, that pair is locked out for
+# LOGIN_COOLOFF_MINUTES; a successful sign-in clears its count. Every failure is stored
+# (AccessAttempt, AccessFailureLog) and logged.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_CALLABLE = "clubsite.signin.locked_out"
+AXES_CLIENT_IP_CALLABLE = "clubsite.signin.client_ip"
+# Behind the site's own reverse proxy the client's address is read from X-Forwarded-For,
+# TRUSTED_PROXY_COUNT entries from the right (one proxy: the entry it appended).
+BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -220,6 +243,12 @@ SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 TABLE_SIGNIN_MAX_FAILURES = int(os.environ.get("TABLE_SIGNIN_MAX_FAILURES", "10"))
 TABLE_SIGNIN_WINDOW_SECONDS = int(os.environ.get("TABLE_SIGNIN_WINDOW_SECONDS", "600"))
 
+# Federation uploads go only to public https servers. A test or a federation server on the
+# club's own network may allow plain http and loopback/private addresses; link-local
+# (cloud metadata), multicast and reserved addresses are never allowed.
+FEDERATION_ALLOW_HTTP = env_bool("FEDERATION_ALLOW_HTTP", False)
+FEDERATION_ALLOW_PRIVATE = env_bool("FEDERATION_ALLOW_PRIVATE", False)
+
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}
 
@@ -228,9 +257,7 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool(
-    "BEHIND_HTTPS_PROXY", False
-) else None
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_HTTPS_PROXY else None
 
 LOGGING = {
     "version": 1,

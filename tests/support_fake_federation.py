@@ -1,5 +1,5 @@
 """A fake federation for upload tests: an HTTP server on 127.0.0.1 that fails, times out,
-holds a request, refuses or succeeds on command, and records what it received.
+holds a request, drips its answer, refuses or succeeds on command, and records what it received.
 
 Like a careful real service it files a request once per ``Idempotency-Key``: a repeated key
 gets the original answer and files nothing new, so tests can count what was *filed*.
@@ -20,6 +20,7 @@ class FakeFederation:
         self.filed: dict[str, dict] = {}  # Idempotency-Key → first request
         self.answers: dict[str, tuple[int, bytes]] = {}
         self.slow_seconds = 3.0
+        self.drip_bytes, self.drip_seconds = 20, 0.4  # "drip": an answer a byte at a time
         self.arrived = threading.Event()  # a "hold" request has arrived
         self.release = threading.Event()  # let held requests answer
         self.lock = threading.Lock()
@@ -61,6 +62,18 @@ class FakeFederation:
                 except OSError:
                     pass  # the client gave up (timeout, killed worker)
 
+            def _drip(self) -> None:
+                try:
+                    self.send_response(201)
+                    self.send_header("Content-Length", str(fed.drip_bytes))
+                    self.end_headers()
+                    for _byte in range(fed.drip_bytes):
+                        self.wfile.write(b"x")
+                        self.wfile.flush()
+                        time.sleep(fed.drip_seconds)
+                except OSError:
+                    pass
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 body = self.rfile.read(length)
@@ -77,6 +90,8 @@ class FakeFederation:
                     return self._answer(500, b'{"error": "internal error"}')
                 if mode == "refuse":
                     return self._answer(422, b'{"error": "unknown club"}')
+                if mode == "drip":
+                    return self._drip()
                 with fed.lock:
                     fed.filed.setdefault(key, request)
                     receipt = {"receipt": f"R-{len(fed.filed):04d}", "upload_id": key}

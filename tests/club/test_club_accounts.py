@@ -5,6 +5,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.http import HttpRequest
 from django.urls import reverse
 
 from clubsite.models import Category, Member
@@ -26,7 +27,7 @@ def test_secretary_opens_an_account_and_the_member_sets_a_password(secretary_cli
     assert page.context["validlink"]
     client.post(page.redirect_chain[-1][0], {"new_password1": "Trébol-2026!x",
                                              "new_password2": "Trébol-2026!x"})
-    assert client.login(username="begona", password="Trébol-2026!x")
+    assert client.login(request=HttpRequest(), username="begona", password="Trébol-2026!x")
     # A second account for the same member is refused.
     secretary_client.post(reverse("clubsite:account_open", args=[member.pk]))
     assert User.objects.filter(member=member).count() == 1

@@ -4,6 +4,7 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from openpyxl import Workbook
 
 from clubsite.models import Licence, Member, Season
@@ -84,3 +85,71 @@ def test_import_through_the_pages(secretary_client):
     secretary_client.post(reverse("clubsite:roster_import"), {"file": upload})
     secretary_client.post(reverse("clubsite:roster_confirm"))
     assert Member.objects.count() == 2
+
+
+# --- cells that cannot be stored: every one listed, with its row and column ------------------
+
+HEADER = "licencia;apellidos;nombre;email;telefono\n"
+
+
+def _bad_cells(text: str) -> dict[int, list[str]]:
+    with translation.override("en"):
+        preview = read_roster(text.encode(), "roster.csv")
+    assert not preview.ok
+    with pytest.raises(ValueError):
+        commit_roster(preview, Season.current())
+    assert not Member.objects.exists() and not Licence.objects.exists()
+    return {row.line: row.errors for row in preview.bad_rows}
+
+
+def test_nul_bytes_are_listed_by_row_and_column_and_nothing_is_stored():
+    bad = _bad_cells(HEADER + "AEB-1;Peña;Begoña;;\nAEB-2;Nú\x00ñez;José;;\n"
+                              "AEB-3;Ruiz;Ana;;600\x00123\n")
+    assert set(bad) == {3, 4}
+    assert bad[3] == ["Column “last name”: contains a control character (such as NUL or a "
+                      "line break); remove it."]
+    assert len(bad[4]) == 1 and "“phone”" in bad[4][0] and "control character" in bad[4][0]
+
+
+def test_over_long_fields_are_listed_against_the_models_lengths():
+    bad = _bad_cells(HEADER + f"AEB-1;{'P' * 121};Begoña;;\n"
+                              f"{'9' * 31};Núñez;{'J' * 81};;{'6' * 41}\n"
+                              f"AEB-3;Ruiz;Ana;{'a' * 250}@example.com;\n")
+    assert bad[2] == ["Column “last name”: 121 characters; at most 120."]
+    assert bad[3] == ["Column “licence number”: 31 characters; at most 30.",
+                      "Column “first name”: 81 characters; at most 80.",
+                      "Column “phone”: 41 characters; at most 40."]
+    assert bad[4] == ["Column “email”: 262 characters; at most 254."]
+
+
+def test_control_characters_are_refused_in_every_column():
+    bad = _bad_cells("licencia;apellidos;nombre;fecha_nacimiento;categoria;estado\n"
+                     "AEB-1;Pe\x1bña;Begoña;01/02/1960;;\n"
+                     "AEB-2;Núñez;José;01/02\x07/1960;;\n"
+                     "AEB-3;Ruiz;Ana;;sub\x0b25;act\x7fiva\n")
+    assert [len(bad[line]) for line in (2, 3, 4)] == [1, 1, 2]
+    assert "“birth date”" in bad[3][0] and "“category”" in bad[4][0]
+    assert "“licence status”" in bad[4][1]
+
+
+def test_lone_surrogates_are_not_text():
+    """No file we read today decodes to one, but text from elsewhere (a spreadsheet
+    library, ``surrogateescape``) can carry it, and PostgreSQL cannot store it."""
+    from clubsite.roster import check_cell
+
+    with translation.override("en"):
+        assert check_cell("first_name", "Ana\ud800") == (
+            "Column “first name”: contains characters that are not valid text.")
+        assert check_cell("first_name", "Ana María") is None
+
+
+def test_bad_cells_through_the_page_are_listed_without_a_500(secretary_client):
+    upload = io.BytesIO((HEADER + f"AEB-1;Nú\x00ñez;{'J' * 200};;\n").encode())
+    upload.name = "roster.csv"
+    response = secretary_client.post(reverse("clubsite:roster_import"), {"file": upload})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "\x00" not in html
+    assert "Columna «apellidos»" in html  # the column, in the page's language (Spanish)
+    assert secretary_client.post(reverse("clubsite:roster_confirm")).status_code == 302
+    assert not Member.objects.exists()

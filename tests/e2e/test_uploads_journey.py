@@ -76,6 +76,7 @@ def fed():
 def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, settings,
                                                 monkeypatch):
     settings.UPLOAD_RETRY_BASE_SECONDS = 0
+    settings.FEDERATION_ALLOW_HTTP = settings.FEDERATION_ALLOW_PRIVATE = True  # the fake's
     held = []  # the PDF jobs, waiting for "the worker" (this test)
     monkeypatch.setattr(jobs.generate_pdf, "delay", held.append)
     build_club()

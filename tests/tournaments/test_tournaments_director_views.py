@@ -659,3 +659,25 @@ def test_adjustment_after_the_period_needs_the_override(director_client, mitchel
     assert not Result.objects.exists()
     assert director_client.post(url, {**data, "override": "on"}).status_code == 302
     assert AuditEntry.objects.get(action=AuditAction.ADJUSTED).override
+
+
+@pytest.mark.parametrize("target", [
+    "https://evil.example/phish", "//evil.example/phish", "http://evil.example/",
+    "https:///evil.example", "javascript:alert(1)", "/\\evil.example",
+])
+def test_confirm_never_sends_the_director_off_site(director_client, mitchell_session, target):
+    """A crafted ``next`` is not followed: the confirmation lands on the session's console."""
+    result = _enter(mitchell_session, 1, 1, 1).result
+    response = director_client.post(reverse("director:confirm", args=[result.pk]),
+                                    {"next": target})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("director:console",
+                                           args=[mitchell_session.session_id])
+
+
+def test_confirm_returns_to_the_line_it_came_from(director_client, mitchell_session):
+    result = _enter(mitchell_session, 1, 1, 1).result
+    line = reverse("director:line", args=[mitchell_session.pk, 1, 1, 1])
+    response = director_client.post(reverse("director:confirm", args=[result.pk]),
+                                    {"next": line})
+    assert response.status_code == 302 and response["Location"] == line

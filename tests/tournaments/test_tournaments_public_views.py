@@ -338,6 +338,46 @@ def test_ranking_page_uses_a_constant_number_of_queries(client, members, movemen
     assert counts[0][0] <= 12 and counts[0][1] < counts[0][0]
 
 
+def _ranking_keys() -> list[str]:
+    return [key for key in cache._cache if "ranking-html" in key]
+
+
+def test_invented_sorts_and_parameters_do_not_grow_the_cache(client, mitchell):
+    """Anyone may invent query strings; only the table's own sorts make cache entries."""
+    _section, tournament, _adj = mitchell
+    url = section_url(tournament)
+    client.get(url)
+    cache.clear()
+    rng = random.Random(4)
+    columns = ["place", "-place", "number", "-number", "names", "-names", "points", "-points",
+               "percentage", "-percentage"]
+    for i in range(1000):
+        noise = f"{rng.getrandbits(40):x}"
+        query = rng.choice([
+            {"sort": noise}, {"ns-sort": noise}, {"ew-sort": noise}, {"x": noise},
+            {"ns-sort": rng.choice(columns), "x": noise},
+            {"ns-sort": rng.choice(columns)}, {"ew-sort": rng.choice(columns)},
+            {"ns-sort": rng.choice(columns), "ew-sort": rng.choice(columns)},
+        ])
+        response = client.get(url, query)
+        assert response.status_code == 200, (i, query)
+    # At most one entry per real combination of the two lines' sorts (and the plain page).
+    assert len(_ranking_keys()) <= (len(columns) + 1) ** 2
+
+
+def test_a_real_sort_is_still_served_from_the_cache(client, mitchell):
+    _section, tournament, _adj = mitchell
+    url = section_url(tournament)
+    first = client.get(url, {"ns-sort": "-percentage"})
+    assert "tables" in first.context
+    again = client.get(url, {"ns-sort": "-percentage"})
+    assert "tables" not in again.context
+    assert len(_ranking_keys()) == 1
+    client.get(url, {"ns-sort": "-percentage", "utm": "x"})  # rendered, not cached
+    client.get(url, {"ns-sort": "bogus"})
+    assert len(_ranking_keys()) == 1
+
+
 # --- scorecards -----------------------------------------------------------------------------
 
 

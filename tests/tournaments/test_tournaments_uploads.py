@@ -37,7 +37,10 @@ pytestmark = pytest.mark.urls(__name__)
 
 
 @pytest.fixture
-def fed():
+def fed(settings):
+    """The fake federation listens on 127.0.0.1 over plain http: allowed for these tests
+    only (production refuses both, see test_tournaments_federation_address.py)."""
+    settings.FEDERATION_ALLOW_HTTP = settings.FEDERATION_ALLOW_PRIVATE = True
     server = FakeFederation().start()
     yield server
     server.stop()
@@ -319,6 +322,7 @@ def test_a_worker_killed_mid_upload_is_redone_and_files_once(
 
     env = {**os.environ, "DATABASE_URL": _database_url(),
            "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+           "FEDERATION_ALLOW_HTTP": "1", "FEDERATION_ALLOW_PRIVATE": "1",
            "WORKER_NODE": celery_worker_process.node}  # answers the fixture's pings
     celery_worker_process.process.terminate()  # the fixture's worker cannot see jobs.py yet
     celery_worker_process.process.wait(timeout=30)

@@ -9,17 +9,20 @@ hash). Each attempt is written down *before* the request leaves and completed af
 an interrupted one still shows on the page.
 
 ``send`` is what the Celery task runs; it raises ``RetryLater`` for what may pass (timeouts,
-refused connections, 5xx, 408/429) and ``UploadRefused`` for what will not (other 4xx).
+refused connections, 5xx, 408/429) and ``UploadRefused`` for what will not (other 4xx and
+3xx, an address that is not a public server: ``federation_address``).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import http.client
 import json
+import socket
+import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 
 from django.db import transaction
@@ -39,9 +42,14 @@ from ..models.uploads import (
 from ..services.errors import TournamentError
 from . import pbn, usebio
 from .data import load_event
+from .federation_address import UnsafeAddress, check_url, pinned_connection
 from .licences import licence_batch
 
 EXCERPT = 500
+# What is read of a federation's answer (only its start is kept) and the longest a send may
+# take, whatever the endpoint says.
+RESPONSE_LIMIT = EXCERPT * 4
+MAX_TIMEOUT = 120
 CONTENT_TYPES = {FileFormat.USEBIO: "application/xml", FileFormat.PBN: "text/plain",
                  FileFormat.LICENCE_CSV: "text/csv"}
 
@@ -137,7 +145,8 @@ def _multipart(fields: dict[str, str], file_name: str, content: bytes, content_t
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
-def build_request(upload: Upload) -> urllib.request.Request:
+def build_request(upload: Upload) -> tuple[bytes, dict[str, str]]:
+    """The POST's body and headers (names spelled as usual: some servers are picky)."""
     endpoint = upload.endpoint
     fields = {"upload_id": str(upload.upload_id), "format": upload.file_format,
               "file_name": upload.file_name,
@@ -157,13 +166,64 @@ def build_request(upload: Upload) -> urllib.request.Request:
     elif endpoint.auth == AuthKind.BASIC:
         pair = f"{endpoint.username}:{endpoint.secret}".encode()
         headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
-    return urllib.request.Request(endpoint.url, data=body, headers=headers, method="POST")
+    return body, headers
 
 
 def _finish(attempt: UploadAttempt, started: float, *, status=None, response="", error=""):
     attempt.http_status, attempt.response, attempt.error = status, response[:EXCERPT], error
     attempt.duration_ms = int((time.monotonic() - started) * 1000)
     attempt.save(update_fields=["http_status", "response", "error", "duration_ms"])
+
+
+class _Answer(Exception):
+    """A federation's answer other than 2xx (3xx included: a redirect is not followed, it
+    could lead anywhere, so it is not a success either)."""
+
+    def __init__(self, status: int, text: str):
+        super().__init__(status)
+        self.status, self.text = status, text
+
+
+def _post(upload: Upload) -> tuple[int, str]:
+    """POST the upload to its endpoint's checked address; (status, start of the answer).
+
+    At most ``RESPONSE_LIMIT`` bytes of the answer are read, and the whole exchange gets
+    the endpoint's timeout (capped at ``MAX_TIMEOUT``) as a deadline: a server that drips
+    its answer byte by byte is cut off then, not after a timeout per byte."""
+    address = check_url(upload.endpoint.url)
+    timeout = min(max(upload.endpoint.timeout, 1), MAX_TIMEOUT)
+    body, headers = build_request(upload)
+    connection = pinned_connection(address, timeout)
+
+    fired, opened = threading.Event(), []
+
+    def cut_off():  # the reply keeps the socket after the connection lets go of it
+        fired.set()
+        for sock in opened:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    deadline = threading.Timer(timeout, cut_off)
+    deadline.daemon = True
+    deadline.start()
+    try:
+        connection.connect()  # bounded by its own timeout
+        opened.append(connection.sock)
+        connection.request("POST", address.target, body=body, headers=headers)
+        reply = connection.getresponse()
+        text = reply.read(RESPONSE_LIMIT).decode("utf-8", "replace")
+    except (http.client.HTTPException, OSError) as exc:
+        if fired.is_set():
+            raise TimeoutError("timed out") from exc
+        raise
+    finally:
+        deadline.cancel()
+        connection.close()
+    if fired.is_set():  # what arrived before the cut is not the whole answer
+        raise TimeoutError("timed out")
+    if not 200 <= reply.status < 300:
+        raise _Answer(reply.status, text)
+    return reply.status, text
 
 
 def send(upload_pk: int) -> str:
@@ -179,20 +239,22 @@ def send(upload_pk: int) -> str:
     attempt = UploadAttempt.objects.create(upload=upload)
     started = time.monotonic()
     try:
-        with urllib.request.urlopen(build_request(upload),  # noqa: S310 (configured URL)
-                                    timeout=upload.endpoint.timeout) as reply:
-            status, text = reply.status, reply.read(EXCERPT * 4).decode("utf-8", "replace")
-    except urllib.error.HTTPError as exc:
-        text = exc.read(EXCERPT * 4).decode("utf-8", "replace") if exc.fp else ""
-        _finish(attempt, started, status=exc.code, response=text,
-                error=_("The federation answered %(status)s.") % {"status": exc.code})
-        Upload.objects.filter(pk=upload.pk).update(response_status=exc.code,
+        status, text = _post(upload)
+    except UnsafeAddress as exc:
+        error = _("The endpoint was not contacted: %(reason)s") % {"reason": exc}
+        _finish(attempt, started, error=error)
+        Upload.objects.filter(pk=upload.pk).update(error=error)
+        raise UploadRefused(error) from exc
+    except _Answer as exc:
+        _finish(attempt, started, status=exc.status, response=exc.text,
+                error=_("The federation answered %(status)s.") % {"status": exc.status})
+        Upload.objects.filter(pk=upload.pk).update(response_status=exc.status,
                                                    error=attempt.error)
-        if exc.code >= 500 or exc.code in (408, 429):
+        if exc.status >= 500 or exc.status in (408, 429):
             raise RetryLater(attempt.error) from exc
         raise UploadRefused(attempt.error) from exc
-    except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+    except (http.client.HTTPException, TimeoutError, ConnectionError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or str(exc) or exc.__class__.__name__
         error = _("The federation could not be reached (%(reason)s).") % {"reason": reason}
         _finish(attempt, started, error=error)
         Upload.objects.filter(pk=upload.pk).update(error=error)

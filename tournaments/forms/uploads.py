@@ -1,8 +1,10 @@
 """Forms of the secretary's federation uploads and the director's result imports."""
 
 from django import forms
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from ..exports.federation import MAX_TIMEOUT
+from ..exports.federation_address import UnsafeAddress, check_url
 from ..models.uploads import FederationEndpoint
 
 
@@ -17,6 +19,23 @@ class EndpointForm(forms.ModelForm):
         model = FederationEndpoint
         fields = ["name", "federation", "url", "file_format", "mode", "auth", "username",
                   "secret", "timeout", "max_retries", "enabled"]
+
+    def clean_url(self):
+        """Only a federation's public https server (``exports.federation_address``): the
+        uploader must not be pointed at this server or its network."""
+        url = self.cleaned_data["url"]
+        try:
+            check_url(url)
+        except UnsafeAddress as exc:
+            raise forms.ValidationError(str(exc), code="unsafe_address") from exc
+        return url
+
+    def clean_timeout(self):
+        timeout = self.cleaned_data["timeout"]
+        if not 1 <= timeout <= MAX_TIMEOUT:
+            raise forms.ValidationError(
+                gettext("Between 1 and %(limit)d seconds.") % {"limit": MAX_TIMEOUT})
+        return timeout
 
     def save(self, commit=True):
         endpoint = super().save(commit=False)

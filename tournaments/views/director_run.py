@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.permissions import director_required
+from clubsite.redirects import safe_next
 
 from ..forms.director import (
     AdjustmentForm,
@@ -257,8 +258,8 @@ def confirm(request, pk):
     result = get_object_or_404(Result, pk=pk)
     entry_service.confirm_result(result, user=request.user)
     messages.success(request, _("Result confirmed."))
-    return redirect(request.POST.get("next") or reverse("director:console",
-                                                        args=[result.section.session_id]))
+    return redirect(safe_next(request, reverse("director:console",
+                                               args=[result.section.session_id])))
 
 
 @director_required

@@ -125,9 +125,37 @@ def _scorecard_link(session):
     return lambda row: reverse("results:scorecard", args=[slug, number, row["entry_id"]])
 
 
-# Only these parameters change the ranking tables; a page asked with others is not cached.
+# Only these parameters change the ranking tables, and only to one of the table's own
+# columns (ascending or descending): the cache key is built from them alone.
 SORT_PARAMETERS = frozenset({"sort", "ns-sort", "ew-sort"})
 RANKING_HTML_SECONDS = 600
+
+
+def _sort_values(tournament, imps: bool) -> frozenset[str]:
+    """Every sort the session's ranking table knows: its orderable columns, either way."""
+    table = ranking_table([], imps, individual=_individual(tournament),
+                          vps=tournament.converts_matches_to_vps)
+    names = [column.name for column in table.columns if column.orderable]
+    return frozenset(names) | frozenset(f"-{name}" for name in names)
+
+
+def _cacheable_sort(request, allowed: frozenset[str]) -> str | None:
+    """The request's sort as a cache key part, or None when the page must not be cached.
+
+    Anyone can add parameters or invent sort values, and each new spelling used to be a new
+    cache entry (an anonymous visitor could fill the cache). Only the whitelisted sort
+    parameters, once each, with one of the table's real columns, make a key: at most one
+    entry per column and direction. Anything else is rendered without the cache, since
+    the header links the page writes carry the query string along."""
+    if not set(request.GET) <= SORT_PARAMETERS:
+        return None
+    parts = []
+    for name in sorted(request.GET):
+        values = request.GET.getlist(name)
+        if len(values) != 1 or values[0] not in allowed:
+            return None
+        parts.append(f"{name}={values[0]}")
+    return "&".join(parts)
 
 
 def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None:
@@ -136,15 +164,17 @@ def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None
     While a session is played, fifty people may reload its ranking every few seconds and
     it changes only when the worker stores a new version: rendering the tables was most
     of a page's cost. The key holds the version and its stamp (a rebuilt database reuses
-    versions), the language (decimal separators, headers) and the sort. ``build`` returns
-    the tables to render, or None when there is no such ranking (then nothing is cached).
+    versions), the language (decimal separators, headers) and the sort, from a closed list
+    (``_cacheable_sort``). ``build`` returns the tables to render, or None when there is no
+    such ranking (then nothing is cached).
     """
     key = None
-    if set(request.GET) <= SORT_PARAMETERS and len(request.META.get("QUERY_STRING", "")) < 200:
+    sort = _cacheable_sort(request, _sort_values(session.tournament, imps))
+    if sort is not None:
         stamp = session.classified_through.timestamp() if session.classified_through else 0
         key = ":".join(str(part) for part in (
             "clubsite:ranking-html", session.pk, scope, session.ranking_version, stamp,
-            session.tournament.slug, int(imps), get_language(), request.GET.urlencode()))
+            session.tournament.slug, int(imps), get_language(), sort))
         with suppress(Exception):  # a cache that is down only costs the rendering
             html = cache.get(key)
             if html is not None:
