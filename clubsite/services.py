@@ -54,14 +54,21 @@ class LicenceState:
     LABELS = dict(CHOICES)
 
 
+# The statuses of a licence the member actually held: the federation granted it.
+HELD = (LicenceStatus.ACTIVE, LicenceStatus.EXPIRED)
+
+
 def members_with_licence_state(season: Season, queryset: QuerySet | None = None) -> QuerySet:
     """Members annotated with ``licence_state`` and ``licence_status`` for ``season``.
 
     One query whatever the number of members: the state is a CASE over two subqueries.
+    Without a licence for ``season`` a member is "expired" only if they held one before
+    (active or expired): a request cancelled or never granted leaves them never licensed.
     """
     queryset = Member.objects.all() if queryset is None else queryset
     this_season = Licence.objects.filter(member=OuterRef("pk"), season=season)
-    earlier = Licence.objects.filter(member=OuterRef("pk"), season__start__lt=season.start)
+    earlier = Licence.objects.filter(member=OuterRef("pk"), season__start__lt=season.start,
+                                     status__in=HELD)
     return queryset.select_related("category").annotate(
         licence_status=Subquery(this_season.values("status")[:1]),
         had_licence=Exists(earlier),
@@ -137,7 +144,7 @@ def members_to_renew(season: Season) -> QuerySet:
         status=MemberStatus.ACTIVE,
         is_guest=False,
         licences__season=previous,
-        licences__status__in=[LicenceStatus.ACTIVE, LicenceStatus.EXPIRED],
+        licences__status__in=HELD,
     ).exclude(licences__season=season).distinct()
 
 
