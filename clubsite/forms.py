@@ -100,9 +100,12 @@ class ClubForm(forms.ModelForm):
 
 
 class FeeForm(forms.ModelForm):
+    """A line of the schedule; a fee change mid-season is a new line with its first day."""
+
     class Meta:
         model = Fee
-        fields = ["kind", "category", "amount"]
+        fields = ["kind", "category", "amount", "effective_from"]
+        widgets = {"effective_from": DateInput()}
 
 
 FeeFormSet = forms.inlineformset_factory(Season, Fee, form=FeeForm, extra=2, can_delete=True)

@@ -5,6 +5,7 @@ import unicodedata
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -252,7 +253,13 @@ class FeeKind(models.TextChoices):
 
 
 class Fee(models.Model):
-    """One line of a season's fee schedule: what a category pays for membership or licence."""
+    """One line of a season's fee schedule: what a category pays for membership or licence.
+
+    A fee changed during the season is a new line with the day it applies from, so charges
+    made before that day keep the old amount (``services.fee_for``); editing a line's amount
+    corrects it for every charge made under it. A line without a day applies from the
+    season's start.
+    """
 
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="fees"
@@ -260,17 +267,40 @@ class Fee(models.Model):
     kind = models.CharField(_("kind"), max_length=12, choices=FeeKind.choices)
     category = models.ForeignKey(Category, verbose_name=_("category"), on_delete=models.CASCADE)
     amount = models.DecimalField(_("amount"), max_digits=8, decimal_places=2)
+    effective_from = models.DateField(
+        _("applies from"), blank=True,
+        help_text=_("Empty: from the season's start. A later day changes the fee for "
+                    "charges made from that day on."),
+    )
 
     class Meta:
-        ordering = ["season__start", "kind", "category__name"]
+        ordering = ["season__start", "kind", "category__name", "effective_from"]
         verbose_name = _("fee")
         verbose_name_plural = _("fee schedule")
         constraints = [
-            models.UniqueConstraint(fields=["season", "kind", "category"], name="one_fee_per_line")
+            models.UniqueConstraint(fields=["season", "kind", "category", "effective_from"],
+                                    name="one_fee_per_line_and_day")
         ]
 
     def __str__(self) -> str:
         return f"{self.season} · {self.get_kind_display()} · {self.category}: {self.amount}"
+
+    def save(self, *args, **kwargs):
+        self._fill_effective_from()
+        super().save(*args, **kwargs)
+
+    def _fill_effective_from(self) -> None:
+        if self.effective_from is None and self.season_id is not None:
+            self.effective_from = self.season.start
+
+    def clean(self):
+        self._fill_effective_from()
+        if self.effective_from is not None and self.season_id is not None and not (
+            self.season.start <= self.effective_from <= self.season.end
+        ):
+            raise ValidationError({"effective_from": _(
+                "Give a day within the season (%(start)s to %(end)s).") % {
+                "start": self.season.start.isoformat(), "end": self.season.end.isoformat()}})
 
 
 class PaymentMethod(models.TextChoices):

@@ -4,10 +4,12 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import (
     Case,
     CharField,
+    DateField,
     DecimalField,
     Exists,
     OuterRef,
@@ -18,7 +20,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -54,14 +56,23 @@ class LicenceState:
     LABELS = dict(CHOICES)
 
 
+CENT = Decimal("0.01")
+
+# The statuses of a licence the member actually held: the federation granted it.
+HELD = (LicenceStatus.ACTIVE, LicenceStatus.EXPIRED)
+
+
 def members_with_licence_state(season: Season, queryset: QuerySet | None = None) -> QuerySet:
     """Members annotated with ``licence_state`` and ``licence_status`` for ``season``.
 
     One query whatever the number of members: the state is a CASE over two subqueries.
+    Without a licence for ``season`` a member is "expired" only if they held one before
+    (active or expired): a request cancelled or never granted leaves them never licensed.
     """
     queryset = Member.objects.all() if queryset is None else queryset
     this_season = Licence.objects.filter(member=OuterRef("pk"), season=season)
-    earlier = Licence.objects.filter(member=OuterRef("pk"), season__start__lt=season.start)
+    earlier = Licence.objects.filter(member=OuterRef("pk"), season__start__lt=season.start,
+                                     status__in=HELD)
     return queryset.select_related("category").annotate(
         licence_status=Subquery(this_season.values("status")[:1]),
         had_licence=Exists(earlier),
@@ -88,11 +99,26 @@ def members_without_valid_licence(season: Season) -> QuerySet:
     return Member.objects.filter(status=MemberStatus.ACTIVE, is_guest=False).exclude(Exists(valid))
 
 
-def fee_for(season: Season, kind: str, category) -> Decimal:
+def fee_for(season: Season, kind: str, category, on: datetime.date | None = None) -> Decimal:
+    """What ``category`` pays for ``kind`` in ``season`` for a charge made on ``on``.
+
+    The line in force that day (the latest applying by then), so a fee changed mid-season
+    reaches only the charges made after the change; before the season (an early renewal)
+    or with no day given, the season's first line. No line, no category: nothing.
+    """
     if category is None:
         return Decimal("0")
-    fee = Fee.objects.filter(season=season, kind=kind, category=category).first()
+    lines = Fee.objects.filter(season=season, kind=kind, category=category)
+    fee = lines.filter(effective_from__lte=on or season.start).order_by("-effective_from").first()
+    fee = fee or lines.order_by("effective_from").first()
     return fee.amount if fee else Decimal("0")
+
+
+def _licence_payments(member: Member, season: Season) -> Decimal:
+    total = Payment.objects.filter(
+        member=member, season=season, kind=FeeKind.LICENCE
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or Decimal("0")
 
 
 @transaction.atomic
@@ -100,8 +126,11 @@ def renew_licence(member: Member, season: Season) -> Licence:
     """Ask the federation for ``member``'s licence in ``season`` (status "requested").
 
     A licence already active or requested is left as it is; an expired or cancelled one
-    for that season is requested again. The fee comes from the season's schedule.
+    for that season is requested again, a new charge: the member's category and the fee in
+    force today. The fee comes from the season's schedule; licence payments already made
+    for the season count towards it (paid in advance is paid).
     """
+    today = timezone.localdate()
     licence, created = Licence.objects.select_for_update().get_or_create(
         member=member,
         season=season,
@@ -110,15 +139,21 @@ def renew_licence(member: Member, season: Season) -> Licence:
             "number": member.licence_number,
             "category": member.category,
             "status": LicenceStatus.REQUESTED,
-            "requested_on": timezone.localdate(),
+            "requested_on": today,
             "valid_from": season.start,
             "valid_until": season.end,
-            "fee": fee_for(season, FeeKind.LICENCE, member.category),
+            "fee": fee_for(season, FeeKind.LICENCE, member.category, on=today),
         },
     )
     if not created and licence.status in (LicenceStatus.EXPIRED, LicenceStatus.CANCELLED):
         licence.status = LicenceStatus.REQUESTED
-        licence.requested_on = timezone.localdate()
+        licence.requested_on = today
+        licence.category = member.category
+        licence.number = member.licence_number or licence.number
+        licence.fee = fee_for(season, FeeKind.LICENCE, member.category, on=today)
+        created = True
+    if created:
+        licence.paid = _licence_payments(member, season) >= licence.fee
         licence.save()
     return licence
 
@@ -137,7 +172,7 @@ def members_to_renew(season: Season) -> QuerySet:
         status=MemberStatus.ACTIVE,
         is_guest=False,
         licences__season=previous,
-        licences__status__in=[LicenceStatus.ACTIVE, LicenceStatus.EXPIRED],
+        licences__status__in=HELD,
     ).exclude(licences__season=season).distinct()
 
 
@@ -153,7 +188,17 @@ def record_payment(
     recorded_by=None,
     note: str = "",
 ) -> Payment:
-    """Store a payment; a licence payment that covers the licence fee marks it paid."""
+    """Store a payment; a licence payment that covers the licence fee marks it paid.
+
+    The amount must be positive and in cents: a refund is not a payment, and a third
+    decimal would be rounded differently by each database.
+    """
+    amount = amount if isinstance(amount, Decimal) else Decimal(str(amount))
+    if not amount > 0:
+        raise ValidationError(_("The amount must be greater than zero."), code="not_positive")
+    if amount != amount.quantize(CENT):
+        raise ValidationError(_("Give the amount in whole cents (two decimals at most)."),
+                              code="sub_cent")
     payment = Payment.objects.create(
         member=member, season=season, kind=kind, amount=amount, method=method,
         paid_on=paid_on, recorded_by=recorded_by, note=note,
@@ -161,10 +206,7 @@ def record_payment(
     if kind == FeeKind.LICENCE:
         licence = Licence.objects.select_for_update().filter(member=member, season=season).first()
         if licence is not None and not licence.paid:
-            paid = Payment.objects.filter(
-                member=member, season=season, kind=FeeKind.LICENCE
-            ).aggregate(total=Sum("amount"))["total"]
-            if paid >= licence.fee:
+            if _licence_payments(member, season) >= licence.fee:
                 licence.paid = True
                 licence.save(update_fields=["paid"])
     return payment
@@ -183,11 +225,18 @@ class Arrear:
 
 def arrears(season: Season) -> list[Arrear]:
     """Active members who owe money for ``season``: membership fee of their category plus
-    the fee of any licence requested for that season, less what they paid. Two queries."""
+    the fee of any licence requested for that season, less what they paid. One query.
+
+    Membership is charged on the season's first day, or the day a member joined during it,
+    at the fee line in force that day (``fee_for``); a licence at the fee stored when it
+    was requested.
+    """
     money = DecimalField(max_digits=10, decimal_places=2)
-    membership_fee = Fee.objects.filter(
-        season=season, kind=FeeKind.MEMBERSHIP, category=OuterRef("category")
-    ).values("amount")[:1]
+    lines = Fee.objects.filter(season=season, kind=FeeKind.MEMBERSHIP,
+                               category=OuterRef("category"))
+    in_force = lines.filter(effective_from__lte=OuterRef("charged_on")).order_by(
+        "-effective_from").values("amount")[:1]
+    first_line = lines.order_by("effective_from").values("amount")[:1]
     licence_fee = Licence.objects.filter(
         member=OuterRef("pk"), season=season
     ).exclude(status=LicenceStatus.CANCELLED).values("fee")[:1]
@@ -197,11 +246,14 @@ def arrears(season: Season) -> list[Arrear]:
         .annotate(total=Sum("amount"))
         .values("total")
     )
+    start = Value(season.start, output_field=DateField())
     members = (
         Member.objects.filter(status=MemberStatus.ACTIVE, is_guest=False)
         .select_related("category")
+        .annotate(charged_on=Greatest(Coalesce("joined_on", start), start))
         .annotate(
-            due_membership=Coalesce(Subquery(membership_fee), Value(Decimal("0")), output_field=money),
+            due_membership=Coalesce(Subquery(in_force), Subquery(first_line),
+                                    Value(Decimal("0")), output_field=money),
             due_licence=Coalesce(Subquery(licence_fee), Value(Decimal("0")), output_field=money),
             paid_total=Coalesce(Subquery(paid), Value(Decimal("0")), output_field=money),
         )

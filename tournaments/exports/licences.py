@@ -1,14 +1,18 @@
 """The season's licence requests and renewals as the CSV a federation's office loads.
 
 One row per ``Licence`` of the season with status *requested*; "renewal" says whether the
-member held a licence the season before. Cells go through ``clubsite.exports.csv_text`` so a
-name like ``=HYPERLINK(…)`` cannot run as a spreadsheet formula.
+member held a licence (granted: active or since expired) the season before. Cells go
+through ``clubsite.exports.csv_text`` so a name like ``=HYPERLINK(…)`` cannot run as a
+spreadsheet formula. Like the header, the yes/no cells are fixed English words, not the
+interface's language: the federation reads the file, and an upload is sent once per
+content hash, so the same batch must give the same bytes whoever builds it.
 """
 
-from django.utils.translation import gettext as _
+import datetime
 
 from clubsite.exports import csv_text
 from clubsite.models import Club, Licence, LicenceStatus, Season
+from clubsite.services import HELD
 
 HEADER = ("federation", "club_id", "licence_number", "last_name", "first_name", "birth_date",
           "gender", "email", "category", "requested_on", "renewal", "fee", "paid")
@@ -25,7 +29,8 @@ def licence_batch(season: Season) -> tuple[str, str]:
     club = Club.load()
     licences = list(requested_licences(season))
     previous = set(Licence.objects.filter(
-        season__end__lt=season.start, member__in=[lic.member_id for lic in licences])
+        season__end=season.start - datetime.timedelta(days=1), status__in=HELD,
+        member__in=[lic.member_id for lic in licences])
         .values_list("member_id", flat=True))
     rows = []
     for lic in licences:
@@ -35,7 +40,7 @@ def licence_batch(season: Season) -> tuple[str, str]:
                      m.last_name, m.first_name, m.birth_date.isoformat() if m.birth_date else "",
                      m.gender, m.email, category.code if category else "",
                      lic.requested_on.isoformat() if lic.requested_on else "",
-                     _("yes") if m.pk in previous else _("no"), lic.fee,
-                     _("yes") if lic.paid else _("no")))
+                     "yes" if m.pk in previous else "no", lic.fee,
+                     "yes" if lic.paid else "no"))
     name = f"licences-{season.name.replace('/', '-')}.csv"
     return name, csv_text(HEADER, rows)
