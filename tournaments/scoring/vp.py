@@ -146,9 +146,11 @@ def team_vps(margin: Real, boards: int, scale: str = "wbf20") -> Fraction:
     """A side's VPs from its own margin, exactly (a team, or a Butler pair over a match).
 
     The course's 25-VP table is for whole margins; a fractional margin (weighted or
-    cross-IMP scores) is rounded half up in the side's favour (C03 l.827: each side looks up
-    its own margin)."""
+    cross-IMP scores, knockout halves) reads as the nearest whole margin, an exact half going
+    up, in the side's favour (C03 l.827: each side looks up its own margin; Art. 12: "se
+    favorecerá al bando inocente"). The same rule for either sign: -12.7 reads as -13, as
+    12.7 reads as 13, so a zero-sum match's two sides still share the row's VPs."""
     m = Fraction(str(margin)) if isinstance(margin, float) else Fraction(margin)
     if scale == "course25" and m.denominator != 1:
-        m = Fraction(int(m + Fraction(1, 2)) if m >= 0 else -int(-m))
+        m = Fraction(math.floor(m + Fraction(1, 2)))
     return Fraction(str(vp_for_margin(m, boards, scale)))
