@@ -34,7 +34,6 @@ from tests.security.permission_expectations import (
 from tournaments.views.table import SESSION_KEY
 
 
-
 @dataclass
 class World:
     users: dict

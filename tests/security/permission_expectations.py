@@ -217,3 +217,21 @@ def gate(access: tuple, role: str, method: str) -> Outcome:
     if role in (ANONYMOUS, DEVICE_A, DEVICE_OTHER):
         return LOGIN
     return DENIED
+
+
+# --- results of one tournament that is not for everyone --------------------------------------
+# Every results route of one tournament (its URL takes the tournament's slug) is tried again
+# with that tournament hidden: its results shown to members only, or not published yet
+# (only the director follows a session being played). Hidden means not found (404).
+HIDDEN_RESULTS = {
+    #                                       anonymous player  device A1 device A2 secretary director admin
+    "members only": ({"public_results": False},
+                     row(MISSING, OK,      MISSING,  MISSING,  OK,       OK,      OK)),
+    "unpublished": ({"status": "running"},
+                    row(MISSING,  MISSING, MISSING,  MISSING,  MISSING,  OK,      OK)),
+}
+# Not even the director downloads a PDF of results that are not published.
+HIDDEN_RESULTS_EXCEPTIONS = {
+    ("unpublished", "results:pdf"): row(MISSING, MISSING, MISSING, MISSING, MISSING, MISSING,
+                                        MISSING),
+}

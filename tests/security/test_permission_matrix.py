@@ -13,17 +13,20 @@ import uuid
 
 import pytest
 from django.apps import apps
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from tests.security.permission_expectations import (
     ADMIN,
     ANONYMOUS,
     DECISIONS,
+    DENIED,
     DEVICE_A,
     DEVICE_OTHER,
     DIRECTOR,
     DIRECTOR_VIEW,
     GET,
+    HIDDEN_RESULTS,
+    HIDDEN_RESULTS_EXCEPTIONS,
     LOGIN,
     MOVED,
     OFFICE_VIEW,
@@ -34,12 +37,11 @@ from tests.security.permission_expectations import (
     SECRETARY,
     SECRETARY_VIEW,
     SIGN_IN,
-    DENIED,
     admitted,
     gate,
 )
 from tests.security.route_args import url_of
-from tournaments.models import Result, ResultStatus
+from tournaments.models import Result, ResultStatus, Tournament
 from tournaments.services import entry
 
 # Django's admin guards itself (staff only); ``test_admin_site_is_for_staff_only`` checks it.
@@ -159,6 +161,30 @@ def test_permission_matrix(world, name):
         if role not in refused:
             problems.append(_miss(_send(world, role, decision.method, url),
                                   decision.outcomes[role], name, role, decision.method))
+    problems = [p for p in problems if p]
+    assert not problems, "\n".join(problems)
+
+
+def _results_of_one_tournament() -> list[str]:
+    """The results routes whose URL names one tournament (by its slug)."""
+    names = []
+    for item in get_resolver().url_patterns:
+        if isinstance(item, URLResolver) and item.namespace == "results":
+            names += [f"results:{p.name}" for p in item.url_patterns
+                      if "<slug:slug>" in str(p.pattern)]
+    return sorted(names)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", _results_of_one_tournament())
+@pytest.mark.parametrize("hidden", sorted(HIDDEN_RESULTS))
+def test_hidden_results_are_not_found(world, hidden, name):
+    changes, outcomes = HIDDEN_RESULTS[hidden]
+    outcomes = HIDDEN_RESULTS_EXCEPTIONS.get((hidden, name), outcomes)
+    url = url_of(name, world)
+    Tournament.objects.filter(slug=resolve(url).kwargs["slug"]).update(**changes)
+    problems = [_miss(_send(world, role, GET, url), outcomes[role], f"{name} ({hidden})",
+                      role, GET) for role in ROLES]
     problems = [p for p in problems if p]
     assert not problems, "\n".join(problems)
 
