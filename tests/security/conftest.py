@@ -148,6 +148,8 @@ def _build(media_root) -> World:
     code_a = TableCode.objects.get(section=section, table=1, active=True)
     code_other = TableCode.objects.get(section=section, table=2, active=True)
     played = Result.objects.filter(section=section, status=ResultStatus.OK, round=1)
+    # Not yet agreed by the opponents: a confirmation that got through would show.
+    played.filter(table__in=(1, 2)).update(confirmed=False)
 
     swiss = Tournament.objects.get(slug__endswith="swiss-de-equipos-de-otono")
     members = list(Member.objects.order_by("licence_number"))
