@@ -96,9 +96,13 @@ ARGS = {
 
 
 def url_of(name: str, world) -> str:
-    from django.urls import reverse
+    from django.urls import NoReverseMatch, reverse
 
     built = ARGS[name](world) if name in ARGS else []
     args, query = built if isinstance(built, tuple) else (built, "")
-    url = reverse(name, args=args)
+    try:
+        url = reverse(name, args=args)
+    except NoReverseMatch as exc:
+        raise AssertionError(f"{name}: give its arguments in tests/security/route_args.py "
+                             f"({exc})") from exc
     return f"{url}?{query}" if query else url

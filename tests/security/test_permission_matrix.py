@@ -17,7 +17,6 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from tests.security.permission_expectations import (
     ADMIN,
-    ANONYMOUS,
     DECISIONS,
     DENIED,
     DEVICE_A,
@@ -287,4 +286,3 @@ def test_admin_site_is_for_staff_only(world):
         else:
             assert response.status_code == 302, role
             assert response["Location"].startswith(reverse("admin:login")), role
-    assert ANONYMOUS in ROLES and DEVICE_A in ROLES
