@@ -25,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services import entry as entry_service
 from tournaments.services import plan, setup
+from tournaments.views.table import SESSION_KEY as TABLE_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +73,9 @@ def test_table_device_cannot_open_director_pages(client, mitchell_session):
     """A table signs in with its code, not as a director: it is sent to the login page."""
     code = TableCode.objects.filter(section=mitchell_session).first()
     session = client.session
-    session["table_code"] = code.code
+    session[TABLE_SESSION_KEY] = code.pk  # what signing in at the table stores
     session.save()
+    assert client.get(reverse("table:home")).status_code == 200  # a real table device
     for url in _pages(mitchell_session):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith(
@@ -82,6 +84,7 @@ def test_table_device_cannot_open_director_pages(client, mitchell_session):
     assert post.status_code == 302 and post["Location"].startswith(reverse("login"))
     mitchell_session.session.refresh_from_db()
     assert mitchell_session.session.status == SessionStatus.RUNNING
+    assert client.get(reverse("table:home")).status_code == 200  # still signed in
 
 
 def test_director_opens_every_page(director_client, mitchell_session):

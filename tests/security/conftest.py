@@ -1,0 +1,193 @@
+"""One world of real objects for the permission matrix, built once per module.
+
+Every route is reversed with the pks and slugs of these objects, so each role meets the
+page as it is in use (a running session, published results, a teams match, a knockout,
+a federation upload...), not an empty 404. The world is built inside a transaction that
+is rolled back when the module ends; each test runs in its own savepoint inside it, so
+what an allowed role's POST changes is undone before the next test.
+"""
+
+import datetime
+import uuid
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.test import Client, override_settings
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from clubsite.permissions import Role
+from tests.conftest import make_user
+from tests.security.permission_expectations import (
+    ADMIN,
+    ANONYMOUS,
+    DEVICE_A,
+    DEVICE_OTHER,
+    DIRECTOR,
+    PLAYER,
+    SECRETARY,
+)
+from tournaments.views.table import SESSION_KEY
+
+
+@dataclass
+class World:
+    users: dict
+    member: object
+    season: object
+    running: object  # the tournament being played tonight (table devices sign in here)
+    section: object  # its section A
+    code_a: object  # table A1's code
+    code_other: object  # table A2's code
+    result_a: object  # a result of table A1
+    result_other: object  # a result of table A2
+    published: object  # a finished, published pairs tournament
+    published_section: object
+    published_entry: object
+    individual_section: object
+    two_sessions: object  # a published two-session pairs tournament (its overall ranking)
+    swiss: object
+    swiss_match: object
+    knockout: object
+    knockout_match: object
+    endpoint: object
+    upload: object
+    result_import: object
+    pdf: object
+    edition: object
+    reset_uid: str
+    reset_token: str
+
+    def client(self, role: str) -> Client:
+        """A fresh client in ``role``: a logged-in user, a table device, or nobody."""
+        client = Client()
+        if role in (DEVICE_A, DEVICE_OTHER):
+            session = client.session
+            session[SESSION_KEY] = (self.code_a if role == DEVICE_A else self.code_other).pk
+            session.save()
+        elif role != ANONYMOUS:
+            client.force_login(self.users[role])
+        return client
+
+
+def _knockout(members):
+    from tournaments.models import EventType, ScoringMethod, TeamMatch
+    from tournaments.services import publish, setup, teams
+
+    tournament = setup.create_tournament(name="Copa KO", date=datetime.date(2025, 6, 3),
+                                         event_type=EventType.TEAMS,
+                                         scoring_method=ScoringMethod.IMPS)
+    teams.configure(tournament, format="knockout", boards_per_match=2)
+    for i in range(4):
+        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+    session = teams.start_teams(tournament)
+    publish.publish_provisional(tournament, user=None)
+    return tournament, TeamMatch.objects.filter(session=session).first()
+
+
+def _two_sessions(members):
+    from tests.tournaments.conftest import make_pairs
+    from tests.tournaments.multisession import make_event, play, seat
+    from tournaments.services import publish
+
+    tournament, _entries = make_event(members, make_pairs, sessions=2, sections=1, tables=3,
+                                      name="Dos sesiones")
+    first, second = tournament.sessions.order_by("number")
+    play(first)
+    seat(second, "same", None)
+    play(second)
+    publish.publish_final(tournament, user=None)
+    return tournament
+
+
+def _build(media_root) -> World:
+    from clubsite.demo import build_club
+    from clubsite.models import Member, Season
+    from laws.importer import parse_all
+    from laws.models import Edition
+    from laws.services import store
+    from tournaments.demo import build_tournaments
+    from tournaments.models import (
+        EventType,
+        Result,
+        ResultStatus,
+        TableCode,
+        TeamMatch,
+        Tournament,
+    )
+    from tournaments.models.uploads import (
+        FederationEndpoint,
+        FileFormat,
+        PdfKind,
+        PdfState,
+        ResultImport,
+        ResultsPdf,
+    )
+    from tournaments.pdf import current_version
+
+    build_club()
+    build_tournaments(only=("martes", "tarde", "otono"))  # not the Howell: nothing needs it
+    store(parse_all())
+    users = {SECRETARY: make_user("matrix-secretary", Role.SECRETARY),
+             DIRECTOR: make_user("matrix-director", Role.DIRECTOR),
+             PLAYER: make_user("matrix-player", Role.PLAYER),
+             ADMIN: User.objects.create_superuser("matrix-admin", password="pass-1234-word")}
+    published = Tournament.objects.get(slug__endswith="torneo-de-los-martes")
+    published_section = published.sessions.get().sections.get(letter="A")
+    published_entry = published.entries.first()
+    member = published_entry.entry_players.first().member
+    member.user = users[PLAYER]
+    member.save(update_fields=["user"])
+
+    running = Tournament.objects.get(slug__endswith="torneo-de-la-tarde")
+    section = running.sessions.get().sections.get(letter="A")
+    code_a = TableCode.objects.get(section=section, table=1, active=True)
+    code_other = TableCode.objects.get(section=section, table=2, active=True)
+    played = Result.objects.filter(section=section, status=ResultStatus.OK, round=1)
+    # Not yet agreed by the opponents: a confirmation that got through would show.
+    played.filter(table__in=(1, 2)).update(confirmed=False)
+
+    swiss = Tournament.objects.get(slug__endswith="swiss-de-equipos-de-otono")
+    members = list(Member.objects.order_by("licence_number"))
+    knockout, knockout_match = _knockout(members)
+    two_sessions = _two_sessions(members)
+    endpoint = FederationEndpoint.objects.create(name="AEB", url="https://federation.example/")
+    upload = endpoint.uploads.create(tournament=published, file_format=FileFormat.USEBIO,
+                                     file_name="martes.xml", content="<USEBIO/>",
+                                     content_hash=uuid.uuid4().hex)
+    with override_settings(MEDIA_ROOT=media_root):
+        pdf = ResultsPdf.objects.create(
+            tournament=published, kind=PdfKind.RESULTS, language="es",
+            version=current_version(published), state=PdfState.DONE,
+            file=ContentFile(b"%PDF-1.4 matrix", name="martes.pdf"))
+    # A password-reset link of a user no client logs in as (a login would spoil the token).
+    resetting = User.objects.get(username="jugador")
+    return World(
+        users=users, member=member, season=Season.current(), running=running, section=section,
+        code_a=code_a, code_other=code_other, result_a=played.get(table=1, board__number=1),
+        result_other=played.filter(table=2).first(), published=published,
+        published_section=published_section, published_entry=published_entry,
+        individual_section=Tournament.objects.get(event_type=EventType.INDIVIDUAL)
+        .sessions.get().sections.get(),
+        two_sessions=two_sessions, swiss=swiss, swiss_match=TeamMatch.objects.filter(session__tournament=swiss).first(),
+        knockout=knockout, knockout_match=knockout_match, endpoint=endpoint, upload=upload,
+        result_import=ResultImport.objects.create(file_name="club.xml", state="done",
+                                                  tournament=published),
+        pdf=pdf, edition=Edition.objects.order_by("position").first(),
+        reset_uid=urlsafe_base64_encode(force_bytes(resetting.pk)),
+        reset_token=default_token_generator.make_token(resetting),
+    )
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The world, rolled back at the end of the module (never committed)."""
+    media_root = tmp_path_factory.mktemp("matrix-media")
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media_root):
+        with transaction.atomic():
+            yield _build(media_root)
+            transaction.set_rollback(True)

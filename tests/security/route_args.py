@@ -1,0 +1,108 @@
+"""Real arguments for every route, from the permission matrix's world (``conftest.World``).
+
+Keyed by URL name; a route that takes no arguments is absent. Each value gives the
+``reverse`` arguments (and, where the page reads them, a query string).
+"""
+
+
+def _running_session(w):
+    return w.section.session
+
+
+ARGS = {
+    "clubsite:member_detail": lambda w: [w.member.pk],
+    "clubsite:member_edit": lambda w: [w.member.pk],
+    "clubsite:licence_renew": lambda w: [w.member.pk],
+    "clubsite:payment_create": lambda w: [w.member.pk],
+    "clubsite:account_open": lambda w: [w.member.pk],
+    "uploads:endpoint_edit": lambda w: [w.endpoint.pk],
+    "uploads:retry": lambda w: [w.upload.upload_id],
+    "uploads:manual": lambda w: [w.upload.upload_id],
+    "uploads:download": lambda w: [w.upload.upload_id],
+    "uploads:import": lambda w: [w.result_import.pk],
+    "uploads:pdf": lambda w: [w.published.slug],
+    "uploads:publish": lambda w: [w.published.slug],
+    "uploads:pdf_download": lambda w: [w.pdf.pk],
+    "laws:compare": lambda w: [12],
+    "laws:toc": lambda w: [w.edition.code],
+    "laws:definitions": lambda w: [w.edition.code],
+    "laws:law": lambda w: [w.edition.code, 12],
+    "director:tournament": lambda w: [w.running.pk],
+    "director:tournament_edit": lambda w: [w.running.pk],
+    "director:entries": lambda w: [w.running.pk],
+    "director:member_search": lambda w: ([w.running.pk], "q1=a&slot=1"),
+    "director:audit": lambda w: [w.running.pk],
+    "director:publish_provisional": lambda w: [w.running.pk],
+    "director:publish_final": lambda w: [w.running.pk],
+    "director:entry_withdraw": lambda w: [w.published_entry.pk],
+    "director:entry_substitute": lambda w: [w.published_entry.pk],
+    "director:session": lambda w: [_running_session(w).pk],
+    "director:section_add": lambda w: [_running_session(w).pk],
+    "director:session_start": lambda w: [_running_session(w).pk],
+    "director:session_finish": lambda w: [_running_session(w).pk],
+    "director:analyse": lambda w: [_running_session(w).pk],
+    "director:seat_from_previous": lambda w: [w.two_sessions.sessions.get(number=2).pk],
+    "director:movement": lambda w: [w.section.pk],
+    "director:individual_movement": lambda w: [w.individual_section.pk],
+    "director:individual_tables": lambda w: [w.individual_section.pk],
+    "director:individual_players": lambda w: [w.individual_section.pk],
+    "director:seating": lambda w: [w.section.pk],
+    "director:late_entry": lambda w: [w.section.pk],
+    "director:change_rounds": lambda w: [w.section.pk],
+    "director:boards": lambda w: [w.section.pk],
+    "director:board_conditions": lambda w: [w.section.pk, w.result_a.board.pk],
+    "director:pbn_import": lambda w: [w.section.pk],
+    "director:deal": lambda w: [w.section.pk],
+    "director:print_tables": lambda w: [w.section.pk],
+    "director:print_pairs": lambda w: [w.section.pk],
+    "director:print_boards": lambda w: [w.section.pk],
+    "director:print_sheet": lambda w: [_running_session(w).pk],
+    "director:console": lambda w: [_running_session(w).pk],
+    "director:find_line": lambda w: (
+        [_running_session(w).pk], f"section={w.section.pk}&round=1&table=1&board=1"),
+    "director:penalties": lambda w: [_running_session(w).pk],
+    "director:line": lambda w: [w.section.pk, w.result_a.round, w.result_a.table,
+                                w.result_a.board.number],
+    "director:resolve": lambda w: [w.result_a.pk],
+    "director:confirm": lambda w: [w.result_a.pk],
+    "director:teams": lambda w: [w.swiss.pk],
+    "director:teams_start": lambda w: [w.swiss.pk],
+    "director:teams_draw": lambda w: [w.swiss.pk],
+    "director:teams_lineups": lambda w: [w.swiss.pk, w.swiss_match.pk],
+    "director:knockout_draw": lambda w: [w.knockout.pk],
+    "director:knockout_seeds": lambda w: [w.knockout.pk],
+    "director:knockout_carry": lambda w: [w.knockout.pk, w.knockout_match.pk],
+    "director:knockout_tie": lambda w: [w.knockout.pk, w.knockout_match.pk],
+    # table A1's own board and result: the other table's device must be refused them
+    "table:board": lambda w: [w.result_a.round, w.result_a.board.number],
+    "table:confirm": lambda w: [w.result_a.pk],
+    "table:enter": lambda w: [w.code_a.code],
+    "results:season_for": lambda w: [w.season.pk],
+    "results:player": lambda w: [w.member.pk],
+    "results:tournament": lambda w: [w.published.slug],
+    "results:pdf": lambda w: [w.published.slug],
+    "results:event": lambda w: [w.two_sessions.slug],
+    "results:teams": lambda w: [w.swiss.slug],
+    "results:teams_schedule": lambda w: [w.swiss.slug],
+    "results:teams_round": lambda w: [w.swiss.slug, 1],
+    "results:teams_match": lambda w: [w.swiss.slug, w.swiss_match.pk],
+    "results:teams_bracket": lambda w: [w.knockout.slug],
+    "results:section": lambda w: [w.published.slug, 1, w.published_section.letter],
+    "results:pool": lambda w: [w.published.slug, 1, w.published_section.pool],
+    "results:scorecard": lambda w: [w.published.slug, 1, w.published_entry.pk],
+    "results:board": lambda w: [w.published.slug, 1, w.published_section.pool, 1],
+    "password_reset_confirm": lambda w: [w.reset_uid, w.reset_token],
+}
+
+
+def url_of(name: str, world) -> str:
+    from django.urls import NoReverseMatch, reverse
+
+    built = ARGS[name](world) if name in ARGS else []
+    args, query = built if isinstance(built, tuple) else (built, "")
+    try:
+        url = reverse(name, args=args)
+    except NoReverseMatch as exc:
+        raise AssertionError(f"{name}: give its arguments in tests/security/route_args.py "
+                             f"({exc})") from exc
+    return f"{url}?{query}" if query else url
