@@ -76,7 +76,7 @@ ARGS = {
     # table A1's own board and result: the other table's device must be refused them
     "table:board": lambda w: [w.result_a.round, w.result_a.board.number],
     "table:confirm": lambda w: [w.result_a.pk],
-    "table:enter": lambda w: [w.code_a.code],
+    "table:enter": lambda w: [w.code_a.token],
     "results:season_for": lambda w: [w.season.pk],
     "results:player": lambda w: [w.member.pk],
     "results:tournament": lambda w: [w.published.slug],

@@ -75,10 +75,11 @@ def declared_access(view) -> tuple | None:
 
 
 def _state() -> tuple:
-    """Every table's row count (sessions aside: signing in writes them) and the rows of the
-    tables an action would edit in place."""
+    """Every table's row count (sessions and the sign-in audit of django-axes aside: signing
+    in writes them) and the rows of the tables an action would edit in place."""
     counts = tuple((model._meta.label, model._default_manager.count())
-                   for model in apps.get_models() if model._meta.label != "sessions.Session")
+                   for model in apps.get_models()
+                   if model._meta.label != "sessions.Session" and model._meta.app_label != "axes")
     rows = tuple((label, tuple(apps.get_model(label)._default_manager.order_by("pk")
                                .values_list()))
                  for label in SNAPSHOT)
