@@ -182,6 +182,7 @@ def board_html(client, section, number=1) -> str:
 
 def assert_hidden(html: str) -> None:
     assert 'id="board-in-play"' in html
+    assert "Este estuche todavía se está jugando" in html  # the club's language
     assert NORTH not in html and 'id="hand-record"' not in html
     assert 'id="traveller"' not in html and 'id="frequencies"' not in html
     assert str(SLAM) not in html
@@ -290,3 +291,60 @@ def test_the_rule_reads_a_session_in_a_constant_number_of_queries(
     with django_assert_max_num_queries(3):
         complete = board_visibility.boards_complete(session)
     assert ("A", 1) not in complete and len(complete) == 13
+
+
+@pytest.mark.django_db
+def test_the_provisional_results_pdf_omits_boards_still_in_play(members, director):
+    from tournaments import pdf as pdfs
+    from tournaments.models.uploads import PdfKind
+
+    section = running(members, mitchell_dict(7, 7, 2), 14)
+    slots = board_1_slots(section)
+    play_all_but(section, director, slots[-1])
+    publish_provisional(section, director)
+    tournament = section.session.tournament
+    html, _version = pdfs.render_html(tournament, PdfKind.RESULTS, "en")
+    assert "AKQ2" not in html  # board 1's hand record
+    assert html.count("This board is still being played") == 1  # its traveller
+    assert html.count("in play") == 2 * (len(slots) - 1)  # both pairs that played it, each card
+    enter(section, director, slots[-1], 1)
+    html, _version = pdfs.render_html(tournament, PdfKind.RESULTS, "en")
+    assert "AKQ2" in html and "still being played" not in html and "in play" not in html
+
+
+@pytest.mark.django_db
+def test_a_teams_match_shows_a_boards_scores_once_every_match_played_it(members, director):
+    from tournaments.models import EventType, ScoringMethod, TeamMatch
+    from tournaments.services import teams
+
+    tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
+                                         event_type=EventType.TEAMS,
+                                         scoring_method=ScoringMethod.VPS)
+    teams.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
+    for i in range(4):
+        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+    session = teams.start_teams(tournament)
+    section = session.sections.get()
+    first, second = TeamMatch.objects.filter(session=session, round=1).order_by("number")
+
+    def play(match, contract, tricks):
+        for table in (match.open_table, match.closed_table):
+            entry.submit_result(user=director, section=section, table=table, round=1, board=1,
+                                contract=contract, declarer="N", tricks=tricks,
+                                idempotency_key=f"teams-{table}")
+
+    play(first, "6NT", 12)  # +990 in both rooms
+    publish.publish_provisional(tournament, user=director)
+    url = reverse("results:teams_match", args=[tournament.slug, first.pk])
+    staff = Client()
+    staff.force_login(director)
+    page = Client().get(url)
+    board_1 = page.context["boards"][0]
+    assert board_1["in_play"] and board_1["open"] is None and board_1["closed"] is None
+    assert str(SLAM) not in page.content.decode()
+    assert 'id="board-in-play"' in page.content.decode()
+    assert str(SLAM) in staff.get(url).content.decode()
+    play(second, "1NT", 7)
+    page = Client().get(url)
+    assert not page.context["boards"][0].get("in_play")
+    assert str(SLAM) in page.content.decode()

@@ -342,13 +342,13 @@ HIDDEN_PLAY = {"contract": Call(""), "declarer": "", "lead": Call(""), "result":
 
 
 def scorecard(session: Session, entry_id: int, visible: BoardVisibility | None = None,
-              own: bool = False) -> Scorecard | None:
+              viewer_plays: bool = False) -> Scorecard | None:
     """A pair's every board in a session, with its totals (``None`` if it did not play).
 
     A board ``visible`` does not show yet (``board_visibility``: a table has still to play
     it) is flagged ``in_play``: its mark, computed against the other tables, is left out, and
-    so are the contract and score unless the viewer is one of the pair (``own``), who may see
-    their own result. The totals are the published ranking's and stay.
+    so are the contract and score unless the viewer is one of the pair (``viewer_plays``), who
+    may see their own result. The totals are the published ranking's and stay.
     """
     seats = _seat_labels(session)
     seat = seats.get(entry_id)
@@ -384,7 +384,7 @@ def scorecard(session: Session, entry_id: int, visible: BoardVisibility | None =
         if visible is not None and not visible.shows(section.pool if section else "",
                                                      m.board_number):
             row.update(in_play=True, mark=None, percentage=None)
-            if not own and r is not None:
+            if not viewer_plays and r is not None:
                 row.update(HIDDEN_PLAY)
         rows.append(row)
     ranking = (StoredRanking.objects.filter(session=session, entry_id=entry_id,

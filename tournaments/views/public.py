@@ -246,7 +246,7 @@ def scorecard(request, slug, session, entry):
         "entry_seats__seat").distinct())
     me = results.member_for(request.user)
     card = results.scorecard(session, entry, board_visibility.visibility(session, request.user),
-                             own=me is not None and me in players)
+                             viewer_plays=me is not None and me in players)
     if card is None:
         raise Http404(_("This pair did not play in this session."))
     return render(request, "tournaments/results/scorecard.html", {
