@@ -6,7 +6,9 @@ fixed number of queries whatever the field size; the only writes are re-classifi
 sessions whose rankings are stale (a result changed since they were stored), so a page never
 shows rankings older than the results. Who may see a tournament is decided here too:
 published (provisional or final) results, to everybody when the tournament's results are
-public and to logged-in club users otherwise; directors also see events being played.
+public and to logged-in club users otherwise; directors also see events being played. Which
+boards of a session being played show their deal, traveller and other tables' scores is
+``board_visibility``'s rule; ``traveller`` and ``scorecard`` take its answer.
 """
 
 from __future__ import annotations
