@@ -33,7 +33,7 @@ from .exports.data import EventData, Line, load_event, number_text
 from .models import Section, TableCode, Tournament
 from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
-from .services import individual, plan
+from .services import board_visibility, individual, plan
 from .services.results import (
     PUBLISHED,
     contract_call,
@@ -116,6 +116,11 @@ def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.
     return pdf_tables.beside(diagram, table, gap=6) or diagram
 
 
+# A scorecard line of a board still in play: who met whom, but no contract, score or mark.
+IN_PLAY_LINE = {"adjusted": False, "contract": "", "declarer": "", "result": "",
+                "ns_score": "", "ew_score": "", "mark": ""}
+
+
 def _scorecard(rows: list[dict]) -> pdf_tables.Block:
     C = pdf_tables.Column
     return pdf_tables.layout(
@@ -133,9 +138,17 @@ def results_context(data: EventData) -> dict:
     """Everything the results template shows, computed once (no queries in the template).
 
     Travellers and scorecards come as fixed-width blocks (``pdf_tables``): as HTML tables
-    they made a 60-table session's PDF take minutes."""
+    they made a 60-table session's PDF take minutes.
+
+    The PDF is a public document: a board some table has still to play
+    (``services.board_visibility``, provisional results published during play) has no
+    traveller or hand record in it, and the scorecards leave out its contracts, scores and
+    marks."""
+    stored = {s.number: s for s in data.tournament.sessions.all()}
     sessions = []
     for session in data.sessions:
+        visible = (board_visibility.visibility(stored[session.number])
+                   if session.number in stored else board_visibility.BoardVisibility(False))
         pools: dict[str, list] = defaultdict(list)
         for section in session.sections:
             pools[section.pool].append(section)
@@ -154,9 +167,16 @@ def results_context(data: EventData) -> dict:
                 for b in section.boards:
                     item = merged.setdefault(b.number, {"board": b, "lines": []})
                     item["lines"] += b.lines
+            pool = pool_sections[0].pool
             for number in sorted(merged):
                 b, lines = merged[number]["board"], merged[number]["lines"]
                 lines.sort(key=lambda ln: -(ln.ns_score or 0))
+                if not visible.shows(pool, number):
+                    boards.append({
+                        "number": number, "dealer": Seat(b.dealer).label,
+                        "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
+                        "hand_record": None, "par": None, "traveller": None, "in_play": True})
+                    continue
                 boards.append({
                     "number": number, "dealer": Seat(b.dealer).label,
                     "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
@@ -178,6 +198,8 @@ def results_context(data: EventData) -> dict:
                                        versus=f"{row['ew'] if ns_side else row['ns']} "
                                               f"{other.name}",
                                        mark=row["ns_mark"] if ns_side else row["ew_mark"])
+                            if not visible.shows(section.pool, b.number):
+                                row.update(IN_PLAY_LINE, contract=_("in play"))
                             rows.append(row)
                 rows.sort(key=lambda r: (r["round"], r["board"]))
                 cards.append({"participant": p, "section": section.letter,

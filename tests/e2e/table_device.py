@@ -55,7 +55,7 @@ def fill_board(page, c: dict, points: int) -> None:
 def confirm_and_check(page) -> None:
     page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
     page.click("#confirm-button")
-    page.wait_for_selector("#traveller")
+    page.wait_for_selector("#traveller, #board-in-play")  # in play elsewhere: a note
 
 
 def play_round(page, section, table: int, round_: int, shots: str | None = None,
@@ -135,7 +135,7 @@ def enter_with_a_dropped_connection(page, section, table: int, round_: int) -> N
     assert Result.objects.filter(section=section, round=round_, table=table,
                                  board__number=number).count() == 1
     page.click("#confirm-button")
-    page.wait_for_selector("#traveller")
+    page.wait_for_selector("#traveller, #board-in-play")  # in play elsewhere: a note
     page.click("#next-board")
     second = slot.boards[1]
     board = section.session.boards.get(number=second)

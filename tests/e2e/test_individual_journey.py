@@ -76,7 +76,7 @@ def _round_one_by_buttons(page, section) -> None:
         page.click("#save-button")
         page.wait_for_selector("#board-screen[data-state=saved] #confirm-button")
         page.click("#confirm-button")
-        page.wait_for_selector("#traveller")
+        page.wait_for_selector("#traveller, #board-in-play")  # in play elsewhere: a note
         page.click("#round-link" if i + 1 == len(slot.boards) else "#next-board")
     page.wait_for_selector("#moves")
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import entry, setup
+from tournaments.services import entry, plan, setup
 from tournaments.views.table import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -380,7 +380,8 @@ def test_preview_shows_the_servers_score(client, mitchell_session):
 # --- after saving ----------------------------------------------------------------------------
 
 
-def test_opponents_confirm_then_the_traveller_shows(client, mitchell_session):
+def test_opponents_confirm_then_the_traveller_shows_once_every_table_played(
+        client, mitchell_session, director):
     from django.test import Client
 
     # table 7 played board 1 in round 2 already (boards move down): +450 for NS there
@@ -395,14 +396,27 @@ def test_opponents_confirm_then_the_traveller_shows(client, mitchell_session):
     assert response["Location"] == reverse("table:board", args=[1, 1])
     row.refresh_from_db()
     assert row.confirmed
+    # two of seven tables have played board 1: table 7's +450 is not shown yet
+    page = client.get(reverse("table:board", args=[1, 1]))
+    html = page.content.decode()
+    assert page.context["traveller"] is None and page.context["in_play"]
+    assert 'id="board-in-play"' in html and 'id="traveller"' not in html
+    assert "450" not in html and "420" in html  # its own result, not the other table's
+    # the five other tables play it: the whole traveller shows
+    for slot in plan.slots(mitchell_session.movement):
+        if 1 in slot.boards and slot.table not in (1, 7):
+            entry.submit_result(user=director, section=mitchell_session, table=slot.table,
+                                round=slot.round, board=1, contract="3NT", declarer="S",
+                                tricks=9, idempotency_key=f"late-{slot.round}")
     page = client.get(reverse("table:board", args=[1, 1]))
     traveller = page.context["traveller"]
-    assert [t["result"].ns_score for t in traveller["rows"]] == [450, 420]
-    # two of seven results in: Neuberg scales 2-0 to the top of 12, (2+1)·7/2−1 = 9.5
+    assert not page.context["in_play"]
+    assert [t["result"].ns_score for t in traveller["rows"]] == [450, 420] + [400] * 5
     assert traveller["top"] == 12
-    assert [(t["ns_mark"], t["ew_mark"]) for t in traveller["rows"]] == [
-        (Decimal("9.5"), Decimal("2.5")), (Decimal("2.5"), Decimal("9.5"))]
-    assert 'class="ours"' in page.content.decode()
+    assert [(t["ns_mark"], t["ew_mark"]) for t in traveller["rows"][:2]] == [
+        (Decimal(12), Decimal(0)), (Decimal(10), Decimal(2))]
+    html = page.content.decode()
+    assert 'class="ours"' in html and 'id="board-in-play"' not in html
     assert page.context["next_board"] == 2
 
 

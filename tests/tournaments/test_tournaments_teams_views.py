@@ -158,6 +158,14 @@ def test_a_room_enters_its_own_boards_and_sees_the_comparison(client, members):
     assert '"all_saved": "Todos los resultados est' in screen.content.decode()
     entry.submit_result(table_code=other, round=1, board=1, contract="4S", declarer="E",
                         tricks=10, idempotency_key="closed-1")
+    # both rooms have it, but match 2 is still playing board 1: no scores of other tables yet
+    screen = client.get(reverse("table:match"))
+    assert screen.context["compared"] == 0 and screen.context["in_play"]
+    assert 'id="board-in-play"' in screen.content.decode()
+    for table in (3, 4):
+        entry.submit_result(table_code=TableCode.objects.get(session=session, table=table),
+                            round=1, board=1, contract="3NT", declarer="N", tricks=9,
+                            idempotency_key=f"match-2-{table}")
     screen = client.get(reverse("table:match"))
     assert screen.context["compared"] == 1
     first = screen.context["boards"][0]

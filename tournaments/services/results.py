@@ -6,7 +6,9 @@ fixed number of queries whatever the field size; the only writes are re-classifi
 sessions whose rankings are stale (a result changed since they were stored), so a page never
 shows rankings older than the results. Who may see a tournament is decided here too:
 published (provisional or final) results, to everybody when the tournament's results are
-public and to logged-in club users otherwise; directors also see events being played.
+public and to logged-in club users otherwise; directors also see events being played. Which
+boards of a session being played show their deal, traveller and other tables' scores is
+``board_visibility``'s rule; ``traveller`` and ``scorecard`` take its answer.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from ..models import (
 )
 from . import plan
 from .adjustments import describe
+from .board_visibility import BoardVisibility
 from .classification import classify_session, request_classification
 
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
@@ -336,8 +339,19 @@ def _relay_round(section: Section | None, board: int, seat: dict) -> int | None:
     return None
 
 
-def scorecard(session: Session, entry_id: int) -> Scorecard | None:
-    """A pair's every board in a session, with its totals (``None`` if it did not play)."""
+HIDDEN_PLAY = {"contract": Call(""), "declarer": "", "lead": Call(""), "result": "",
+               "ns_score": None, "own_score": None, "adjusted": "", "play_hidden": True}
+
+
+def scorecard(session: Session, entry_id: int, visible: BoardVisibility | None = None,
+              viewer_plays: bool = False) -> Scorecard | None:
+    """A pair's every board in a session, with its totals (``None`` if it did not play).
+
+    A board ``visible`` does not show yet (``board_visibility``: a table has still to play
+    it) is flagged ``in_play``: its mark, computed against the other tables, is left out, and
+    so are the contract and score unless the viewer is one of the pair (``viewer_plays``), who
+    may see their own result. The totals are the published ranking's and stay.
+    """
     seats = _seat_labels(session)
     seat = seats.get(entry_id)
     if seat is None:
@@ -369,6 +383,11 @@ def scorecard(session: Session, entry_id: int) -> Scorecard | None:
         else:
             row["round"] = _relay_round(section, m.board_number, seat)
         total += m.mark
+        if visible is not None and not visible.shows(section.pool if section else "",
+                                                     m.board_number):
+            row.update(in_play=True, mark=None, percentage=None)
+            if not viewer_plays and r is not None:
+                row.update(HIDDEN_PLAY)
         rows.append(row)
     ranking = (StoredRanking.objects.filter(session=session, entry_id=entry_id,
                                             scope=RankingScope.SECTION)
@@ -397,14 +416,22 @@ class Traveller:
     frequencies: list[dict]
     imps: bool
     hand: dict | None
+    in_play: bool = False  # hidden: some table has still to play it (``board_visibility``)
 
 
-def traveller(session: Session, pool: str, number: int, language: str | None = None
-              ) -> Traveller | None:
-    """Every result of a board in its pool, with marks, adjusted scores and the hand."""
+def traveller(session: Session, pool: str, number: int, language: str | None = None, *,
+              shown: bool = True) -> Traveller | None:
+    """Every result of a board in its pool, with marks, adjusted scores and the hand.
+
+    With ``shown`` false (``board_visibility`` says the viewer may not see it yet) only the
+    board itself, flagged ``in_play``: no results, frequencies or hand record.
+    """
     board = Board.objects.filter(session=session, pool=pool, number=number).first()
     if board is None:
         return None
+    if not shown:
+        return Traveller(board, [], [], session.tournament.scoring_method in IMP_SCORED, None,
+                         in_play=True)
     seats = _seat_labels(session)
     results = list(Result.objects.filter(board=board, status=ResultStatus.OK)
                    .select_related("section").order_by("section__letter", "round", "table"))

@@ -29,7 +29,7 @@ from clubsite.permissions import login_required, public
 
 from .. import pdf as pdfs
 from ..models import EventType, Section
-from ..services import classification, results
+from ..services import board_visibility, classification, results
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
 
@@ -277,11 +277,13 @@ def scorecard(request, slug, session, entry):
     """A pair's every board: opponents, contract, score, marks; and the totals."""
     session = _session_or_404(request, slug, session)
     pending = classification.follow_live(session)
-    card = results.scorecard(session, entry)
-    if card is None:
-        raise Http404(_("This pair did not play in this session."))
     players = list(Member.objects.filter(entry_seats__entry_id=entry).order_by(
         "entry_seats__seat").distinct())
+    me = results.member_for(request.user)
+    card = results.scorecard(session, entry, board_visibility.visibility(session, request.user),
+                             viewer_plays=me is not None and me in players)
+    if card is None:
+        raise Http404(_("This pair did not play in this session."))
     return render(request, "tournaments/results/scorecard.html", {
         **_status(session.tournament, session, pending), "session": session, "card": card, "players": players,
         "entry_id": entry,
@@ -290,10 +292,12 @@ def scorecard(request, slug, session, entry):
 
 @public
 def board(request, slug, session, pool, number):
-    """A board: its traveller, frequency table and hand record."""
+    """A board: its traveller, frequency table and hand record; while a table has still to
+    play it (``services.board_visibility``), a note saying so instead."""
     session = _session_or_404(request, slug, session)
     pending = classification.follow_live(session)
-    data = results.traveller(session, pool, number, get_language())
+    data = results.traveller(session, pool, number, get_language(), shown=(
+        board_visibility.may_see_board(request.user, session, pool, number)))
     if data is None:
         raise Http404(_("No such board."))
     numbers = list(session.boards.filter(pool=pool).order_by("number")

@@ -33,7 +33,7 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import entry, table_signin
+from ..services import board_visibility, entry, table_signin
 from ..services.errors import InvalidResult, NotAllowed
 
 SESSION_KEY = "tournaments.table_code"
@@ -262,6 +262,10 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
     tournament = line.section.session.tournament
     to_confirm = stored is not None and not stored.confirmed and tournament.opponent_confirmation
     show_traveller = (stored is not None and tournament.show_traveller and not to_confirm)
+    # Other tables' results only once every table has played the board (its own result the
+    # table sees above).
+    in_play = show_traveller and not board_visibility.may_see_board(
+        table_code, table_code.section.session, line.board.pool, line.board.number)
     later = [b.board.number for b in tr.boards if not b.done and b.board.number != board_number]
     if form is None and stored is None:
         form = ResultForm(initial={"round": round_number, "board": board_number,
@@ -271,7 +275,8 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
         "round": round_number, "form": form, "stored": _result_parts(stored),
         "score": _score_parts(stored.ns_score if stored else None), "conflict": conflict,
         "to_confirm": to_confirm,
-        "traveller": _traveller(line.board) if show_traveller else None,
+        "traveller": _traveller(line.board) if show_traveller and not in_play else None,
+        "in_play": in_play,
         "next_board": later[0] if later else None,
         "choices": {"levels": LEVELS, "strains": STRAINS, "doubles": DOUBLES, "seats": SEATS,
                     "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},

@@ -21,7 +21,15 @@ from clubsite.permissions import public
 
 from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
-from ..services import classification, knockout, lineups, results, teams, triplicate
+from ..services import (
+    board_visibility,
+    classification,
+    knockout,
+    lineups,
+    results,
+    teams,
+    triplicate,
+)
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
 from .director_common import contract_html
@@ -153,8 +161,24 @@ def round_results(request, slug, number):
     })
 
 
-def board_rows(match) -> list[dict]:
-    """The match's boards as pages show them (shared with the table's match screen)."""
+IN_PLAY_ROW = {"compared": False, "in_play": True, "open": None, "closed": None,
+               "home_net": None, "home_imps": "", "away_imps": "", "home_running": "",
+               "away_running": "", "home_points": "", "away_points": "", "refused": False,
+               "tables": [(t, None) for t in (1, 2, 3)], "ns_imps": "", "ew_imps": ""}
+
+
+def _hide_in_play(rows: list[dict], visible: board_visibility.BoardVisibility | None,
+                  match) -> list[dict]:
+    """Rows of boards a table has still to play (``board_visibility``) lose their scores."""
+    if visible is None or visible.everything:
+        return rows
+    pool = teams._section(match.session).pool
+    return [row if visible.shows(pool, row["number"]) else row | IN_PLAY_ROW for row in rows]
+
+
+def board_rows(match, visible: board_visibility.BoardVisibility | None = None) -> list[dict]:
+    """The match's boards as pages show them (shared with the table's match screen); with
+    ``visible``, a board some table has still to play shows no scores yet."""
     rows = []
     for line in teams.match_boards(match):
         rows.append({
@@ -168,17 +192,18 @@ def board_rows(match) -> list[dict]:
             "away_points": _text(line.away_points) if line.away_points is not None else "",
             "refused": line.refused,
         })
-    return rows
+    return _hide_in_play(rows, visible, match)
 
 
-def triplicate_rows(match) -> list[dict]:
+def triplicate_rows(match, visible: board_visibility.BoardVisibility | None = None
+                    ) -> list[dict]:
     """A triplicate table's boards: the three tables' NS scores and this table's pairs' IMPs
-    (shared with the table's match screen)."""
-    return [{"number": line.number, "compared": line.compared,
-             "tables": [(t, _room(line.scores.get(t))) for t in (1, 2, 3)],
-             "ns_imps": _text(line.ns_imps) if line.compared else "",
-             "ew_imps": _text(line.ew_imps) if line.compared else ""}
-            for line in triplicate.table_boards(match)]
+    (shared with the table's match screen); with ``visible``, as ``board_rows``."""
+    return _hide_in_play([{"number": line.number, "compared": line.compared,
+                           "tables": [(t, _room(line.scores.get(t))) for t in (1, 2, 3)],
+                           "ns_imps": _text(line.ns_imps) if line.compared else "",
+                           "ew_imps": _text(line.ew_imps) if line.compared else ""}
+                          for line in triplicate.table_boards(match)], visible, match)
 
 
 def _room(result) -> dict | None:
@@ -198,6 +223,8 @@ def match(request, slug, pk):
     pairs = None
     if units["triplicate"]:
         pairs = triplicate.pairs_at(teams._section(session).movement, m.round, m.number)
+    visible = board_visibility.visibility(session, request.user)
+    boards = triplicate_rows(m, visible) if units["triplicate"] else board_rows(m, visible)
     seats = lineups.seating(m)
     if not any(h.home_named or h.away_named for h in seats):
         seats = []  # nobody named a line-up: nothing to show the public
@@ -206,7 +233,7 @@ def match(request, slug, pk):
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineups.substitutions(m) if seats else [],
         "knockout_score": knockout.match_score(m),
-        "boards": triplicate_rows(m) if units["triplicate"] else board_rows(m),
+        "boards": boards, "in_play": any(row.get("in_play") for row in boards),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
     })

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ..models import EventType
-from ..services import classification, knockout, teams, triplicate
+from ..services import board_visibility, classification, knockout, teams, triplicate
 from ..services import lineups as lineup_service
 from ..services.errors import NotAllowed
 from .table import _js_text, _round_param, table_device_required
@@ -63,7 +63,10 @@ def match(request):
         if session.tournament.event_type == EventType.TEAMS else None
     numbers = teams.numbers_of(session) if m else {}
     units = unit_context(session.tournament) if m else {}
-    rows = (triplicate_rows(m) if units.get("triplicate") else board_rows(m)) if m else []
+    # only boards every table has played: the other rooms' scores are other tables' results
+    visible = board_visibility.visibility(session, table_code) if m else None
+    rows = ((triplicate_rows(m, visible) if units.get("triplicate") else board_rows(m, visible))
+            if m else [])
     pairs = None
     if units.get("triplicate"):
         pairs = triplicate.pairs_at(table_code.section.movement, m.round, m.number)
@@ -74,6 +77,7 @@ def match(request):
         "knockout_score": _knockout_score(m) if m else None,
         "table_code": table_code, "tr": tr, "match": m, "boards": rows,
         "compared": sum(1 for r in rows if r["compared"]),
+        "in_play": any(r.get("in_play") for r in rows),
         "home_number": numbers.get(m.home_id) if m else None,
         "away_number": numbers.get(m.away_id) if m else None,
         "open_room": table_code.table % 2 == 1, "pairs": pairs, **units,
