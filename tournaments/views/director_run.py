@@ -11,6 +11,7 @@ import uuid
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -257,8 +258,11 @@ def confirm(request, pk):
     result = get_object_or_404(Result, pk=pk)
     entry_service.confirm_result(result, user=request.user)
     messages.success(request, _("Result confirmed."))
-    return redirect(request.POST.get("next") or reverse("director:console",
-                                                        args=[result.section.session_id]))
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()},
+                                           require_https=request.is_secure()):
+        back = reverse("director:console", args=[result.section.session_id])
+    return redirect(back)
 
 
 @director_required
