@@ -210,6 +210,14 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool(
     "BEHIND_HTTPS_PROXY", False
 ) else None
+# HTTPS only, once the site is served over it (README, Production): redirect plain HTTP and
+# tell browsers to come back over HTTPS for SECURE_HSTS_SECONDS. Off by default, since a
+# site on a laptop at the club is reached over plain HTTP; behind a proxy the redirect
+# needs BEHIND_HTTPS_PROXY, or the proxy's HTTP requests would redirect forever.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 LOGGING = {
     "version": 1,
