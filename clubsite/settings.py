@@ -222,6 +222,15 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # 403s and suspicious requests: one warning line each, no traceback (clubsite/logfilters.py)
+    "filters": {"one_line_refusal": {"()": "clubsite.logfilters.OneLineRefusal"}},
+    # On the handler for every logger; on the loggers too, so any handler gets one line
+    # (a logger's filters do not apply to its children: django.security.* named one by one).
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["one_line_refusal"]}},
+    "loggers": {name: {"filters": ["one_line_refusal"]} for name in (
+        "django.request", "django.security.DisallowedHost",
+        "django.security.SuspiciousOperation", "django.security.RequestDataTooBig",
+        "django.security.TooManyFieldsSent", "django.security.TooManyFilesSent")},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
