@@ -52,5 +52,8 @@ def test_confirm_goes_back_only_to_this_site(director_client, director, mitchell
                                     {"next": "https://evil.example/"})
     assert response.status_code == 302 and "evil" not in response["Location"]
     response = director_client.post(reverse("director:confirm", args=[row.pk]),
+                                    {"next": "4,5 evil"})  # was looked up as a view name: 500
+    assert response.status_code == 302
+    response = director_client.post(reverse("director:confirm", args=[row.pk]),
                                     {"next": "/results/"})
     assert response["Location"] == "/results/"

@@ -9,6 +9,7 @@ director ticks the override, which the audit trail records; the message says so 
 import uuid
 
 from django.contrib import messages
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -262,7 +263,7 @@ def confirm(request, pk):
     if not url_has_allowed_host_and_scheme(back, {request.get_host()},
                                            require_https=request.is_secure()):
         back = reverse("director:console", args=[result.section.session_id])
-    return redirect(back)
+    return HttpResponseRedirect(back)  # a URL, never looked up as a view name
 
 
 @director_required
