@@ -57,3 +57,18 @@ def test_confirm_goes_back_only_to_this_site(director_client, director, mitchell
     response = director_client.post(reverse("director:confirm", args=[row.pk]),
                                     {"next": "/results/"})
     assert response["Location"] == "/results/"
+
+
+@pytest.mark.parametrize("params", [{"q": "a\x00b"}, {"q": "x" * 5000}, {"q": "\x1b[31m"},
+                                    {"q": "ley", "edition": "\x00"}, {"edition": "x" * 500}])
+def test_law_search_takes_any_query_without_a_server_error(client, params):
+    """PostgreSQL refuses NUL in a query's text: it was a 500 there."""
+    response = client.get(reverse("laws:search"), params)
+    assert response.status_code in (200, 404)
+
+
+def test_the_search_query_keeps_printable_text_only():
+    from laws.search import MAX_QUERY, clean_query
+
+    assert clean_query(" ley\x00 12\x1b ") == "ley 12"
+    assert len(clean_query("x" * 5000)) == MAX_QUERY
