@@ -104,3 +104,19 @@ def test_the_service_refuses_an_illegal_score_from_any_caller(director, mitchell
                             idempotency_key=uuid.uuid4().hex, user=director,
                             section=mitchell_session, table=1, ns_score=10**40)
     assert not Result.objects.exists()
+
+
+def test_a_table_device_cannot_post_a_score_only_a_contract(client, mitchell_session):
+    """The device's score is always Law 77's for the contract it posts: a posted ns_score is
+    not read, and the service refuses one from a device."""
+    sign_in(client, mitchell_session, 1)
+    response = post_raw(client, json.dumps(result_data() | {"ns_score": 10**40}))
+    assert response.status_code == 201 and Result.objects.get().ns_score == 420
+    from tournaments.models import TableCode
+    from tournaments.services.errors import NotAllowed
+
+    code = TableCode.objects.get(section=mitchell_session, table=1, active=True)
+    with pytest.raises(NotAllowed):
+        entry.submit_result(round=1, board=2, contract="4S", declarer="N", tricks=10,
+                            idempotency_key="k2", table_code=code, ns_score=7600)
+    assert Result.objects.count() == 1
