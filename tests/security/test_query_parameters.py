@@ -72,3 +72,18 @@ def test_the_search_query_keeps_printable_text_only():
 
     assert clean_query(" ley\x00 12\x1b ") == "ley 12"
     assert len(clean_query("x" * 5000)) == MAX_QUERY
+
+
+def test_huge_numbers_in_director_forms_are_form_errors(director_client, mitchell_session):
+    """A board offset or penalty board beyond any integer column was an overflow (500)."""
+    from tournaments.models import Penalty, Section
+
+    session = mitchell_session.session
+    sections = Section.objects.count()
+    response = director_client.post(reverse("director:section_add", args=[session.pk]),
+                                    {"letter": "B", "board_offset": "9" * 25})
+    assert response.status_code < 500 and Section.objects.count() == sections
+    entry = mitchell_session.seatings.first().entry
+    response = director_client.post(reverse("director:penalties", args=[session.pk]), {
+        "entry": entry.pk, "fraction_of_top": "0.25", "board": "9" * 25, "reason": "x"})
+    assert response.status_code < 500 and not Penalty.objects.exists()
