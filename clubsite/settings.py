@@ -11,6 +11,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp import constants as csp_constants
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "django_htmx",
+    "csp",
     "simple_history",
     "axes",
     "clubsite",
@@ -74,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as axes asks: it answers a locked-out sign-in with clubsite.signin.locked_out.
@@ -257,13 +260,51 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content Security Policy (django-csp 4): only this site's own scripts, styles and images
+# (plus data: images, the QR codes of printed cards); no inline script, style attribute or
+# <style> in any page (site.js handles the data-print and data-check-all attributes, htmx's
+# indicator CSS is in site.css); never framed; forms post only here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF],
+        "style-src": [csp_constants.SELF],
+        "img-src": [csp_constants.SELF, "data:"],
+        "font-src": [csp_constants.SELF],
+        "connect-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.NONE],
+        "form-action": [csp_constants.SELF],
+    },
+}
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_HTTPS_PROXY else None
+# HTTPS only, once the site is served over it (README, Production): redirect plain HTTP and
+# tell browsers to come back over HTTPS for SECURE_HSTS_SECONDS. Off by default, since a
+# site on a laptop at the club is reached over plain HTTP; behind a proxy the redirect
+# needs BEHIND_HTTPS_PROXY, or the proxy's HTTP requests would redirect forever.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"once_a_minute": {"()": "clubsite.logfilters.OncePerInterval", "seconds": 60}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"clubsite.cache": {"filters": ["once_a_minute"]}},
+    # 403s and suspicious requests: one warning line each, no traceback; an outage of the
+    # shared cache: one line a minute (clubsite/logfilters.py).
+    "filters": {"one_line_refusal": {"()": "clubsite.logfilters.OneLineRefusal"},
+                "once_a_minute": {"()": "clubsite.logfilters.OncePerInterval", "seconds": 60}},
+    # On the handler for every logger; on the loggers too, so any handler gets one line
+    # (a logger's filters do not apply to its children: django.security.* named one by one).
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["one_line_refusal"]}},
+    "loggers": {
+        **{name: {"filters": ["one_line_refusal"]} for name in (
+            "django.request", "django.security.DisallowedHost",
+            "django.security.SuspiciousOperation", "django.security.RequestDataTooBig",
+            "django.security.TooManyFieldsSent", "django.security.TooManyFilesSent")},
+        "clubsite.cache": {"filters": ["once_a_minute"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -24,6 +24,7 @@ from .forms import (
     RosterUploadForm,
 )
 from .models import Category, Club, Licence, Member, Payment, Season
+from .params import int_param
 from .permissions import login_required, public, secretary_required
 from .roster import RosterPreview, commit_roster, read_roster
 from .tables import MemberTable
@@ -125,7 +126,8 @@ def member_detail(request, pk):
 def licence_renew(request, pk):
     """Request the member's licence for the current season (or the one posted)."""
     member = get_object_or_404(Member, pk=pk)
-    season = get_object_or_404(Season, pk=request.POST.get("season") or Season.current().pk)
+    season = get_object_or_404(Season, pk=int_param(request.POST, "season")
+                               or Season.current().pk)
     licence = services.renew_licence(member, season)
     messages.success(request, _("Licence for %(season)s: %(status)s.") % {
         "season": season, "status": licence.get_status_display()})
@@ -183,8 +185,9 @@ def licences_renew(request):
     current = Season.current()
     season = current.next() if request.GET.get("season") != "current" else current
     if request.method == "POST":
-        season = get_object_or_404(Season, pk=request.POST.get("season"))
-        ids = request.POST.getlist("select") or request.POST.getlist("member")
+        season = get_object_or_404(Season, pk=int_param(request.POST, "season", 0))
+        ids = [i for i in request.POST.getlist("select") or request.POST.getlist("member")
+               if i.isascii() and i.isdigit() and len(i) < 12]
         members = Member.objects.filter(pk__in=ids)
         with transaction.atomic():
             licences = services.renew_licences(members, season)
@@ -250,7 +253,8 @@ def arrears_remind(request):
 @secretary_required
 def fee_schedule(request):
     seasons = list(Season.objects.all())
-    season = get_object_or_404(Season, pk=request.GET.get("season") or Season.current().pk)
+    season = get_object_or_404(Season, pk=int_param(request.GET, "season")
+                               or Season.current().pk)
     formset = FeeFormSet(request.POST or None, instance=season)
     if request.method == "POST" and formset.is_valid():
         formset.save()

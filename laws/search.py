@@ -84,6 +84,15 @@ def unindex(edition: Edition) -> None:
 
 
 # -- querying ----------------------------------------------------------------
+MAX_QUERY = 200
+
+
+def clean_query(text: str) -> str:
+    """What a visitor typed, as a search can use it: printable characters only (PostgreSQL
+    refuses NUL, and no law holds a control character) and at most ``MAX_QUERY`` of them."""
+    return "".join(c for c in text if c.isprintable())[:MAX_QUERY].strip()
+
+
 def search(query: str, edition: Edition, limit: int = LIMIT) -> list[Hit]:
     """Ranked hits for ``query`` (all words must match) within one edition."""
     words = stems(query, edition.language)

@@ -18,6 +18,8 @@ DEFAULT_LEFT, DEFAULT_RIGHT = "es-2017", "pt-1997"
 
 
 def _edition(code: str) -> Edition:
+    if len(code) > 40 or not code.isprintable():  # NUL or junk: no such edition
+        raise Http404(_("No such edition."))
     return get_object_or_404(Edition, code=code)
 
 
@@ -91,7 +93,7 @@ def compare(request, number):
 @public
 def search_view(request):
     """Public: anyone. Full-text search; a law citation as the query jumps to it."""
-    query = request.GET.get("q", "").strip()
+    query = search.clean_query(request.GET.get("q", ""))
     editions = Edition.objects.all()
     code = request.GET.get("edition") or DEFAULT_LEFT
     edition = _edition(code)

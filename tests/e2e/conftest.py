@@ -34,8 +34,17 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """``new_page("tablet")`` gives a fresh page in its own browser context."""
+    """``new_page("tablet")`` gives a fresh page in its own browser context.
+
+    Every page listens to its console: a message about the Content Security Policy (an
+    inline script or style the browser refused) fails the test at teardown.
+    """
     contexts = []
+    violations = []
+
+    def watch(page):
+        page.on("console", lambda message: violations.append(f"{page.url}: {message.text}")
+                if "Content Security Policy" in message.text else None)
 
     def make(viewport: str = "desktop"):
         width, height = VIEWPORTS[viewport]
@@ -47,8 +56,11 @@ def new_page(browser):
         )
         context.set_default_timeout(15000)
         contexts.append(context)
-        return context.new_page()
+        context.on("page", watch)  # pages the journey opens itself (popups, new tabs)
+        page = context.new_page()
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert not violations, "Content Security Policy violations:\n" + "\n".join(violations)

@@ -31,6 +31,12 @@ from tests.security.permission_expectations import (
     PLAYER,
     SECRETARY,
 )
+from tests.tournaments.conftest import (  # noqa: F401 (fixtures used by name)
+    members,
+    mitchell_session,
+    movements,
+    pairs,
+)
 from tournaments.views.table import SESSION_KEY
 
 
@@ -74,7 +80,7 @@ class World:
         return client
 
 
-def _knockout(members):
+def _knockout(club_members):
     from tournaments.models import EventType, ScoringMethod, TeamMatch
     from tournaments.services import publish, setup, teams
 
@@ -83,18 +89,18 @@ def _knockout(members):
                                          scoring_method=ScoringMethod.IMPS)
     teams.configure(tournament, format="knockout", boards_per_match=2)
     for i in range(4):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        setup.register_entry(tournament, club_members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     session = teams.start_teams(tournament)
     publish.publish_provisional(tournament, user=None)
     return tournament, TeamMatch.objects.filter(session=session).first()
 
 
-def _two_sessions(members):
+def _two_sessions(club_members):
     from tests.tournaments.conftest import make_pairs
     from tests.tournaments.multisession import make_event, play, seat
     from tournaments.services import publish
 
-    tournament, _entries = make_event(members, make_pairs, sessions=2, sections=1, tables=3,
+    tournament, _entries = make_event(club_members, make_pairs, sessions=2, sections=1, tables=3,
                                       name="Dos sesiones")
     first, second = tournament.sessions.order_by("number")
     play(first)
@@ -152,9 +158,9 @@ def _build(media_root) -> World:
     played.filter(table__in=(1, 2)).update(confirmed=False)
 
     swiss = Tournament.objects.get(slug__endswith="swiss-de-equipos-de-otono")
-    members = list(Member.objects.order_by("licence_number"))
-    knockout, knockout_match = _knockout(members)
-    two_sessions = _two_sessions(members)
+    club_members = list(Member.objects.order_by("licence_number"))
+    knockout, knockout_match = _knockout(club_members)
+    two_sessions = _two_sessions(club_members)
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://federation.example/")
     upload = endpoint.uploads.create(tournament=published, file_format=FileFormat.USEBIO,
                                      file_name="martes.xml", content="<USEBIO/>",

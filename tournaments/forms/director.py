@@ -60,8 +60,8 @@ class SectionForm(forms.Form):
     pool = forms.CharField(label=_("Board pool"), max_length=3, required=False,
                            help_text=_("Same pool as another section: same boards, ranked "
                                        "together. Empty: its own boards."))
-    board_offset = forms.IntegerField(label=_("Board offset"), min_value=0, initial=0,
-                                      required=False)
+    board_offset = forms.IntegerField(label=_("Board offset"), min_value=0, max_value=999,
+                                      initial=0, required=False)
 
     def clean_letter(self):
         return self.cleaned_data["letter"].strip().upper() or None
@@ -198,6 +198,7 @@ class PBNImportForm(forms.Form):
 
 class DealForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=0,
+                              max_value=2**31 - 1,
                               help_text=_("Same seed, same deals. Empty: random."))
     replace = forms.BooleanField(label=_("Replace deals already there"), required=False)
 
@@ -390,7 +391,7 @@ class PenaltyForm(OverrideMixin):
     entry = forms.ModelChoiceField(queryset=None, label=_("Pair"))
     fraction_of_top = forms.DecimalField(label=_("Fraction of a top"), min_value=0,
                                          max_digits=5, decimal_places=3, initial="0.25")
-    board = forms.IntegerField(label=_("Board"), required=False, min_value=1)
+    board = forms.IntegerField(label=_("Board"), required=False, min_value=1, max_value=999)
     reason = forms.CharField(label=_("Why"), max_length=300)
     law = forms.CharField(label=_("Law"), max_length=40, required=False)
 

@@ -28,8 +28,8 @@ def made_text(level: int, tricks: int) -> str:
 
 
 class ResultForm(forms.Form):
-    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    board = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    round = forms.IntegerField(min_value=1, max_value=999, widget=forms.HiddenInput)
+    board = forms.IntegerField(min_value=1, max_value=999, widget=forms.HiddenInput)
     level = forms.ChoiceField(label=_("Contract"), choices=LEVELS,
                               error_messages={"required": _("Choose the level, or Pass.")})
     strain = forms.ChoiceField(label=_("Strain"), choices=STRAINS, required=False)

@@ -427,6 +427,10 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
     """Parse, import and verify; a refused file is recorded with its error and raises
     ``UsebioError`` after everything it started was rolled back. With a ``key``, a second
     call with the same key returns the first call's import instead of importing again."""
+    # An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
+    # unencodable characters reach the record.
+    file_name = "".join(c for c in file_name if c.isprintable()).encode(
+        "utf-8", "replace").decode("utf-8")
     if key:
         done = ResultImport.objects.filter(key=key).first()
         if done is not None:

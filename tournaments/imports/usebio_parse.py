@@ -22,9 +22,11 @@ from django.utils.translation import gettext as _
 
 from ..exports.deals import SEATS, validate
 from ..models import ScoringMethod
+from ..scoring import is_legal_score
 from ..services.errors import TournamentError
 
 MAX_BYTES = 20 * 1024 * 1024
+MAX_NUMBER = 10**7  # above every bridge number a file holds (scores, marks, ids, places)
 METHODS = {"MP_PAIRS": ScoringMethod.MATCHPOINTS, "PAIRS": ScoringMethod.MATCHPOINTS,
            "SWISS_PAIRS": ScoringMethod.MATCHPOINTS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
            "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "BUTLER_PAIRS": ScoringMethod.BUTLER,
@@ -162,14 +164,27 @@ def _text(el: ET.Element | None, tag: str) -> str:
     return (child.text or "").strip() if child is not None else ""
 
 
+def _shown(value: str) -> str:
+    """A value quoted in a message, cut short (a hostile file's megabyte of digits)."""
+    return value if len(value) <= 40 else value[:40] + "…"
+
+
 def _decimal(value: str, what: str) -> Decimal | None:
+    """A number of the file; NaN, infinities and numbers beyond ``MAX_NUMBER`` are refused,
+    since no mark, score or place is one and the database could not store them."""
     if value == "":
         return None
+    problem = UsebioError(_("“%(value)s” is not a number (%(what)s).")
+                          % {"value": _shown(value), "what": what})
+    if len(value) > 40:
+        raise problem
     try:
-        return Decimal(value.replace(",", "."))
+        number = Decimal(value.replace(",", "."))
     except InvalidOperation as exc:
-        raise UsebioError(_("“%(value)s” is not a number (%(what)s).")
-                          % {"value": value, "what": what}) from exc
+        raise problem from exc
+    if not number.is_finite() or abs(number) > MAX_NUMBER:
+        raise problem
+    return number
 
 
 def _int(value: str, what: str) -> int | None:
@@ -184,9 +199,9 @@ def _int(value: str, what: str) -> int | None:
 
 def _pair_ref(value: str, what: str) -> tuple[int, str]:
     match = _PAIR.match(value or "")
-    if match is None:
+    if match is None or len(match.group(2)) > 6:
         raise UsebioError(_("“%(value)s” is not a pair number (%(what)s).")
-                          % {"value": value, "what": what})
+                          % {"value": _shown(value or ""), "what": what})
     line = (match.group(3) or "").upper()
     return int(match.group(2)), {"N": "NS", "E": "EW"}.get(line, line)
 
@@ -209,10 +224,13 @@ def parse_score(text: str) -> tuple[int | None, dict | None]:
     match = _ARTIFICIAL.match(text)
     if match:
         return None, {"kind": "artificial", "ns": int(match.group(1)), "ew": int(match.group(2))}
-    try:
-        return int(text), None
-    except ValueError as exc:
-        raise UsebioError(_("“%(value)s” is not a score.") % {"value": original}) from exc
+    if not re.fullmatch(r"[+-]?[0-9]{1,5}", text):
+        raise UsebioError(_("“%(value)s” is not a score.") % {"value": _shown(original)})
+    score = int(text)
+    if not is_legal_score(score):
+        raise UsebioError(_("%(score)s is not a score any contract can make (Law 77).")
+                          % {"score": score})
+    return score, None
 
 
 def _place(text: str) -> tuple[int | None, bool]:
@@ -382,6 +400,9 @@ def parse(data: bytes | str) -> FileEvent:
         root = ET.fromstring(body)
     except ET.ParseError as exc:
         raise UsebioError(_("The file is not valid XML (%(detail)s).") % {"detail": exc}) from exc
+    except (LookupError, ValueError) as exc:  # encoding="foo", or UTF-16/32 declared
+        raise UsebioError(_("The file's encoding is not one this site reads (use UTF-8 or "
+                            "ISO-8859-1).")) from exc
     if root.tag != "USEBIO":
         raise UsebioError(_("This is not a USEBIO file (the root element is %(tag)s).")
                           % {"tag": root.tag})

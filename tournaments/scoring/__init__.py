@@ -37,7 +37,15 @@ from .butler import (
     score_imp_pairs_board,
 )
 from .conditions import board_conditions, is_vulnerable
-from .contracts import Contract, contract_score, is_congruent, ns_score, parse_contract
+from .contracts import (
+    LEGAL_NS_SCORES,
+    Contract,
+    contract_score,
+    is_congruent,
+    is_legal_score,
+    ns_score,
+    parse_contract,
+)
 from .errors import ScoringError
 from .imps import cross_imp_sums, cross_imps, cross_imps_exact, imps
 from .individual import (
@@ -84,13 +92,14 @@ from .vp import team_vps, victory_points, vp_for_margin, wbf20_table
 
 __all__ = [
     "AVERAGE", "AVERAGE_PLUS_EW", "AVERAGE_PLUS_NS", "Artificial", "ArtificialImps",
-    "BoardResult", "BoardScore", "Contract", "Entry", "EventTotal", "LineImps", "LineMarks",
+    "BoardResult", "BoardScore", "Contract", "Entry", "EventTotal", "LEGAL_NS_SCORES", "LineImps",
+    "LineMarks",
     "MatchResult", "NotPlayed", "PairBoard", "PairTotal", "Penalty", "Ranked", "Real", "Role",
     "ScoringError", "SessionScore", "Split", "Standing", "TeamBoard", "TravellerLine",
     "Unplayed", "Weighted", "artificial_percentage", "as_entry", "base_matchpoints",
     "board_a_match", "board_conditions", "butler_datum", "butler_imps", "combine_sessions",
     "contract_score", "cross_imp_sums", "cross_imps", "cross_imps_exact", "display_round",
-    "fouled_group_percentages", "imps", "IndividualBoard", "IndividualImps", "PairMatch", "match_victory_points", "IndividualLine", "PlayerImps", "score_individual_imps", "is_congruent", "is_vulnerable", "knockout_board",
+    "fouled_group_percentages", "imps", "IndividualBoard", "IndividualImps", "PairMatch", "match_victory_points", "IndividualLine", "PlayerImps", "score_individual_imps", "is_congruent", "is_legal_score", "is_vulnerable", "knockout_board",
     "knockout_margin", "match_imps", "matchpoints", "matchpoints_exact", "neuberg",
     "ns_score", "parse_contract", "patton_points", "procedural_penalty", "rank",
     "relay_correction", "score_board", "score_imp_pairs_board", "score_individual_session", "score_session",

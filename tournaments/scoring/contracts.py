@@ -138,3 +138,26 @@ def is_congruent(
     caller scores ``entered_ns_score`` and flags the line for the director.
     """
     return ns_score(contract, declarer, tricks, vulnerability) == entered_ns_score
+
+
+def _every_declarer_score() -> frozenset[int]:
+    scores = {0}
+    for level in range(1, 8):
+        for strain in STRAINS:
+            for doubled in (0, 1, 2):
+                contract = Contract(level, strain, doubled)
+                for tricks in range(14):
+                    for vulnerable in (False, True):
+                        scores.add(contract_score(contract, tricks, vulnerable))
+    return frozenset(scores)
+
+
+# Every score a played board can have under Law 77, from the NS point of view (a declarer's
+# score, or its negative when EW declared): a traveller's number outside it is a typo.
+LEGAL_NS_SCORES: frozenset[int] = frozenset(
+    s for score in _every_declarer_score() for s in (score, -score))
+
+
+def is_legal_score(score: object) -> bool:
+    """Whether ``score`` is an NS score some contract, result and vulnerability produce."""
+    return isinstance(score, int) and not isinstance(score, bool) and score in LEGAL_NS_SCORES

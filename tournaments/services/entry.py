@@ -37,7 +37,7 @@ from ..models import (
     StoredMark,
     TableCode,
 )
-from ..scoring import ScoringError, ns_score, parse_contract
+from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
 from . import classification, individual, plan
 from .adjustments import core_entry
 from .errors import InvalidResult, NotAllowed
@@ -166,6 +166,19 @@ def scored(board: Board, contract: str, declarer: str, tricks: int | None) -> di
             "ns_score": score}
 
 
+def legal_score(value, field: str = "ns_score") -> int:
+    """A score typed by the director, refused unless some contract scores it (Law 77): a
+    traveller's 4200 for 420, or a number too big to store, never reaches the rankings."""
+    try:
+        score = int(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise InvalidResult(_("A score is a whole number."), field) from exc
+    if not is_legal_score(score):
+        raise InvalidResult(_("%(score)s is not a score any contract can make (Law 77).")
+                            % {"score": score if abs(score) < 10**9 else "…"}, field)
+    return score
+
+
 def _same_result(row: Result, data: dict) -> bool:
     if any(getattr(row, f) != data[f] for f in ("contract", "declarer", "tricks", "ns_score")):
         return False
@@ -229,7 +242,7 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     data["lead"] = normalise_lead(lead)
     data["adjustment"] = None
     if ns_score is not None:
-        data["ns_score"] = int(ns_score)
+        data["ns_score"] = legal_score(ns_score)
     confirmed = not section.session.tournament.opponent_confirmation or user is not None
     submission = _retrying(lambda: _write(line, data, idempotency_key, table_code, user,
                                           confirmed))
@@ -325,7 +338,7 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
         before = row.snapshot()
         data = scored(row.board, contract, declarer, tricks)
         if ns_score is not None:
-            data["ns_score"] = int(ns_score)
+            data["ns_score"] = legal_score(ns_score)
         data["lead"] = normalise_lead(lead)
         for field, value in data.items():
             setattr(row, field, value)
@@ -349,6 +362,11 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
     imp = not tournament.is_matchpoints
     overridden = correction_allowed(tournament, override)
     line = resolve_line(section, round, table, board)
+    if ns_score is not None:
+        ns_score = legal_score(ns_score)
+    if adjustment.get("kind") == "split":
+        for side in ("ns_score", "ew_score"):
+            legal_score(adjustment.get(side), "split_ns" if side == "ns_score" else "split_ew")
 
     def write() -> Result:
         with transaction.atomic():

@@ -9,6 +9,7 @@ director ticks the override, which the audit trail records; the message says so 
 import uuid
 
 from django.contrib import messages
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -258,8 +259,9 @@ def confirm(request, pk):
     result = get_object_or_404(Result, pk=pk)
     entry_service.confirm_result(result, user=request.user)
     messages.success(request, _("Result confirmed."))
-    return redirect(safe_next(request, reverse("director:console",
-                                               args=[result.section.session_id])))
+    # A URL, never looked up as a view name (a posted "abc" is a relative address).
+    return HttpResponseRedirect(safe_next(request, reverse(
+        "director:console", args=[result.section.session_id])))
 
 
 @director_required

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubsite.params import int_param
 from clubsite.permissions import director_required
 
 from ..forms.director import (
@@ -103,7 +104,7 @@ def _chosen_entries(request, available):
         else request.GET.getlist("entries")
     if request.method != "POST" and "picked" not in request.GET:
         return available  # first visit: every pair present
-    wanted = {int(i) for i in ids if i.isdigit()}
+    wanted = {int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 12}
     return [e for e in available if e.pk in wanted]
 
 
@@ -139,7 +140,7 @@ def movement(request, pk):
                     movement_dict = setup.build_movement(
                         pairs=len(chosen) or None, **manual.cleaned_data)
             else:
-                index = int(request.POST.get("suggestion", "-1"))
+                index = int_param(request.POST, "suggestion", -1, low=0, high=999)
                 if not 0 <= index < len(suggestions):
                     raise TournamentError(_("Choose one of the suggestions."))
                 pick = suggestions[index]

@@ -25,6 +25,7 @@ from django_tables2 import RequestConfig
 
 from clubsite.celery import app as celery_app
 from clubsite.models import Member, Season
+from clubsite.params import int_param
 from clubsite.permissions import login_required, public
 
 from .. import pdf as pdfs
@@ -307,7 +308,8 @@ def board(request, slug, session, pool, number):
         **_status(session.tournament, session, pending), "session": session, "pool": pool, "data": data,
         "previous": numbers[at - 1] if at > 0 else None,
         "next": numbers[at + 1] if at + 1 < len(numbers) else None,
-        "strains": results.strain_headers(), "highlight": request.GET.get("pair", ""),
+        "strains": results.strain_headers(),
+        "highlight": str(int_param(request.GET, "pair") or ""),
     })
 
 

@@ -6,7 +6,6 @@ which section and table the device is; ``services.entry`` decides what that tabl
 page works as a plain form; ``static/tournaments/table.js`` adds the offline queue.
 """
 
-import json
 import uuid
 from functools import wraps
 
@@ -17,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clubsite.jsonbody import BadJSON, read_json
 from clubsite.permissions import declare, public
 
 from ..forms.table import (
@@ -355,12 +355,13 @@ def preview(request):
 
 
 def _payload(request):
+    """The posted fields: a JSON object (read through ``read_json``, which caps size and
+    nesting and refuses what cannot be stored) or the form; ``BadJSON`` says why not."""
     if request.content_type == "application/json":
-        try:
-            data = json.loads(request.body or b"{}")
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+        data = read_json(request)
+        if not isinstance(data, dict):
+            raise BadJSON(_("Not a result."))
+        return data
     return request.POST
 
 
@@ -368,9 +369,10 @@ def _payload(request):
 @require_POST
 def result(request):
     """The JSON endpoint table.js posts to (and posts again until it hears back)."""
-    data = _payload(request)
-    if data is None:
-        return JsonResponse({"errors": {"__all__": [_("Not a result.")]}}, status=400)
+    try:
+        data = _payload(request)
+    except BadJSON as exc:
+        return JsonResponse({"errors": {"__all__": [str(exc)]}}, status=400)
     form = ResultForm(data)
     submission = _submit(request, form) if form.is_valid() else None
     if submission is None:

@@ -63,6 +63,8 @@ def carry_over(request, pk, match):
         try:
             home = Decimal(request.POST.get("home_carry") or 0)
             away = Decimal(request.POST.get("away_carry") or 0)
+            if not (home.is_finite() and away.is_finite()):
+                raise InvalidOperation
         except InvalidOperation as exc:
             raise TournamentError(_("A carry-over is 0 to 999 IMPs.")) from exc
         return knockout.set_carry_over(tournament, match, home=home, away=away,

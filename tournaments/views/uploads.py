@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.models import Season
+from clubsite.params import int_param
 from clubsite.permissions import director_required, secretary_required
 
 from .. import jobs
@@ -91,12 +92,12 @@ def endpoint_edit(request, pk: int | None = None):
 @require_POST
 def send(request):
     """Queue an upload of a tournament's results or of a licence batch."""
-    endpoint = get_object_or_404(FederationEndpoint, pk=request.POST.get("endpoint") or 0)
+    endpoint = get_object_or_404(FederationEndpoint, pk=int_param(request.POST, "endpoint", 0))
     tournament = season = None
     if endpoint.file_format == FileFormat.LICENCE_CSV:
-        season = Season.objects.filter(pk=request.POST.get("season") or 0).first()
+        season = Season.objects.filter(pk=int_param(request.POST, "season", 0)).first()
     else:
-        tournament = Tournament.objects.filter(pk=request.POST.get("tournament") or 0).first()
+        tournament = Tournament.objects.filter(pk=int_param(request.POST, "tournament", 0)).first()
     try:
         upload, created = federation.request_upload(endpoint, tournament=tournament,
                                                     season=season, user=request.user)
@@ -153,7 +154,7 @@ def download(request, upload_id):
 @secretary_required
 def licences(request):
     """The season's licence requests and renewals as CSV (``?season=id``, current by default)."""
-    season = Season.objects.filter(pk=request.GET.get("season") or 0).first() or Season.current()
+    season = Season.objects.filter(pk=int_param(request.GET, "season", 0)).first() or Season.current()
     if request.GET.get("download"):
         name, text = licence_batch(season)
         response = HttpResponse(text.encode(), content_type="text/csv; charset=utf-8")

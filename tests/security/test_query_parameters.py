@@ -1,0 +1,89 @@
+"""Query and form parameters that are not numbers: the page's default or a 404, never a 500
+(``?pair=abc`` was a NoReverseMatch, ``?season=abc`` a ValueError inside the ORM)."""
+
+import pytest
+from django.urls import reverse
+
+from tests.tournaments.test_tournaments_public_views import finished
+from tournaments.models import Result
+
+pytestmark = pytest.mark.django_db
+JUNK = ["abc", "1e3", "-1", "99999999999999999999999", "<script>", "١٢", "1 OR 1=1", ""]
+
+
+@pytest.mark.parametrize("junk", JUNK)
+def test_a_board_page_ignores_a_pair_that_is_not_a_number(client, mitchell_session, director,
+                                                          junk):
+    tournament, _ = finished(mitchell_session, director)
+    url = reverse("results:board", args=[tournament.slug, 1, mitchell_session.pool, 1])
+    response = client.get(url, {"pair": junk})
+    assert response.status_code == 200
+    assert response.context["highlight"] == ""
+    assert "<script>" not in response.content.decode()
+    pair = Result.objects.filter(board__number=1).first().ns_id
+    assert client.get(url, {"pair": pair}).context["highlight"] == str(pair)
+
+
+@pytest.mark.parametrize("junk", JUNK)
+def test_season_pages_fall_back_to_the_current_season(secretary_client, junk):
+    for name in ("clubsite:fee_schedule", "uploads:licences"):
+        assert secretary_client.get(reverse(name), {"season": junk}).status_code == 200, name
+
+
+def test_a_posted_season_that_is_not_a_number_is_a_404(secretary_client, demo_club):
+    from clubsite.models import Member
+
+    member = Member.objects.first()
+    response = secretary_client.post(reverse("clubsite:licence_renew", args=[member.pk]),
+                                     {"season": "abc"})
+    assert response.status_code == 302  # the current season, as with no season at all
+    response = secretary_client.post(reverse("clubsite:licences_renew"),
+                                     {"season": "abc", "select": ["x", "1e5"]})
+    assert response.status_code == 404
+
+
+def test_confirm_goes_back_only_to_this_site(director_client, director, mitchell_session):
+    from tournaments.services import entry
+
+    row = entry.submit_result(round=1, board=1, contract="4S", declarer="N", tricks=10,
+                              idempotency_key="k1", user=director, section=mitchell_session,
+                              table=1).result
+    response = director_client.post(reverse("director:confirm", args=[row.pk]),
+                                    {"next": "https://evil.example/"})
+    assert response.status_code == 302 and "evil" not in response["Location"]
+    response = director_client.post(reverse("director:confirm", args=[row.pk]),
+                                    {"next": "4,5 evil"})  # was looked up as a view name: 500
+    assert response.status_code == 302
+    response = director_client.post(reverse("director:confirm", args=[row.pk]),
+                                    {"next": "/results/"})
+    assert response["Location"] == "/results/"
+
+
+@pytest.mark.parametrize("params", [{"q": "a\x00b"}, {"q": "x" * 5000}, {"q": "\x1b[31m"},
+                                    {"q": "ley", "edition": "\x00"}, {"edition": "x" * 500}])
+def test_law_search_takes_any_query_without_a_server_error(client, params):
+    """PostgreSQL refuses NUL in a query's text: it was a 500 there."""
+    response = client.get(reverse("laws:search"), params)
+    assert response.status_code in (200, 404)
+
+
+def test_the_search_query_keeps_printable_text_only():
+    from laws.search import MAX_QUERY, clean_query
+
+    assert clean_query(" ley\x00 12\x1b ") == "ley 12"
+    assert len(clean_query("x" * 5000)) == MAX_QUERY
+
+
+def test_huge_numbers_in_director_forms_are_form_errors(director_client, mitchell_session):
+    """A board offset or penalty board beyond any integer column was an overflow (500)."""
+    from tournaments.models import Penalty, Section
+
+    session = mitchell_session.session
+    sections = Section.objects.count()
+    response = director_client.post(reverse("director:section_add", args=[session.pk]),
+                                    {"letter": "B", "board_offset": "9" * 25})
+    assert response.status_code < 500 and Section.objects.count() == sections
+    entry = mitchell_session.seatings.first().entry
+    response = director_client.post(reverse("director:penalties", args=[session.pk]), {
+        "entry": entry.pk, "fraction_of_top": "0.25", "board": "9" * 25, "reason": "x"})
+    assert response.status_code < 500 and not Penalty.objects.exists()
