@@ -20,6 +20,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -362,7 +363,7 @@ def published_pdf(tournament: Tournament, language: str | None = None) -> Result
         return None
     made = list(ResultsPdf.objects.filter(
         tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0)
-        .exclude(file="").order_by("-finished_at", "-pk")[:20])
+        .exclude(file="").order_by(F("finished_at").desc(nulls_last=True), "-pk")[:20])
     if not made:
         return None
     current = current_version(tournament)

@@ -197,7 +197,7 @@ def assert_shown(html: str) -> None:
 def table_device(section, table: int) -> Client:
     device = Client()
     code = TableCode.objects.get(section=section, table=table, active=True)
-    device.post(reverse("table:index"), {"code": code.code})
+    device.post(reverse("table:index"), {"table": code.label, "code": code.code})
     assert device.session[SESSION_KEY] == code.pk
     return device
 

@@ -125,11 +125,28 @@ def test_publishing_keeps_the_services_rule_on_unfinished_sessions(client, unpub
     assert [m.level_tag for m in said] == ["error"]
 
 
-def test_the_public_page_offers_the_current_pdf_of_published_results(client, mitchell):
+@pytest.fixture
+def broker(monkeypatch):
+    """As in production: PDFs are made by the worker (their tasks recorded here, not run)."""
+    from clubsite.celery import app
+    from tournaments import jobs
+
+    queued = []
+    app.conf.task_always_eager = False  # the suite's _celery_mode fixture restores it
+    monkeypatch.setattr(jobs.generate_pdf, "delay", lambda pk: queued.append(pk))
+    return queued
+
+
+def test_the_public_page_offers_the_current_pdf_of_published_results(
+        client, mitchell, broker, django_capture_on_commit_callbacks):
     page = reverse("results:tournament", args=[mitchell.slug])
     download = reverse("results:pdf", args=[mitchell.slug])
     assert download not in client.get(page).content.decode()  # none made yet
-    assert client.get(download).status_code == 404
+    for _visitor in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.get(download).status_code == 404
+    assert len(broker) == 1  # the first download asked the worker for it, once
+    ResultsPdf.objects.all().delete()
     made_pdf(mitchell, language="en")
     made_pdf(mitchell, language="es")
     assert download in client.get(page).content.decode()
@@ -138,12 +155,19 @@ def test_the_public_page_offers_the_current_pdf_of_published_results(client, mit
     assert b"".join(response.streaming_content) == b"%PDF-1.7 Torneo de los martes"
 
 
-def test_no_public_pdf_before_publication_nor_of_an_outdated_version(client, mitchell):
+def test_no_public_pdf_before_publication_and_an_outdated_one_until_the_current_is_made(
+        client, mitchell, broker, django_capture_on_commit_callbacks):
     download = reverse("results:pdf", args=[mitchell.slug])
     made_pdf(mitchell, version="0")  # an older version than the stored rankings'
-    assert client.get(download).status_code == 404
-    made_pdf(mitchell)
-    assert client.get(download).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.get(download)  # served, marked, while the current one is made
+    assert response.status_code == 200 and response["X-Results-Superseded"] == "0"
+    asked = ResultsPdf.objects.get(pk=broker[0])
+    assert asked.version == pdfs.current_version(mitchell) and asked.state == PdfState.QUEUED
+    asked.delete()
+    made_pdf(mitchell)  # what the worker makes of it
+    response = client.get(download)
+    assert response.status_code == 200 and "X-Results-Superseded" not in response
     Tournament.objects.filter(pk=mitchell.pk).update(status="running")
     assert client.get(download).status_code == 404
     page = client.get(reverse("results:tournament", args=[mitchell.slug]))
