@@ -60,6 +60,7 @@ def _create(parsed: tree.Edition, position: int, digest: str) -> Edition:
         content_hash=digest,
         extras={
             "introduction": [paragraph_html(p, ctx) for p in parsed.introduction],
+            "introduction_title": parsed.introduction_title,
             "introduction_notes": [
                 {"heading": n.heading, "paragraphs": [paragraph_html(p, ctx) for p in n.paragraphs]}
                 for n in parsed.introduction_notes
