@@ -18,7 +18,7 @@ from .importer import tree
 from .models import Chapter, Edition, Footnote, Law, Node, Term
 from .rendering import Context, Glossary, node_html, paragraph_html, search_text
 
-IMPORTER_VERSION = "2"
+IMPORTER_VERSION = "3"
 
 
 def content_hash(edition: tree.Edition) -> str:
