@@ -85,6 +85,17 @@ def _link_terms(text: str, ctx: Context) -> str:
     return "".join(out)
 
 
+def _elsewhere(target: str, ctx: Context) -> str:
+    """Class and title for a link into another edition (a law this partial source lacks)."""
+    code = target.split("/", 1)[0]
+    if code == ctx.edition.code:
+        return ""
+    title = _("Not in this source: linked to the %(edition)s edition of the same Laws") % {
+        "edition": code
+    }
+    return f' other-edition" title="{escape(title)}'
+
+
 def _ref_link(ref: Ref, text: str, ctx: Context) -> str:
     literal = escape(text[ref.start : ref.end])
     if not ref.targets:
@@ -93,7 +104,7 @@ def _ref_link(ref: Ref, text: str, ctx: Context) -> str:
     href = anchor_url(ref.targets[0], ctx.law_number)
     others = " ".join(anchor_url(t, ctx.law_number) for t in ref.targets[1:])
     extra = f' data-more="{escape(others)}"' if others else ""
-    cls = "ref" if ref.resolved else "ref approx"
+    cls = ("ref" if ref.resolved else "ref approx") + _elsewhere(ref.targets[0], ctx)
     return f'<a class="{cls}" href="{href}"{extra}>{literal}</a>'
 
 
@@ -127,9 +138,9 @@ def _multi_ref(ref: Ref, text: str, ctx: Context) -> str:
     out, last = [], 0
     for m, target in zip(matches, ref.targets, strict=True):
         out.append(escape(literal[last : m.start()]))
-        out.append(
-            f'<a class="ref" href="{anchor_url(target, ctx.law_number)}">{escape(m.group(0))}</a>'
-        )
+        href = anchor_url(target, ctx.law_number)
+        cls = "ref" + _elsewhere(target, ctx)
+        out.append(f'<a class="{cls}" href="{href}">{escape(m.group(0))}</a>')
         last = m.end()
     out.append(escape(literal[last:]))
     return "".join(out)

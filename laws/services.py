@@ -18,7 +18,7 @@ from .importer import tree
 from .models import Chapter, Edition, Footnote, Law, Node, Term
 from .rendering import Context, Glossary, node_html, paragraph_html, search_text
 
-IMPORTER_VERSION = "2"
+IMPORTER_VERSION = "3"
 
 
 def content_hash(edition: tree.Edition) -> str:
@@ -60,6 +60,7 @@ def _create(parsed: tree.Edition, position: int, digest: str) -> Edition:
         content_hash=digest,
         extras={
             "introduction": [paragraph_html(p, ctx) for p in parsed.introduction],
+            "introduction_title": parsed.introduction_title,
             "introduction_notes": [
                 {"heading": n.heading, "paragraphs": [paragraph_html(p, ctx) for p in n.paragraphs]}
                 for n in parsed.introduction_notes

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import commentary, es1997, es2007, es2017, pt1997
 from .builder import StructureError
-from .refs import all_refs, resolve_edition
+from .refs import all_refs, complete_counterpart, resolve_edition
 from .tree import Edition
 from .validate import residues, structure_errors
 
@@ -48,7 +48,7 @@ def parse_all(data_dir: Path = DATA_DIR) -> list[Edition]:
     ]
     comments = commentary.parse(data_dir / COMMENTARY_FILE)
     for edition in editions:
-        resolve_edition(edition)
+        resolve_edition(edition, complete_counterpart(edition, editions))
         if edition.year == 1997:
             commentary.attach(edition, comments)
     problems = []
@@ -60,9 +60,12 @@ def parse_all(data_dir: Path = DATA_DIR) -> list[Edition]:
     return editions
 
 
-def report(editions: list[Edition]) -> list[str]:
-    """One block of counts per edition plus every unresolved reference with its reason."""
-    lines = []
+def report(editions: list[Edition], *, list_unresolved: bool = False) -> list[str]:
+    """One line of counts per edition, then one summary line of the unresolved references
+    (the references a partial source makes to laws it lacks, where no complete edition of
+    the same Code is shipped: es-2007's to laws 17–93). ``list_unresolved`` lists each one
+    with its reason (``import_laws -v 2``)."""
+    lines, missing = [], {}
     for e in editions:
         nodes = list(e.all_nodes())
         kinds = {
@@ -73,13 +76,27 @@ def report(editions: list[Edition]) -> list[str]:
         tables = sum(len(n.tables) for n in nodes)
         refs = list(all_refs(e))
         unresolved = [(w, r) for w, r in refs if not r.resolved]
+        elsewhere = sum(
+            1 for _, r in refs if r.targets and not r.targets[0].startswith(e.code + "/")
+        )
         lines.append(
             f"{e.code}: {len(e.chapters)} chapters, {len(e.laws)} laws, "
             + ", ".join(f"{v} {k}s" for k, v in kinds.items())
             + f", {len(e.glossary)} terms, {notes} notes, {len(e.footnotes)} footnotes, "
-            f"{tables} tables, {len(refs)} references ({len(unresolved)} unresolved), "
-            f"{sum(1 for law in e.laws if law.commentary)} laws with commentary"
+            f"{tables} tables, {len(refs)} references ({len(unresolved)} unresolved"
+            + (f", {elsewhere} linked to the complete edition" if elsewhere else "")
+            + f"), {sum(1 for law in e.laws if law.commentary)} laws with commentary"
         )
+        if unresolved:
+            missing[e.code] = unresolved
+    if missing and not list_unresolved:
+        counts = ", ".join(f"{code} {len(refs)}" for code, refs in missing.items())
+        lines.append(
+            f"{sum(map(len, missing.values()))} references unresolved ({counts}): "
+            "targets outside a partial source with no complete edition of its Code, or "
+            "missing parts; `manage.py import_laws -v 2` lists them"
+        )
+    for unresolved in missing.values() if list_unresolved else ():
         for where, ref in unresolved:
             lines.append(f"  unresolved {where}: {ref.literal!r} — {ref.reason}")
     return lines

@@ -42,7 +42,14 @@ MARKERS = [
 ]
 # The body printed as 8 belongs to marker 9 (marker 8's body, like 3, 7 and 16, is missing).
 BODY_KEY = {"8": "9"}
-FOOTNOTE_BODY = re.compile(r"(?:^|(?<=[.;])\s)(\d{1,2}) (?=[A-ZÁÉÍÓÚ¿])")
+# A footnote body starts a line or follows the end of a sentence: ``infractor. 4 Cuando tres
+# manos``. Its number is followed by a word, never by a section letter, and the period before
+# it is never the abbreviation ``Art.``/``Arts.``: ``(Ver Art. 12 C 1 cuando …)`` and ``(se
+# aplicará el Art. 10 C 1; …)`` are references, and cutting there lost the rest of the
+# paragraph (20E, 25B2b(2), 27B2) into the bodies of footnotes 12 and 10.
+FOOTNOTE_BODY = re.compile(
+    r"(?:^|(?<![Aa]rt\.)(?<![Aa]rts\.)(?<=[.;])\s)(\d{1,2}) (?=[A-ZÁÉÍÓÚ¿][a-záéíóúñ])"
+)
 KNOWN_BODIES = {"4", "5", "6", "8", "10", "11", "12", "13", "14", "15"}
 PT_SAFE_RANGE = range(1, 41)
 

@@ -281,6 +281,9 @@ def definition(text: str) -> Term:
     if body.startswith("(o ") and ")" in body:  # "Baraja: (o mazo) Las 52…"
         alias, _, body = body[3:].partition(")")
         aliases.append(alias.strip())
+        # The printed "(o mazo)" stays with the term, as in "Cancelado (o retirado)":
+        # the page shows every word of the source (slug and links use the part before "(").
+        term = f"{term} (o {alias.strip()})"
         body = body.strip()
     see = None
     m = re.match(r"^[Vv]er (.+?)\.?$", body)

@@ -194,7 +194,9 @@ def parse(path: Path) -> Edition:
                 edition.glossary = glossary(paras[start:i])
                 region = "laws"
                 continue
-            if text != "ÂMBITO E INTERPRETAÇÃO DESTE CÓDIGO":
+            if text == "ÂMBITO E INTERPRETAÇÃO DESTE CÓDIGO":
+                edition.introduction_title = text  # shown as the preamble's heading
+            else:
                 edition.introduction.append(Paragraph(text))
             continue
         # footnote blocks

@@ -1,8 +1,10 @@
-"""Cross-reference detection and resolution, per language, within one edition.
+"""Cross-reference detection and resolution, per language.
 
 References are found after cleaning (so hyphenated ``Artícu-lo`` and split lines are
-already joined) and resolved only against anchors of the same edition; anything
-else stays as text with a reason.
+already joined) and resolved against anchors of the same edition. A law a partial
+edition does not contain resolves in the complete edition of the same Code, when one is
+shipped (es-1997 → pt-1997: the same 1997 Laws, same section letters); anything else
+stays as text with a reason.
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ REL_ES = re.compile(
     rf"(?:\b[Vv]er\s+(?:el\s+)?(?:(?:punto|apartado)\s+)?|\b(?:punto|apartado)\s+)"
     rf"(?:{REL}|{REL_ITEM})(?=[\s,.;:)])"
 )
+# "ver el Art. 32 si … y el 35 A si …": a later number of the same clause, after el/la/del/al,
+# names a law too when it carries a section letter or follows y/o ("Artículo 53 o el 56").
+BARE_ES = re.compile(
+    r"(?:\b(?P<conj>y|o|ó)\s+)?\b(?:el|la|del|al)\s+"
+    r"(?P<path>\d{1,2}(?:\s?[A-H](?![A-Za-zÁ-ú])(?:\s?\d{1,2})?)?)(?=[\s,.;:)])(?!\s*%)"
+)
 REL_PT = re.compile(rf"(?:§\s?|\bSecção\s+)(?:{REL}|{REL_ITEM})(?=[\s,.;:)]|$)")
 
 
@@ -90,20 +98,32 @@ def rel_path(m: re.Match[str], node: Node) -> tuple[str, ...]:
     return tuple(parts)
 
 
-class Resolver:
-    """Resolves law paths against the anchors that exist in one edition."""
+def same_clause(between: str) -> bool:
+    """No sentence end and no closed parenthesis between a reference and a bare number."""
+    return not re.search(r"[.;:]\s|\)", between) and len(between) < 120
 
-    def __init__(self, edition: Edition) -> None:
+
+class Resolver:
+    """Resolves law paths against the anchors that exist in one edition.
+
+    ``fallback`` is the complete edition of the same Code (``complete_counterpart``): a
+    law missing here is linked there rather than left unresolved.
+    """
+
+    def __init__(self, edition: Edition, fallback: Edition | None = None) -> None:
         self.edition = edition
         self.anchors = {
             edition.anchor(n.number if n.kind == "law" else law.number, n.path)
             for law in edition.laws
             for n in law.walk()
         }
+        self.fallback = Resolver(fallback) if fallback is not None else None
 
     def resolve(self, law_number: int, path: tuple[str, ...]) -> tuple[str | None, bool, str]:
         """(anchor or nearest existing ancestor, exact?, reason when not exact)."""
         if self.edition.law(law_number) is None:
+            if self.fallback is not None and self.fallback.edition.law(law_number):
+                return self.fallback.resolve(law_number, path)
             return None, False, f"law {law_number} not in {self.edition.code}"
         for cut in range(len(path), -1, -1):
             anchor = self.edition.anchor(law_number, path[:cut])
@@ -128,6 +148,8 @@ class Resolver:
                     ref.reason = reason
             ref.resolved = exact and bool(ref.targets)
             refs.append(ref)
+        if lang == "es":
+            refs += self.bare(text, refs)
         if law is not None and node is not None:
             rx = REL_ES if lang == "es" else REL_PT
             for m in rx.finditer(text):
@@ -141,10 +163,38 @@ class Resolver:
         refs.sort(key=lambda r: r.start)
         return refs
 
+    def bare(self, text: str, refs: list[Ref]) -> list[Ref]:
+        """``el 35 A`` after an ``Art.`` reference of the same clause (see ``BARE_ES``)."""
+        found: list[Ref] = []
+        for m in BARE_ES.finditer(text):
+            start, end = m.start("path"), m.end("path")
+            before = [r for r in refs if r.end <= m.start()]
+            if any(r.start <= start < r.end for r in refs) or not before:
+                continue
+            if not same_clause(text[before[-1].end : m.start()]):
+                continue
+            literal = m.group("path")
+            if not (m.group("conj") or re.search(r"[A-H]", literal)):
+                continue
+            (path,) = paths_in(literal)
+            anchor, ok, reason = self.resolve(int(path[0]), path[1:])
+            found.append(Ref(start, end, literal, [anchor] if anchor else [], ok, reason))
+        return found
 
-def resolve_edition(edition: Edition) -> None:
+
+def complete_counterpart(edition: Edition, editions: list[Edition]) -> Edition | None:
+    """The complete edition of the same Code (same year) for a partial one, if shipped."""
+    if not edition.partial:
+        return None
+    return next(
+        (e for e in editions if e is not edition and e.year == edition.year and not e.partial),
+        None,
+    )
+
+
+def resolve_edition(edition: Edition, fallback: Edition | None = None) -> None:
     """Fill ``refs`` of every paragraph of the edition (laws, notes, glossary, footnotes)."""
-    resolver = Resolver(edition)
+    resolver = Resolver(edition, fallback)
 
     def apply(paragraphs: list[Paragraph], law: Node | None, node: Node | None) -> None:
         for p in paragraphs:

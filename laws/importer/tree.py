@@ -134,6 +134,7 @@ class Edition:
     glossary: list[Term] = field(default_factory=list)
     footnotes: dict[str, Footnote] = field(default_factory=dict)
     introduction: list[Paragraph] = field(default_factory=list)
+    introduction_title: str = ""  # the preamble's printed heading (pt-1997), if any
     introduction_notes: list[Note] = field(default_factory=list)
     regulations: list[Note] = field(default_factory=list)  # edition-level (es-2017 appendix)
     partial: bool = False

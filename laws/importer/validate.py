@@ -14,6 +14,7 @@ from .tree import Edition, Paragraph, Table
 
 def texts(edition: Edition) -> Iterator[tuple[str, str]]:
     """Every displayed string of the edition with the place it comes from."""
+    yield "introduction", edition.introduction_title
     for p in edition.introduction:
         yield "introduction", p.text
     for note in edition.introduction_notes + edition.regulations:

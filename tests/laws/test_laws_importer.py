@@ -7,6 +7,7 @@ from laws_pinned import ES1997_TERMS, ES2017_TERMS, ES2017_TITLES, PT1997_TERMS,
 
 from laws.importer import report
 from laws.importer.clean import residue
+from laws.importer.refs import all_refs, complete_counterpart
 from laws.importer.validate import residues, texts
 
 
@@ -119,6 +120,62 @@ def test_footnote_body_split_out_of_es1997_text(editions):
     assert (
         editions["es-1997"].footnotes["9"].paragraphs[0].text.startswith("Puede ser de aplicación")
     )
+
+
+def test_es1997_spaced_reference_is_not_a_footnote_body(editions):
+    """``Art. 12 C 1`` after a period is a reference, not footnote 12's body: the rest of
+    the paragraph stays in the law (20E, 25B2b(2), 27B2) and the footnotes keep one body."""
+    assert body(editions, "es-1997/law-20/E").endswith(
+        "(Ver Art. 12 C 1 cuando una revisión incorrecta pueda causar perjuicio)."
+    )
+    assert body(editions, "es-1997/law-25/B/2/b/2").endswith(
+        "no podrá obtener un resultado superior a la media mínima (ver Art. 12 C 1)."
+    )
+    assert "(se aplicará el Art. 10 C 1; ver el Art. 23 cuando el paso perjudica" in body(
+        editions, "es-1997/law-27/B/2"
+    )
+    footnotes = editions["es-1997"].footnotes
+    assert [p.text for p in footnotes["12"].paragraphs] == [
+        "Una voz repetida, con un significado diferente se considera como voz diferente."
+    ]
+    assert [p.text for p in footnotes["10"].paragraphs] == [
+        "Cuando la subasta original fue insuficiente se aplica el Art. 27."
+    ]
+
+
+def test_bare_article_number_after_a_reference(editions):
+    """``ver el Art. 32 si … y el 35 A si …``: ``35 A`` is Law 35A; other numbers after
+    el/la (``el 40%``, ``el 1 anterior``, dates) are not references."""
+    refs = {code: [r for _, r in all_refs(edition)] for code, edition in editions.items()}
+    bare = [
+        (c, r.literal, r.targets) for c, rs in refs.items() for r in rs if r.literal[0].isdigit()
+    ]
+    assert bare == [("es-1997", "35 A", ["es-1997/law-35/A"])]
+    law36 = [r for p in node(editions, "es-1997/law-36").paragraphs for r in p.refs]
+    assert [r.literal for r in law36][-2:] == ["Art. 32", "35 A"]
+    assert law36[-1].resolved
+
+
+def test_partial_edition_links_the_complete_edition_of_its_code(editions):
+    eds = list(editions.values())
+    counterpart = {e.code: complete_counterpart(e, eds) for e in eds}
+    assert counterpart["es-1997"] is editions["pt-1997"]  # the same 1997 Laws
+    assert counterpart["es-2007"] is None  # no complete 2007 edition is shipped
+    assert counterpart["es-2017"] is None and counterpart["pt-1997"] is None
+    es1997 = [r for _, r in all_refs(editions["es-1997"])]
+    assert [r.literal for r in es1997 if not r.resolved] == ["Art. 23 A"]  # dangling (§4)
+    es2007 = [r for _, r in all_refs(editions["es-2007"]) if not r.resolved]
+    assert len(es2007) == 17 and all(not r.targets for r in es2007)
+
+
+def test_report_summarises_unresolved_references_once(editions):
+    lines = report(list(editions.values()))
+    assert not [line for line in lines if "unresolved es-" in line]
+    summary = [line for line in lines if "references unresolved" in line]
+    assert len(summary) == 1
+    assert "es-2007 17" in summary[0] and "import_laws -v 2" in summary[0]
+    listed = report(list(editions.values()), list_unresolved=True)
+    assert sum(1 for line in listed if line.startswith("  unresolved es-2007/")) == 17
 
 
 def test_titles_and_labels(editions):
@@ -272,7 +329,15 @@ CROSS_REFERENCES = [
     ("pt-1997/law-31/A", "Secção A2(b)", ["pt-1997/law-31/A/2/b"]),
     ("pt-1997/law-75/D/1", "Leis 21 ou Lei 40C", ["pt-1997/law-21", "pt-1997/law-40/C"]),
     ("pt-1997/law-20/F/1", "lei 75C", ["pt-1997/law-75/C"]),
-    ("es-1997/law-9/A/2/b", "Arts. 42 y 43", []),
+    # laws es-1997 lacks link to pt-1997, the same 1997 Laws
+    ("es-1997/law-9/A/2/b", "Arts. 42 y 43", ["pt-1997/law-42", "pt-1997/law-43"]),
+    ("es-1997/law-20/C/1", "Arts. 41 y 47 E", ["pt-1997/law-41", "pt-1997/law-47/E"]),
+    ("es-1997/law-9/A/2/b/2", "Art. 42 B 2", ["pt-1997/law-42/B/2"]),
+    ("es-1997/law-20/E", "Art. 12 C 1", ["es-1997/law-12/C/1"]),
+    ("es-1997/law-25/B/2/b/2", "Art. 12 C 1", ["es-1997/law-12/C/1"]),
+    ("es-1997/law-36", "35 A", ["es-1997/law-35/A"]),
+    # no complete 2007 edition: es-2007's references to laws 17–93 stay unresolved
+    ("es-2007/law-14/B/4", "Artículo 50", []),
 ]
 
 

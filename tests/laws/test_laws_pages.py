@@ -146,6 +146,36 @@ def test_import_is_idempotent(laws_db, _parsed_for_db):
     assert before == after
 
 
+def test_law_missing_from_a_partial_edition_links_the_complete_one(client, laws_db):
+    html = client.get("/laws/es-1997/9/").content.decode()
+    link = re.search(
+        r'<a class="ref other-edition" title="([^"]+)" href="/laws/pt-1997/42/">42', html
+    )
+    assert link, "Arts. 42 y 43 → pt-1997"
+    assert "pt-1997" in link.group(1) and "No está en esta fuente" in link.group(1)
+    html = client.get("/laws/es-1997/20/").content.decode()
+    assert '<a class="ref" href="/laws/es-1997/12/#C1">Art. 12 C 1</a>' in html
+    html = client.get("/laws/es-1997/36/").content.decode()
+    assert '<a class="ref" href="/laws/es-1997/35/#A">35 A</a>' in html
+    html = client.get("/laws/es-2007/14/").content.decode()
+    assert '<span class="ref unresolved" title="law 50 not in es-2007">Artículo 50</span>' in html
+
+
+def test_import_command_prints_one_line_for_unresolved_references(laws_db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("import_laws", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert not [line for line in lines if "unresolved es-2007" in line]
+    assert sum(1 for line in lines if "references unresolved" in line) == 1
+    out = StringIO()
+    call_command("import_laws", stdout=out, verbosity=2)
+    assert out.getvalue().count("unresolved es-2007/") == 17
+
+
 def test_import_command_fails_loudly_and_stores_nothing(laws_db, monkeypatch):
     from django.core.management import CommandError, call_command
 

@@ -15,7 +15,7 @@ class Command(BaseCommand):
         except (ImportFailed, StructureError) as exc:
             raise CommandError(f"Laws import failed, nothing stored:\n{exc}") from exc
         outcome = store(editions)
-        for line in report(editions):
+        for line in report(editions, list_unresolved=options["verbosity"] >= 2):
             self.stdout.write(line)
         for code, what in outcome.items():
             self.stdout.write(f"{code}: {what}")
