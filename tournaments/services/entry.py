@@ -283,7 +283,10 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
             **data,
         }
         if effective is None:
-            return Submission("created", Result.objects.create(**fields))
+            created = Result.objects.create(**fields)
+            if table_code is None:  # the director typed it in: the trail says who and when
+                _audit(created, AuditAction.ENTERED, user, None, "", "", False)
+            return Submission("created", created)
         if _same_result(effective, data):
             return Submission("duplicate", effective)
         for other in same_line:
@@ -345,8 +348,11 @@ def confirm_result(result: Result, *, table_code: TableCode | None = None, user=
     with transaction.atomic():
         row = Result.objects.select_for_update().get(pk=result.pk)
         if not row.confirmed:
+            before = row.snapshot()
             row.confirmed = True
             row.save(update_fields=["confirmed", "modified_at"])
+            if user is not None and table_code is None:  # the opponents' tap is no change
+                _audit(row, AuditAction.CONFIRMED, user, before, "", "", False)
     return row
 
 
