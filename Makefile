@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test install system-deps messages migrate demo lint bench worker clean
+.PHONY: run test install system-deps messages migrate demo lint bench worker clean backup restore
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,15 @@ worker: install
 
 bench: install
 	$(PY) bench/run_all.py
+
+# Backups (README.md "Backups"): the database and the media files, side by side.
+#   make backup [OUTPUT=DIR]       make restore FILE=path/to/clubsite-….sqlite3|.pgdump [YES=1]
+backup: $(VENV)/.installed
+	$(PY) manage.py backup $(if $(OUTPUT),--output "$(OUTPUT)")
+
+restore: $(VENV)/.installed
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=path/to/backup [YES=1]" >&2; exit 2; }
+	$(PY) manage.py restore "$(FILE)" $(if $(YES),--yes)
 
 clean:
 	rm -rf $(VENV) var/static

@@ -160,6 +160,8 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
+# Where `manage.py backup` (and `make backup`) writes when no --output is given.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 # Production sets STATIC_MANIFEST=1 after collectstatic for hashed, compressed files; the
 # embedded default and the tests serve straight from the apps' static folders.
 STORAGES = {

@@ -53,12 +53,36 @@ class EntryAdmin(admin.ModelAdmin):
     inlines = [EntryPlayerInline]
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never changed here: results, penalties and stored rankings change only through
+    the director's pages, which check the Law 79C period, write the audit trail (who, when,
+    before, after, why) and re-classify. An admin edit would do none of that."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
+class ResultAdmin(ReadOnlyAdmin):
     list_display = ("section", "board", "round", "table", "contract", "declarer", "tricks",
                     "ns_score", "status", "confirmed", "entered_at")
     list_filter = ("status", "confirmed")
-    readonly_fields = ("idempotency_key", "entered_at", "modified_at")
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(ReadOnlyAdmin):
+    list_display = ("session", "entry", "fraction_of_top", "board_number", "law", "given_by")
+
+
+@admin.register(StoredRanking)
+class StoredRankingAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "session", "scope", "place", "entry", "points", "percentage")
 
 
 @admin.register(AuditEntry)
@@ -79,7 +103,7 @@ class TableCodeAdmin(admin.ModelAdmin):
     list_filter = ("active",)
 
 
-admin.site.register([Board, Seating, Penalty, StoredRanking])
+admin.site.register([Board, Seating])
 
 
 @admin.register(SeasonRankingRule)

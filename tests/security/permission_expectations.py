@@ -153,7 +153,7 @@ DECISIONS: dict[str, Decision] = {
        for n in ("index", "search", "compare", "toc", "definitions", "law")},
     # the director
     **_director_pages("index", "tournament_create", "tournament", "tournament_edit", "entries",
-                      "member_search", "audit", "entry_substitute", "session",
+                      "member_search", "audit", "audit_csv", "entry_substitute", "session",
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",
                       "print_tables", "print_pairs", "print_boards", "print_sheet", "console",

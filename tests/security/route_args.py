@@ -32,6 +32,7 @@ ARGS = {
     "director:entries": lambda w: [w.running.pk],
     "director:member_search": lambda w: ([w.running.pk], "q1=a&slot=1"),
     "director:audit": lambda w: [w.running.pk],
+    "director:audit_csv": lambda w: ([w.running.pk], f"session={_running_session(w).pk}"),
     "director:publish_provisional": lambda w: [w.running.pk],
     "director:publish_final": lambda w: [w.running.pk],
     "director:entry_withdraw": lambda w: [w.published_entry.pk],

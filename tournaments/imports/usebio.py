@@ -342,8 +342,11 @@ def finish(tournament: Tournament, *, user=None, file_name: str = "") -> None:
     Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINAL,
                                                        published_at=now, correction_minutes=0)
     tournament.refresh_from_db()
+    lines = Result.objects.filter(section__session__tournament=tournament).count()
     AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
-                              after={"status": tournament.status, "imported": file_name},
+                              before={"results": 0},
+                              after={"status": tournament.status, "imported": file_name,
+                                     "results": lines},
                               reason=_("Imported from a USEBIO file."))
 
 

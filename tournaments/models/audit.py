@@ -24,6 +24,8 @@ class AuditAction(models.TextChoices):
     LINEUP = "lineup", _("Team line-up changed")
     MOVEMENT = "movement", _("Movement changed")
     PUBLISHED = "published", _("Results published")
+    ENTERED = "entered", _("Result entered by the director")
+    TABLE_CODE = "table_code", _("Table code replaced")
 
 
 class AuditEntry(models.Model):

@@ -56,7 +56,8 @@ class Result(models.Model):
     adjustment = models.JSONField(_("adjusted score"), null=True, blank=True)
     law = models.CharField(_("law"), max_length=40, blank=True)
     reason = models.TextField(_("reason"), blank=True)
-    # Empty for rows the director creates; unique otherwise (see constraints).
+    # Empty for rows the director creates without one; otherwise unique per section, table
+    # and device (see constraints).
     idempotency_key = models.CharField(max_length=80, blank=True, default="", editable=False)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("entered by"), null=True, blank=True,
@@ -82,8 +83,19 @@ class Result(models.Model):
         verbose_name = _("result")
         verbose_name_plural = _("results")
         constraints = [
-            models.UniqueConstraint(fields=["idempotency_key"], condition=~Q(idempotency_key=""),
-                                    name="unique_idempotency_key"),
+            # A key is unique per device, not site-wide: a table's tablet (its table code) or
+            # the director at that table. Two tables that happen to send the same key store
+            # two results; a replay from the same device finds its row.
+            models.UniqueConstraint(
+                fields=["section", "table", "entered_by_table", "idempotency_key"],
+                condition=~Q(idempotency_key="") & Q(entered_by_table__isnull=False),
+                name="unique_key_per_table_device",
+            ),
+            models.UniqueConstraint(
+                fields=["section", "table", "entered_by", "idempotency_key"],
+                condition=~Q(idempotency_key="") & Q(entered_by_table__isnull=True),
+                name="unique_key_per_director",
+            ),
             models.UniqueConstraint(
                 fields=["section", "round", "board", "ns", "ew"], condition=Q(status="ok"),
                 name="one_effective_result_per_line",

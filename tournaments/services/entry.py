@@ -1,7 +1,8 @@
 """The one way a result gets written: by a table device or by the director.
 
 Club Wi-Fi drops, so devices resend. A result is stored once whatever happens: the same
-idempotency key returns the stored row; the same line sent with the same content from
+idempotency key from the same device (its table code, or the director) returns the stored
+row, and the same key with a different result is refused (``KeyReused``), never dropped; the same line sent with the same content from
 another device returns the stored row too; a *different* result for a line that already
 has one is kept as a conflict for the director, never written over. Writers of one board
 are serialised by locking that board's row (PostgreSQL), and the database's unique
@@ -40,7 +41,7 @@ from ..models import (
 from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
 from . import classification, individual, plan
 from .adjustments import core_entry
-from .errors import InvalidResult, NotAllowed
+from .errors import InvalidResult, KeyReused, NotAllowed
 from .publish import correction_allowed
 
 RETRIES = 6
@@ -258,15 +259,21 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
         # One query for both: a row already stored under this key (the device posts again
         # after losing our answer) and the line's current and conflicting rows. Round trips
         # to the database are most of a post's time when forty tables post at once.
+        # A key is the device's own (its table code, or the director at this table): another
+        # table's key that happens to be equal names another result.
+        mine = _key_scope(line, key, table_code, user)
         rows = list(Result.objects.filter(
-            Q(idempotency_key=key)
+            mine
             | Q(section=line.section, round=line.round, board=line.board, ns=line.ns,
                 ew=line.ew, status__in=[ResultStatus.OK, ResultStatus.CONFLICT])).order_by())
-        keyed = next((r for r in rows if r.idempotency_key == key), None)
+        keyed = next((r for r in rows if _in_scope(r, key, line, table_code, user)), None)
         if keyed is not None:
+            if not _replay_of(keyed, line, data):
+                raise KeyReused(_("This key was used for another result: nothing was saved. "
+                                  "Send the result again as a new entry."))
             return Submission("duplicate" if keyed.status == ResultStatus.OK else keyed.status,
                               keyed)
-        same_line = rows
+        same_line = rows  # no row of this device's key: all are the line's
         effective = next((r for r in same_line if r.status == ResultStatus.OK), None)
         fields = {
             "section": line.section, "board": line.board, "round": line.round,
@@ -276,7 +283,10 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
             **data,
         }
         if effective is None:
-            return Submission("created", Result.objects.create(**fields))
+            created = Result.objects.create(**fields)
+            if table_code is None:  # the director typed it in: the trail says who and when
+                _audit(created, AuditAction.ENTERED, user, None, "", "", False)
+            return Submission("created", created)
         if _same_result(effective, data):
             return Submission("duplicate", effective)
         for other in same_line:
@@ -294,6 +304,42 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
         return Submission("conflict", conflict)
 
 
+def _key_scope(line: Line, key: str, table_code, user) -> Q:
+    """The rows stored under ``key`` by this device: the key is unique per section, table and
+    device (``Result``'s constraints), not site-wide."""
+    scope = Q(idempotency_key=key, section=line.section, table=line.table)
+    if table_code is not None:
+        return scope & Q(entered_by_table=table_code)
+    return scope & Q(entered_by=user, entered_by_table__isnull=True)
+
+
+def _in_scope(row: Result, key: str, line: Line, table_code, user) -> bool:
+    if row.idempotency_key != key or row.section_id != line.section.pk or row.table != line.table:
+        return False
+    if table_code is not None:
+        return row.entered_by_table_id == table_code.pk
+    return row.entered_by_table_id is None and row.entered_by_id == getattr(user, "pk", None)
+
+
+def _replay_of(row: Result, line: Line, data: dict) -> bool:
+    """Whether ``data`` is what was first stored under ``row``'s key: the same board and round
+    and the same result, as the device sent it (before any change the director made since,
+    which the trail's first ``before`` keeps)."""
+    if (row.round, row.board_id) != (line.round, line.board.pk):
+        return False
+    if _same_result(row, data):
+        return True
+    first_change = first_row(AuditEntry.objects.filter(
+        result=row, action__in=[AuditAction.CORRECTED, AuditAction.ADJUSTED,
+                                AuditAction.DELETED]).exclude(before=None).order_by("at", "id"))
+    if first_change is None:
+        return False
+    sent = Result(**{f: first_change.before.get(f) for f in
+                     ("contract", "declarer", "tricks", "ns_score", "adjustment")},
+                  lead=first_change.before.get("lead") or "")
+    return _same_result(sent, data)
+
+
 def confirm_result(result: Result, *, table_code: TableCode | None = None, user=None) -> Result:
     """The opponents' second tap (or the director's): marks the result as agreed."""
     if table_code is not None and (table_code.section_id != result.section_id
@@ -302,8 +348,11 @@ def confirm_result(result: Result, *, table_code: TableCode | None = None, user=
     with transaction.atomic():
         row = Result.objects.select_for_update().get(pk=result.pk)
         if not row.confirmed:
+            before = row.snapshot()
             row.confirmed = True
             row.save(update_fields=["confirmed", "modified_at"])
+            if user is not None and table_code is None:  # the opponents' tap is no change
+                _audit(row, AuditAction.CONFIRMED, user, before, "", "", False)
     return row
 
 

@@ -22,3 +22,8 @@ class NotAllowed(PermissionDenied):
 
 class CorrectionPeriodOver(TournamentError):
     """The Law 79C correction period has ended and no override was given."""
+
+
+class KeyReused(TournamentError):
+    """A device sent a result under a key it already used for a *different* result: not a
+    replay (that gets the stored row back), so nothing is written or overwritten (a 409)."""

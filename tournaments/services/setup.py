@@ -275,12 +275,20 @@ def issue_table_codes(section: Section) -> list[TableCode]:
 
 
 @transaction.atomic
-def replace_table_code(table_code: TableCode) -> TableCode:
-    """A code that leaked (or a lost card): the old one stops working at once."""
+def replace_table_code(table_code: TableCode, *, user=None, reason: str = "") -> TableCode:
+    """A code that leaked (or a lost card): the old one stops working at once. The trail
+    names the devices by their table code rows (never the codes: the trail is exported)."""
     table_code.active = False
     table_code.save(update_fields=["active"])
     issue_table_codes(table_code.section)
-    return TableCode.objects.get(section=table_code.section, table=table_code.table, active=True)
+    new = TableCode.objects.get(section=table_code.section, table=table_code.table, active=True)
+    AuditEntry.objects.create(
+        tournament_id=table_code.section.session.tournament_id, session_id=table_code.session_id,
+        action=AuditAction.TABLE_CODE, user=user, table_code=table_code,
+        before={"table": table_code.label, "device": table_code.pk},
+        after={"table": new.label, "device": new.pk}, reason=reason,
+    )
+    return new
 
 
 @transaction.atomic

@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:pk>/entries/", director.entries, name="entries"),
     path("<int:pk>/entries/search/", director.member_search, name="member_search"),
     path("<int:pk>/audit/", director.audit, name="audit"),
+    path("<int:pk>/audit/csv/", director.audit_csv, name="audit_csv"),
     path("<int:pk>/publish/provisional/", director.publish_provisional,
          name="publish_provisional"),
     path("<int:pk>/publish/final/", director.publish_final, name="publish_final"),

@@ -7,13 +7,16 @@ Views speak HTTP and check the role; every rule is in ``tournaments.services``.
 
 from django.contrib import messages
 from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.models import Member
+from clubsite.params import int_param
 from clubsite.permissions import director_required
 
+from ..exports.audit import audit_csv as audit_csv_file
 from ..forms.director import (
     EntryForm,
     GuestForm,
@@ -298,7 +301,25 @@ def audit(request, pk):
                                  for k in keys],
                      "law": law_link(item.law)})
     return render(request, "tournaments/director/audit.html",
-                  {"tournament": tournament, "rows": rows})
+                  {"tournament": tournament, "rows": rows,
+                   "sessions": tournament.sessions.order_by("number")})
+
+
+@director_required
+def audit_csv(request, pk):
+    """The trail as a CSV file (``?session=<id>``: that session's entries and the
+    tournament-wide ones); local times, formula-safe cells, UTF-8 with BOM."""
+    tournament = get_tournament(pk)
+    session = None
+    if "session" in request.GET:
+        session_id = int_param(request.GET, "session")
+        session = tournament.sessions.filter(pk=session_id).first() if session_id else None
+        if session is None:
+            raise Http404(_("No such session in this tournament."))
+    name, content = audit_csv_file(tournament, session)
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @director_required

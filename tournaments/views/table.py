@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -34,7 +35,7 @@ from ..forms.table import (
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
 from ..services import board_visibility, entry, table_signin
-from ..services.errors import InvalidResult, NotAllowed
+from ..services.errors import InvalidResult, KeyReused, NotAllowed
 
 SESSION_KEY = "tournaments.table_code"
 TABLE_DEVICE = "table device"
@@ -313,7 +314,12 @@ def board(request, round, board):
         if form.is_valid():
             if (form.cleaned_data["round"], form.cleaned_data["board"]) != (round, board):
                 return _refuse(request, _("This form belongs to another board."))
-            submission = _submit(request, form)
+            try:
+                submission = _submit(request, form)
+            except KeyReused as exc:
+                form.add_error(None, exc.message)
+                return render(request, "tournaments/table/board.html",
+                              _board_context(request, round, board, form), status=409)
             if submission is not None:
                 if submission.outcome in ("created", "duplicate"):
                     messages.success(request, _("Board %(board)s saved.") % {"board": board})
@@ -374,7 +380,12 @@ def result(request):
     except BadJSON as exc:
         return JsonResponse({"errors": {"__all__": [str(exc)]}}, status=400)
     form = ResultForm(data)
-    submission = _submit(request, form) if form.is_valid() else None
+    try:
+        submission = _submit(request, form) if form.is_valid() else None
+    except KeyReused as exc:
+        # Not a replay: the device must not mark its entry as sent, and nothing was stored.
+        return JsonResponse({"outcome": "key_reused", "error": exc.message,
+                             "errors": {"__all__": [exc.message]}}, status=409)
     if submission is None:
         return JsonResponse({"errors": {field: [str(e) for e in errors]
                                         for field, errors in form.errors.items()}}, status=400)
@@ -383,11 +394,29 @@ def result(request):
         # The key's row was later decided by the director: replaced means it had been stored.
         outcome = "duplicate" if outcome == ResultStatus.SUPERSEDED else "conflict"
     round_number, board_number = form.cleaned_data["round"], form.cleaned_data["board"]
-    return JsonResponse({
+    answer = {
         "outcome": outcome, "ns_score": submission.result.ns_score, "board": board_number,
         "round": round_number, "result": submission.result.pk,
         "url": reverse("table:board", kwargs={"round": round_number, "board": board_number}),
-    }, status=201 if outcome == "created" else 200)
+    }
+    if outcome != "created":
+        answer["stored"] = _stored_line(submission.result)
+    return JsonResponse(answer, status=201 if outcome == "created" else 200)
+
+
+def _stored_line(row: Result) -> dict:
+    """The line as stored, sent back with every answer: a device that replays a post sees
+    the result it is told is a duplicate of (contract, score, who entered it and when)."""
+    who = row.entered_by_table.label if row.entered_by_table_id else (
+        row.entered_by.get_full_name() or row.entered_by.get_username()
+        if row.entered_by_id else "")
+    return {
+        "round": row.round, "board": row.board.number, "table": row.table,
+        "contract": row.contract, "declarer": row.declarer, "tricks": row.tricks,
+        "lead": row.lead, "ns_score": row.ns_score, "adjusted": row.is_adjusted,
+        "status": row.status, "entered_by": who,
+        "entered_at": timezone.localtime(row.entered_at).isoformat(timespec="seconds"),
+    }
 
 
 @table_device_required

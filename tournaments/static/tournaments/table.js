@@ -193,6 +193,11 @@
         return;
       }
       forget(entry.key);
+      if (answer.status === 409) {
+        // The key was used for another result: nothing was stored, and the server says why.
+        if (here) setStatus("invalid", answer.data.error || text.invalid);
+        return;
+      }
       if (answer.status === 400) {
         if (here) {
           setStatus("invalid", text.invalid);
