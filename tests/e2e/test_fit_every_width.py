@@ -41,9 +41,9 @@ def build():
     store(parse_all())
 
 
-def check(page, base, path, width, language, problems, shot=None):
+def check(page, base, path, width, language, problems, shot=None, status=200):
     response = page.goto(base + path)
-    assert response.status < 400, f"{path}: {response.status}"
+    assert response.status == status, f"{path}: {response.status}"
     overflow = page.evaluate(OVERFLOW)
     if overflow > 0:
         problems.append(f"{width}px {language} {path}: scrolls sideways by {overflow}px")
@@ -73,9 +73,13 @@ def test_every_page_fits_every_width(live_server, browser):
         page = context.new_page()
         for i, path in enumerate(pages.public):
             check(page, base, path, width, language, problems, shot=f"public-{i:02d}")
+        check(page, base, "/no-such-page/", width, language, problems, shot="not-found",
+              status=404)
         login(page, base, "jugador", DEMO_PASSWORD)
         for i, path in enumerate(pages.member + ["/"]):
             check(page, base, path, width, language, problems, shot=f"member-{i}")
+        check(page, base, "/club/members/", width, language, problems, shot="forbidden",
+              status=403)
         context.close()
 
         device = browser.new_context(viewport={"width": width, "height": 900},
