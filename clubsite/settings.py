@@ -175,6 +175,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = True
+# Files served at the site's root, as browsers and crawlers ask for them: /favicon.ico.
+WHITENOISE_ROOT = BASE_DIR / "clubsite" / "root"
 WHITENOISE_AUTOREFRESH = DEBUG
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -2,7 +2,6 @@
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -12,7 +11,7 @@ from simple_history.utils import update_change_reason
 
 from . import services
 from .accounts import AccountError, open_player_account
-from .exports import csv_text
+from .exports import csv_response
 from .filters import MemberFilter
 from .forms import (
     CategoryFormSet,
@@ -80,10 +79,8 @@ def member_export(request):
          _("yes") if m.is_guest else _("no")]
         for m in members.order_by("last_name", "first_name")
     )
-    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
     stamp = timezone.localdate().isoformat()
-    response["Content-Disposition"] = f'attachment; filename="members-{stamp}.csv"'
-    return response
+    return csv_response(request, f"members-{stamp}.csv", header, rows)
 
 
 @secretary_required

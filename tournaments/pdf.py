@@ -35,6 +35,7 @@ from .models import Section, TableCode, Tournament
 from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import board_visibility, individual, plan
+from .services.bridge_words import seat_word
 from .services.results import (
     PUBLISHED,
     contract_call,
@@ -55,7 +56,7 @@ def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
         return f"{letter_of.get(p.entry_id, '') if many else ''}{p.number}"
 
     return {"ns": pair(line.ns), "ew": pair(line.ew), "contract": contract_call(line.contract),
-            "declarer": line.declarer, "lead": lead_card(line.lead),
+            "declarer": seat_word(line.declarer), "lead": lead_card(line.lead),
             "result": trick_result(line.contract, line.tricks),
             "ns_score": line.ns_score if line.ns_score is not None and line.ns_score >= 0
             and not line.adjustment else "",
@@ -113,7 +114,7 @@ def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.
     C = pdf_tables.Column
     table = pdf_tables.layout(
         [C("", right=False)] + [C(symbol, css=css, minimum=2) for symbol, css in strain_headers()],
-        [[row["seat"], *("" if t is None else t for t in row["tricks"])] for row in dd])
+        [[seat_word(row["seat"]), *("" if t is None else t for t in row["tricks"])] for row in dd])
     return pdf_tables.beside(diagram, table, gap=6) or diagram
 
 
@@ -195,7 +196,7 @@ def results_context(data: EventData) -> dict:
                             ns_side = ln.ns.entry_id == p.entry_id
                             row = _line_row(ln, letter_of, many)
                             other = ln.ew if ns_side else ln.ns
-                            row.update(board=b.number, side="NS" if ns_side else "EW",
+                            row.update(board=b.number, side=seat_word("NS" if ns_side else "EW"),
                                        versus=f"{row['ew'] if ns_side else row['ns']} "
                                               f"{other.name}",
                                        mark=row["ns_mark"] if ns_side else row["ew_mark"])

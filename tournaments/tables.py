@@ -106,7 +106,7 @@ class SeasonRankingTable(tables.Table):
     score = tables.Column(verbose_name=_("Score"), attrs=_num_attrs("score"),
                           order_by=("score", "name"))
     counted = tables.Column(verbose_name=_("Counted"), attrs=_num_attrs("counted", "hide-phone"))
-    played = tables.Column(verbose_name=_("Played"), attrs=_num_attrs("played"))
+    played = tables.Column(verbose_name=_("Played"), attrs=_num_attrs("played", "hide-phone"))
     average = tables.Column(verbose_name=_("Average %"), attrs=_num_attrs("average"),
                             order_by=("average_sort", "name"))
 

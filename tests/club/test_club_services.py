@@ -105,9 +105,32 @@ def test_csv_cells_cannot_run_formulas():
 def test_export_follows_the_filter(secretary_client, demo_club):
     Member.objects.create(first_name="=cmd|' /C calc'!A0", last_name="Zzz", licence_number="X1")
     response = secretary_client.get(reverse("clubsite:member_export"), {"q": "zzz"})
-    lines = response.content.decode().splitlines()
+    lines = response.content.decode("utf-8-sig").splitlines()
     assert len(lines) == 2
-    assert lines[1].startswith("Zzz,'=cmd")
+    assert lines[1].startswith("Zzz;'=cmd")
+
+
+@pytest.mark.parametrize(("language", "sep", "expected"), [
+    ("es", None, ";"), ("pt", None, ";"), ("en", None, ","),
+    ("es", "comma", ","), ("en", "semicolon", ";"), ("en", "tab", "\t"), ("es", "bogus", ";")])
+def test_export_opens_in_a_spreadsheet(secretary_client, demo_club, settings, language, sep,
+                                       expected):
+    """A UTF-8 byte order mark (Excel reads "Peña" right) and the locale's separator, or the
+    one asked for with ?sep=."""
+    Member.objects.create(first_name="Íñigo", last_name="Zzz Peña", licence_number="X2")
+    secretary_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    params = {"q": "zzz"} | ({"sep": sep} if sep else {})
+    response = secretary_client.get(reverse("clubsite:member_export"), params)
+    assert response.status_code == 200
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    header, row = response.content.decode("utf-8-sig").splitlines()
+    assert row.split(expected)[:3] == ["Zzz Peña", "Íñigo", "X2"]
+    assert len(header.split(expected)) == 9
+
+
+def test_member_list_offers_the_other_separator(secretary_client, demo_club):
+    page = secretary_client.get(reverse("clubsite:member_list"), {"q": "a"}).content.decode()
+    assert "sep=comma" in page
 
 
 def test_demo_is_idempotent():

@@ -181,10 +181,11 @@ def test_admin_cannot_change_or_delete_results(admin_client, mitchell_session):
 # --- the CSV export -------------------------------------------------------------------------
 
 
-def read_csv(response) -> list[list[str]]:
+def read_csv(response, delimiter=";") -> list[list[str]]:
+    """The file as a Spanish spreadsheet reads it: BOM, then ";" between cells."""
     content = response.content
     assert content.startswith("\ufeff".encode())
-    return list(csv.reader(io.StringIO(content.decode("utf-8")[1:])))
+    return list(csv.reader(io.StringIO(content.decode("utf-8")[1:]), delimiter=delimiter))
 
 
 def test_audit_csv_has_the_sessions_rows_in_local_time(director_client, mitchell_session,

@@ -416,8 +416,12 @@ def test_scorecard_shows_contracts_with_suit_symbols(client, mitchell):
 
 
 def test_contract_lead_and_result_formatting():
+    from django.utils import translation
+
     call = results.contract_call("3NTX")
-    assert (call.text, call.symbol, call.suffix) == ("3", "NT", "X")
+    for language, no_trumps in (("en", "NT"), ("es", "SA"), ("pt", "ST")):
+        with translation.override(language):  # the word follows the reader's language
+            assert (call.text, str(call.symbol), call.suffix) == ("3", no_trumps, "X")
     assert results.contract_call("4S").symbol == "♠"
     assert results.contract_call("PASS").suffix == "PASS"
     lead = results.lead_card("HT")

@@ -66,10 +66,11 @@ def row(item: AuditEntry) -> tuple:
     )
 
 
-def audit_csv(tournament: Tournament, session: Session | None = None) -> tuple[str, bytes]:
+def audit_csv(tournament: Tournament, session: Session | None = None,
+              delimiter: str = ",") -> tuple[str, bytes]:
     """(file name, content) of the tournament's trail, or of one session's."""
     name = f"audit-{tournament.slug}"
     if session is not None:
         name += f"-session-{session.number}"
-    return f"{name}.csv", csv_bytes_with_bom(header(), (row(i) for i in entries(tournament,
-                                                                                   session)))
+    rows = (row(i) for i in entries(tournament, session))
+    return f"{name}.csv", csv_bytes_with_bom(header(), rows, delimiter=delimiter)

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clubsite.models import Member
 from clubsite.permissions import Role, has_role
@@ -49,8 +50,9 @@ from .classification import classify_session, request_classification
 
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 IMP_SCORED = (ScoringMethod.CROSS_IMPS, ScoringMethod.BUTLER, ScoringMethod.IMPS)
+# NT is a word (SA, ST): translated when shown, so a cached row serves every language.
 SUITS = {"S": ("♠", "suit-s"), "H": ("♥", "suit-h"), "D": ("♦", "suit-d"),
-         "C": ("♣", "suit-c"), "NT": ("NT", "suit-nt")}
+         "C": ("♣", "suit-c"), "NT": (gettext_lazy("NT"), "suit-nt")}
 SEATS = ("N", "E", "S", "W")
 STRAINS = ("NT", "S", "H", "D", "C")
 # Law editions the citations link to, by the visitor's language.

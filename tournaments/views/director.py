@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubsite.exports import separator_for
 from clubsite.models import Member
 from clubsite.params import int_param
 from clubsite.permissions import director_required
@@ -316,7 +317,7 @@ def audit_csv(request, pk):
         session = tournament.sessions.filter(pk=session_id).first() if session_id else None
         if session is None:
             raise Http404(_("No such session in this tournament."))
-    name, content = audit_csv_file(tournament, session)
+    name, content = audit_csv_file(tournament, session, delimiter=separator_for(request))
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -31,15 +31,17 @@ def law_link(text: str):
 
 
 SUIT_HTML = {"S": "♠", "H": '<span class="suit-h">♥</span>', "D": '<span class="suit-d">♦</span>',
-             "C": "♣", "NT": "NT"}
+             "C": "♣"}
 
 
 def contract_html(result) -> str:
     """"4♠ N =" with red hearts and diamonds; adjusted scores as the traveller says them."""
     from django.utils.html import escape
     from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext
 
     from ..services.adjustments import describe
+    from ..services.bridge_words import seat_word
 
     if result.adjustment:
         return escape(describe(result.adjustment))
@@ -54,8 +56,8 @@ def contract_html(result) -> str:
         diff = result.tricks - int(level) - 6
         outcome = "=" if diff == 0 else f"{diff:+d}".replace("-", "−")
     return mark_safe(  # noqa: S308 - every part is escaped or a fixed symbol
-        f"{escape(level)}{SUIT_HTML.get(strain, escape(strain))}{escape(doubled)} "
-        f"{escape(result.declarer)} {outcome}".strip())
+        f"{escape(level)}{SUIT_HTML.get(strain) or escape(gettext(strain))}{escape(doubled)} "
+        f"{escape(seat_word(result.declarer))} {outcome}".strip())
 
 
 def _pass_word() -> str:

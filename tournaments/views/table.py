@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from clubsite.jsonbody import BadJSON, read_json
@@ -41,7 +42,8 @@ SESSION_KEY = "tournaments.table_code"
 TABLE_DEVICE = "table device"
 # The service names the inputs by what it stores; the form by the buttons.
 FORM_FIELD = {"contract": "level", "declarer": "declarer", "tricks": "made", "lead": "lead_suit"}
-SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": "NT"}
+# NT is a word (SA in Spanish, ST in Portuguese): translated when the page is drawn.
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": gettext_lazy("NT")}
 
 
 # --- the guard ------------------------------------------------------------------------------
