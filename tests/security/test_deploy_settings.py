@@ -16,8 +16,10 @@ PRODUCTION = {  # README.md, "Production"
 
 
 def check_deploy(tmp_path, extra: dict) -> subprocess.CompletedProcess:
+    # A production server's environment: none of the test run's own variables (the browser
+    # tests set DJANGO_ALLOW_ASYNC_UNSAFE for Playwright, which a deployment must not have).
     env = {k: v for k, v in os.environ.items()
-           if k not in PRODUCTION and not k.startswith(("SECURE_", "DJANGO_SETTINGS"))}
+           if k not in PRODUCTION and not k.startswith(("SECURE_", "DJANGO_"))}
     env.update(SECRET_KEY=secrets.token_urlsafe(60), CLUBSITE_VAR_DIR=str(tmp_path), **extra)
     return subprocess.run([sys.executable, "manage.py", "check", "--deploy",
                            "--fail-level", "WARNING"], cwd=ROOT, env=env,

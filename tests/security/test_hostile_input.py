@@ -402,6 +402,8 @@ NOT_REACHED = {
     "uploads:publish", "uploads:send", "clubsite:roster_confirm",
     # the table device's opponents' tap needs a stored unconfirmed result
     "table:confirm",
+    # the card's link only shows a button whose POST goes to table:index (driven above)
+    "table:enter",
     # signing out ends the crawl's own session (no fields to fuzz)
     "logout", "table:leave",
     # emails and password resets: the tokens are generated per user

@@ -39,6 +39,14 @@ def play_match(session, director, match, rooms):
         enter(section, director, match.round, match.closed_table, b, closed_ns)
 
 
+def legal_pair(net: int) -> tuple[int, int]:
+    """Open- and closed-room NS scores that bridge can make (Law 77) and differ by ``net``."""
+    from tournaments.scoring import LEGAL_NS_SCORES
+
+    return next((a, a - net) for a in sorted(LEGAL_NS_SCORES, key=abs)
+                if a - net in LEGAL_NS_SCORES)
+
+
 def event_points(tournament):
     return {r.entry_id: r.points for r in StoredRanking.objects.filter(
         tournament=tournament, scope=RankingScope.EVENT)}
@@ -81,7 +89,7 @@ def test_patton_points_follow_the_courses_table_at_each_threshold(members, direc
     session = teams.start_teams(tournament)
     match = TeamMatch.objects.get(session=session)
     nets = (10, 20, 110, 120, 310, 320, 750, 760)
-    play_match(session, director, match, [(n, 0) for n in nets])
+    play_match(session, director, match, [legal_pair(n) for n in nets])
     classification.ensure_current(session)
     lines = teams.match_boards(match)
     assert [b.home_points for b in lines] == [4, 5, 5, 6, 6, 7, 7, 8]
