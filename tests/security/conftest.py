@@ -7,21 +7,18 @@ is rolled back when the module ends; each test runs in its own savepoint inside 
 what an allowed role's POST changes is undone before the next test.
 """
 
-import datetime
 import uuid
 from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
-from django.contrib.auth.tokens import default_token_generator
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.test import Client, override_settings
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.security import worlds
 from tests.security.permission_expectations import (
     ADMIN,
     ANONYMOUS,
@@ -80,36 +77,6 @@ class World:
         return client
 
 
-def _knockout(club_members):
-    from tournaments.models import EventType, ScoringMethod, TeamMatch
-    from tournaments.services import publish, setup, teams
-
-    tournament = setup.create_tournament(name="Copa KO", date=datetime.date(2025, 6, 3),
-                                         event_type=EventType.TEAMS,
-                                         scoring_method=ScoringMethod.IMPS)
-    teams.configure(tournament, format="knockout", boards_per_match=2)
-    for i in range(4):
-        setup.register_entry(tournament, club_members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
-    session = teams.start_teams(tournament)
-    publish.publish_provisional(tournament, user=None)
-    return tournament, TeamMatch.objects.filter(session=session).first()
-
-
-def _two_sessions(club_members):
-    from tests.tournaments.conftest import make_pairs
-    from tests.tournaments.multisession import make_event, play, seat
-    from tournaments.services import publish
-
-    tournament, _entries = make_event(club_members, make_pairs, sessions=2, sections=1, tables=3,
-                                      name="Dos sesiones")
-    first, second = tournament.sessions.order_by("number")
-    play(first)
-    seat(second, "same", None)
-    play(second)
-    publish.publish_final(tournament, user=None)
-    return tournament
-
-
 def _build(media_root) -> World:
     from clubsite.demo import build_club
     from clubsite.models import Member, Season
@@ -159,8 +126,8 @@ def _build(media_root) -> World:
 
     swiss = Tournament.objects.get(slug__endswith="swiss-de-equipos-de-otono")
     club_members = list(Member.objects.order_by("licence_number"))
-    knockout, knockout_match = _knockout(club_members)
-    two_sessions = _two_sessions(club_members)
+    knockout, knockout_match = worlds.knockout(club_members)
+    two_sessions = worlds.two_sessions(club_members)
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://federation.example/")
     upload = endpoint.uploads.create(tournament=published, file_format=FileFormat.USEBIO,
                                      file_name="martes.xml", content="<USEBIO/>",
@@ -171,7 +138,7 @@ def _build(media_root) -> World:
             version=current_version(published), state=PdfState.DONE,
             file=ContentFile(b"%PDF-1.4 matrix", name="martes.pdf"))
     # A password-reset link of a user no client logs in as (a login would spoil the token).
-    resetting = User.objects.get(username="jugador")
+    reset_uid, reset_token = worlds.reset_link(User.objects.get(username="jugador"))
     return World(
         users=users, member=member, season=Season.current(), running=running, section=section,
         code_a=code_a, code_other=code_other, result_a=played.get(table=1, board__number=1),
@@ -184,8 +151,7 @@ def _build(media_root) -> World:
         result_import=ResultImport.objects.create(file_name="club.xml", state="done",
                                                   tournament=published),
         pdf=pdf, edition=Edition.objects.order_by("position").first(),
-        reset_uid=urlsafe_base64_encode(force_bytes(resetting.pk)),
-        reset_token=default_token_generator.make_token(resetting),
+        reset_uid=reset_uid, reset_token=reset_token,
     )
 
 
