@@ -242,8 +242,15 @@
     return copy.toString();
   }
 
+  /* Run ``fn`` (returning a promise) while no other page or the worker flushes the queue
+   * (Web Locks where the browser has them; sending twice would still store once). */
+  function exclusive(fn) {
+    var locks = typeof navigator !== "undefined" && navigator.locks;
+    return locks ? locks.request("clubsite-table-queue", fn) : Promise.resolve().then(fn);
+  }
+
   return {
-    open: open, interpret: interpret, content: content,
+    open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
     SAVED: SAVED, WAITING: WAITING, CONFLICT: CONFLICT, INVALID: INVALID, REFUSED: REFUSED
   };
 });
