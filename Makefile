@@ -54,6 +54,7 @@ run: demo
 test: install
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run -v 0
+	if command -v node >/dev/null; then npm ci --silent && node --test tests/js/; fi
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed

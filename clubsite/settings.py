@@ -276,6 +276,9 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [csp_constants.SELF, "data:"],
         "font-src": [csp_constants.SELF],
         "connect-src": [csp_constants.SELF],
+        # The table device's service worker (/table/sw.js) and its web app manifest.
+        "worker-src": [csp_constants.SELF],
+        "manifest-src": [csp_constants.SELF],
         "object-src": [csp_constants.NONE],
         "base-uri": [csp_constants.SELF],
         "frame-ancestors": [csp_constants.NONE],

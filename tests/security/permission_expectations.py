@@ -167,7 +167,9 @@ DECISIONS: dict[str, Decision] = {
                         "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
     # the table devices
     "table:index": page(PUBLIC_VIEW, EVERYONE),
-    "table:enter": page(PUBLIC_VIEW, EVERYONE),  # the QR link asks; only its button signs in
+    "table:enter": page(PUBLIC_VIEW, EVERYONE),
+    "table:service_worker": page(PUBLIC_VIEW, EVERYONE),  # the offline worker: no table's data
+    "table:manifest": page(PUBLIC_VIEW, EVERYONE),  # the web app manifest  # the QR link asks; only its button signs in
     "table:leave": action(PUBLIC_VIEW, EVERYONE_MOVED),
     "table:home": page(DEVICE_VIEW, EACH_DEVICE),
     "table:match": page(DEVICE_VIEW, EACH_DEVICE),

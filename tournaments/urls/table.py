@@ -3,10 +3,12 @@ table card's token)."""
 
 from django.urls import path
 
-from ..views import table, teams_table
+from ..views import table, table_app, teams_table
 
 urlpatterns = [
     path("", table.index, name="index"),
+    path("sw.js", table_app.service_worker, name="service_worker"),
+    path("manifest.webmanifest", table_app.manifest, name="manifest"),
     path("leave/", table.leave, name="leave"),
     path("play/", table.home, name="home"),
     path("play/match/", teams_table.match, name="match"),

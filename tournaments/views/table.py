@@ -37,6 +37,7 @@ from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
 from ..services import board_visibility, entry, table_signin
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
+from . import table_app
 
 SESSION_KEY = "tournaments.table_code"
 TABLE_DEVICE = "table device"
@@ -188,6 +189,7 @@ def home(request):
         "round_numbers": range(1, shown.rounds + 1),
         "boards": [_board_row(b) for b in shown.boards],
         "js_text": _js_text(),
+        "offline_urls": table_app.offline_urls(request.table_code, shown),
         **_teams_context(request.table_code, shown),
     })
 
@@ -242,7 +244,12 @@ def _js_text() -> dict:
         "refused": _("The server refused this result:"),
         "invalid": _("Please correct the result; nothing was saved."),
         "all_saved": _("Every result is saved."),
-        "pending": _("Results waiting to be sent: %(count)s"),
+        "pending": _("Waiting to be sent: %(count)s"),
+        "needs_you": _("Some results were not stored: see the list."),
+        "conflict_director": _("Conflict: a different result is stored for this board. Ask "
+                               "the director."),
+        "conflict_short": _("Conflict: ask the director"),
+        "confirm_waiting": _("East-West's confirmation is waiting to be sent."),
         "offline_preview": _("No connection: the score will be shown once it is back."),
         "discard": _("Discard"),
         "board": _("Board %(board)s"),
@@ -427,4 +434,7 @@ def confirm(request, pk):
     """The opponents' tap: they agree with the result shown."""
     row = get_object_or_404(Result, pk=pk, status=ResultStatus.OK)
     entry.confirm_result(row, table_code=request.table_code)
-    return redirect("table:board", round=row.round, board=row.board.number)
+    board_url = reverse("table:board", kwargs={"round": row.round, "board": row.board.number})
+    if _wants_json(request):  # table.js's queue, sending a tap made offline
+        return JsonResponse({"confirmed": True, "result": row.pk, "url": board_url})
+    return redirect(board_url)

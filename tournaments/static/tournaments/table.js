@@ -1,23 +1,42 @@
-/* Score entry that survives club Wi-Fi.
+/* The table device, offline first.
  *
- * Each result is kept in localStorage with an idempotency key before it is sent, and sent
- * again (every few seconds, and when the browser says it is online) until the server
- * answers. The server stores a key once and compares contents, so sending twice is safe;
- * a different result for a board already stored comes back as "conflict" and is shown as
- * sent to the director. Without this script the form posts normally.
+ * Every result and every opponents' tap goes into a queue in IndexedDB (offline_queue.js)
+ * with its idempotency key before it is sent, and is sent in order: at once, when the
+ * browser says it is back online, when the page is shown again, every few seconds, and by
+ * the service worker's Background Sync where the browser has it. The server stores a key
+ * once, so sending twice is safe; a result that differs from the one stored (another device,
+ * or the director's correction) comes back as a conflict and stays on screen as "ask the
+ * director", never sent over it.
+ *
+ * The service worker (/table/sw.js) keeps the pages: when the round page loads online, the
+ * round's and the next round's pages are fetched into its cache, so "next board", "next
+ * round" and a reload work with the Wi-Fi down. Without this script the forms post normally.
  */
 (function () {
   "use strict";
 
-  var STORE = "clubsite.table.queue.v1";
   var RETRY_MS = 4000;
   var app = document.getElementById("table-app");
-  if (!app || !app.dataset.table) return;
+  if (!app) return;
+  var Q = window.OfflineQueue;
+
+  // Leaving the table forgets the pages kept for it (the queue stays until sent or discarded).
+  document.querySelectorAll("form.leave").forEach(function (form) {
+    form.addEventListener("submit", function () {
+      if (window.caches && Q) caches.delete(Q.CACHE);
+    });
+  });
+  registerWorker();
+  if (!app.dataset.table || !Q) return;
+
   var tableId = app.dataset.table;
   var resultUrl = app.dataset.resultUrl;
+  // ".../confirm/0/" → ".../confirm/{pk}/": the queue puts the result's id in.
+  var confirmUrl = (app.dataset.confirmUrl || "").replace(/\/0\/$/, "/{pk}/");
   var textNode = document.getElementById("table-text");
   var text = textNode ? JSON.parse(textNode.textContent) : {};
-  var busy = false;
+  var queue = null; // the open queue; null: no IndexedDB here, the forms post normally
+  var entries = []; // the table's queued actions, as last read
 
   function csrfToken() {
     try {
@@ -36,24 +55,44 @@
     }).join("");
   }
 
-  function load() {
-    try {
-      return JSON.parse(localStorage.getItem(STORE) || "[]");
-    } catch (e) {
-      return [];
-    }
-  }
-
-  function store(queue) {
-    localStorage.setItem(STORE, JSON.stringify(queue));
-  }
-
-  function mine(queue) {
-    return queue.filter(function (e) { return e.table === tableId; });
-  }
-
   function format(template, values) {
     return (template || "").replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
+  }
+
+  /* --- the service worker and the pages it keeps ---------------------------------------- */
+
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !app.dataset.worker) return;
+    navigator.serviceWorker.register(app.dataset.worker, { scope: app.dataset.scope })
+      .then(keepRound, function () { /* no worker: the queue still works */ });
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "table-queue-synced") refresh();
+    });
+  }
+
+  function keepRound() {
+    // On the round page: fetch its pages (and the next round's) into the worker's cache.
+    var listNode = document.getElementById("table-offline");
+    if (!listNode || !window.caches || navigator.onLine === false) return;
+    var urls = JSON.parse(listNode.textContent);
+    return navigator.serviceWorker.ready.then(function () {
+      return caches.open(Q.CACHE);
+    }).then(function (cache) {
+      return Promise.all(urls.map(function (url) {
+        return fetch(url, { credentials: "same-origin" }).then(function (response) {
+          if (response.ok && !response.redirected) return cache.put(url, response);
+        });
+      }));
+    }).then(function () {
+      app.dataset.offline = "ready";
+    }, function () { /* kept what could be fetched */ });
+  }
+
+  function askForSync() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.sync) return registration.sync.register("table-queue");
+    }).catch(function () { /* the page's own retries still run */ });
   }
 
   /* --- what the screen says ------------------------------------------------------------ */
@@ -91,69 +130,123 @@
     });
   }
 
-  function renderQueue() {
-    var entries = mine(load());
-    var waiting = entries.filter(function (e) { return e.state === "waiting"; });
+  function describe(e) {
+    if (e.state === Q.WAITING) return e.kind === "confirm" ? text.confirm_waiting : text.waiting;
+    if (e.state === Q.CONFLICT) return text.conflict_director;
+    if (e.state === Q.INVALID) return text.invalid + " " + (e.message || "");
+    return text.refused + " " + (e.message || "");
+  }
+
+  function render() {
+    var waiting = entries.filter(function (e) { return e.state === Q.WAITING; });
+    var stuck = entries.length - waiting.length;
     var badge = document.getElementById("sync-status");
     if (badge) {
-      var refused = entries.length - waiting.length;
-      badge.dataset.state = refused ? "refused" : (waiting.length ? "waiting" : "saved");
-      badge.textContent = entries.length ? format(text.pending, { count: entries.length })
-        : text.all_saved;
+      badge.dataset.state = stuck ? "refused" : (waiting.length ? "waiting" : "saved");
+      badge.dataset.count = String(waiting.length);
+      badge.textContent = waiting.length ? format(text.pending, { count: waiting.length })
+        : (stuck ? text.needs_you : text.all_saved);
     }
     var list = document.getElementById("pending-list");
     if (list) {
-      list.innerHTML = "";
+      list.textContent = "";
       entries.forEach(function (e) {
         var item = document.createElement("li");
         item.dataset.state = e.state;
+        item.dataset.kind = e.kind;
         var label = document.createElement("span");
-        label.textContent = format(text.board, { board: e.board }) + ": " +
-          (e.state === "waiting" ? text.waiting : (text.refused + " " + (e.message || "")));
+        label.textContent = format(text.board, { board: e.board }) + ": " + describe(e);
         item.appendChild(label);
-        if (e.state !== "waiting") {
+        if (e.state !== Q.WAITING) {
           var discard = document.createElement("button");
           discard.type = "button";
           discard.className = "secondary";
           discard.textContent = text.discard;
-          discard.addEventListener("click", function () { forget(e.key); renderQueue(); });
+          discard.addEventListener("click", function () { queue.remove(e.key).then(refresh); });
           item.appendChild(discard);
         }
         list.appendChild(item);
       });
       list.hidden = entries.length === 0;
     }
-    document.querySelectorAll("[data-board-key]").forEach(function (link) {
-      var pending = entries.some(function (e) { return link.dataset.boardKey === e.round + "-" + e.board; });
+    renderRound();
+    renderBoard();
+  }
+
+  function queuedResult(round, board) {
+    return entries.filter(function (e) {
+      return e.kind === "result" && e.round === String(round) && e.board === String(board) &&
+        (e.state === Q.WAITING || e.state === Q.CONFLICT);
+    })[0];
+  }
+
+  function renderRound() {
+    var links = document.querySelectorAll("[data-board-key]");
+    var allIn = links.length > 0;
+    links.forEach(function (link) {
+      var parts = link.dataset.boardKey.split("-");
+      var here = queuedResult(parts[0], parts[1]);
       var badgeNode = link.querySelector(".local-state");
-      if (pending && badgeNode) {
+      if (here && badgeNode) {
         badgeNode.classList.add("waiting");
-        badgeNode.textContent = text.waiting_short;
+        badgeNode.dataset.state = here.state;
+        badgeNode.textContent = here.state === Q.CONFLICT ? text.conflict_short : text.waiting_short;
       }
+      if (!here && !link.classList.contains("done")) allIn = false;
     });
+    // Every board saved or waiting to be sent: where everyone moves, and the next round.
+    var moves = document.getElementById("moves");
+    if (moves && allIn) moves.hidden = false;
+  }
+
+  function renderBoard() {
     var s = screen();
-    if (s && s.dataset.state !== "saved") {
-      var here = entries.filter(onThisBoard)[0];
-      if (here && here.state === "waiting") setStatus("waiting", text.waiting);
-    }
+    if (!s || s.dataset.state === "saved") return;
+    var here = queuedResult(s.dataset.round, s.dataset.board);
+    var nav = document.getElementById("offline-nav");
+    if (nav) nav.hidden = !here;
+    var confirmBox = document.getElementById("offline-confirm");
+    var confirmed = here && entries.some(function (e) {
+      return e.kind === "confirm" && e.after === here.key;
+    });
+    if (confirmBox) confirmBox.hidden = !here || here.state !== Q.WAITING || confirmed;
+    if (!here) return;
+    if (here.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
+    else if (confirmed) setStatus("waiting", text.waiting + " " + text.confirm_waiting);
+    else setStatus("waiting", text.waiting);
   }
 
-  /* --- the queue ----------------------------------------------------------------------- */
-
-  function update(key, changes) {
-    var queue = load();
-    queue.forEach(function (e) { if (e.key === key) Object.assign(e, changes); });
-    store(queue);
+  function refresh() {
+    if (!queue) return Promise.resolve();
+    return queue.list(tableId).then(function (rows) {
+      entries = rows;
+      render();
+    });
   }
 
-  function forget(key) {
-    store(load().filter(function (e) { return e.key !== key; }));
+  /* --- sending --------------------------------------------------------------------------- */
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Accept": "application/json",
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-CSRFToken": csrfToken()
+      },
+      body: body
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { status: response.status, data: data };
+      });
+    });
   }
 
   function swapInSaved(url) {
     // The saved board (opponents' tap, traveller) replaces the form; if that fails the
     // "saved" status stays and the links on the page still work.
-    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+    return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       if (!response.ok) throw new Error(response.status);
       return response.text();
     }).then(function (html) {
@@ -167,121 +260,67 @@
     }).catch(function () { /* keep the status shown */ });
   }
 
-  function send(entry) {
-    return fetch(resultUrl, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Accept": "application/json",
-        "Content-Type": "application/x-www-form-urlencoded",
-        "X-CSRFToken": csrfToken()
-      },
-      body: entry.body
-    }).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (data) {
-        return { status: response.status, data: data };
-      });
-    }).then(function (answer) {
-      var here = onThisBoard(entry);
-      if (answer.status >= 500) {
-        if (here) setStatus("waiting", text.waiting);
-        return;
-      }
-      if (answer.status === 403) {
-        update(entry.key, { state: "refused", message: answer.data.error || "" });
-        if (here) setStatus("refused", text.refused + " " + (answer.data.error || ""));
-        return;
-      }
-      forget(entry.key);
-      if (answer.status === 409) {
-        // The key was used for another result: nothing was stored, and the server says why.
-        if (here) setStatus("invalid", answer.data.error || text.invalid);
-        return;
-      }
-      if (answer.status === 400) {
-        if (here) {
-          setStatus("invalid", text.invalid);
-          showFieldErrors(answer.data.errors);
-        }
-        return;
-      }
-      if (answer.data.outcome === "conflict") {
-        if (here) setStatus("conflict", text.conflict);
-        return;
-      }
-      if (here) {
-        setStatus("saved", text.saved);
-        screen().dataset.state = "saved";
-        return swapInSaved(answer.data.url);
-      }
-    }, function () {
-      // No answer: the network is down (or dropped the reply). Keep it and retry.
-      if (onThisBoard(entry)) setStatus("waiting", text.waiting);
-    });
-  }
-
-  function flush(includeRefused) {
-    if (busy) return Promise.resolve();
-    var entries = mine(load()).filter(function (e) {
-      return e.state === "waiting" || (includeRefused && e.state === "refused");
-    });
-    if (!entries.length) {
-      renderQueue();
-      return Promise.resolve();
+  function answered(item) {
+    var entry = item.entry;
+    var outcome = item.outcome;
+    if (!onThisBoard(entry)) return;
+    if (outcome.state === Q.SAVED) {
+      setStatus("saved", text.saved);
+      screen().dataset.state = "saved";
+      if (outcome.url) return swapInSaved(outcome.url);
+      return;
     }
-    busy = true;
-    return entries.reduce(function (chain, e) {
-      return chain.then(function () { return send(e); });
-    }, Promise.resolve()).then(function () {
-      busy = false;
-      renderQueue();
-    }, function () {
-      busy = false;
-      renderQueue();
+    if (outcome.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
+    else if (outcome.state === Q.INVALID) {
+      setStatus("invalid", text.invalid);
+      showFieldErrors(outcome.errors);
+    } else setStatus("refused", text.refused + " " + (outcome.message || ""));
+  }
+
+  var flushing = null;
+
+  function flush() {
+    if (!queue) return Promise.resolve();
+    if (flushing) return flushing;
+    flushing = Q.exclusive(function () {
+      return queue.flush(tableId, post);
+    }).then(function (done) {
+      return Promise.all(done.map(answered));
+    }).catch(function () { /* tried again later */ }).then(function () {
+      flushing = null;
+      return refresh();
+    }).then(function () {
+      if (entries.some(function (e) { return e.state === Q.WAITING; })) askForSync();
     });
+    return flushing;
   }
 
-  /* --- the entry form ------------------------------------------------------------------ */
-
-  function content(params) {
-    var copy = new URLSearchParams(params);
-    copy.delete("idempotency_key");
-    copy.sort();
-    return copy.toString();
-  }
+  /* --- the entry form and the opponents' tap --------------------------------------------- */
 
   function submit(event) {
-    var form = event.target;
-    var params;
-    try {
-      params = new URLSearchParams(new FormData(form));
-      params.delete("csrfmiddlewaretoken");
-      load();
-    } catch (e) {
-      return; // no storage: let the browser post the form
-    }
+    if (!queue) return; // no IndexedDB: the browser posts the form
     event.preventDefault();
+    var form = event.target;
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrfmiddlewaretoken");
     var round = params.get("round");
     var board = params.get("board");
-    var queue = load();
-    var same = queue.filter(function (e) {
-      return e.table === tableId && e.round === round && e.board === board;
-    })[0];
-    var key = same && same.content === content(params) ? same.key : newKey();
+    var content = Q.content(params);
+    var same = queuedResult(round, board);
+    var key = same && same.state === Q.WAITING && same.content === content ? same.key : newKey();
     params.set("idempotency_key", key);
     form.querySelector("[name=idempotency_key]").value = key;
-    queue = queue.filter(function (e) { return e !== same && e.key !== (same && same.key); });
-    var entry = { key: key, table: tableId, round: round, board: board, body: params.toString(),
-      content: content(params), state: "waiting", at: Date.now() };
-    queue.push(entry);
-    store(queue);
     form.querySelectorAll(".js-error").forEach(function (node) { node.remove(); });
-    setStatus("waiting", navigator.onLine === false ? text.waiting : text.sending);
-    renderQueue();
-    if (busy) return;
-    busy = true;
-    send(entry).then(function () { busy = false; renderQueue(); },
-      function () { busy = false; renderQueue(); });
+    queue.addResult({ key: key, table: tableId, round: round, board: board, url: resultUrl,
+      body: params.toString(), content: content, csrf: csrfToken() }).then(function () {
+      setStatus("waiting", navigator.onLine === false ? text.waiting : text.sending);
+      return refresh();
+    }).then(flush);
+  }
+
+  function queueConfirm(fields) {
+    return queue.addConfirm(Object.assign({ key: newKey(), table: tableId, url: confirmUrl,
+      csrf: csrfToken() }, fields)).then(refresh).then(flush);
   }
 
   function fitToLevel(form) {
@@ -309,15 +348,66 @@
       });
       fitToLevel(form);
     }
-    renderQueue();
+    var offlineConfirm = document.getElementById("offline-confirm-button");
+    if (offlineConfirm && !offlineConfirm.dataset.ready) {
+      offlineConfirm.dataset.ready = "1";
+      offlineConfirm.addEventListener("click", function () {
+        var s = screen();
+        var here = queuedResult(s.dataset.round, s.dataset.board);
+        if (here) queueConfirm({ round: here.round, board: here.board, after: here.key });
+      });
+    }
+    var confirmForm = document.querySelector(".confirm-form[data-result]");
+    if (confirmForm && !confirmForm.dataset.ready) {
+      confirmForm.dataset.ready = "1";
+      confirmForm.addEventListener("submit", function (event) {
+        if (!queue) return;
+        event.preventDefault();
+        var s = screen();
+        queueConfirm({ round: s.dataset.round, board: s.dataset.board,
+          pk: confirmForm.dataset.result }).then(function () {
+          var left = entries.some(function (e) { return e.kind === "confirm" && onThisBoard(e); });
+          if (left) setStatus("waiting", text.confirm_waiting);
+        });
+      });
+    }
+    render();
   }
 
   document.body.addEventListener("htmx:sendError", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.id === "preview") target.textContent = text.offline_preview;
   });
-  window.addEventListener("online", function () { flush(false); });
-  setInterval(function () { flush(false); }, RETRY_MS);
-  setup();
-  flush(true);
+  window.addEventListener("online", flush);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") flush();
+  });
+  setInterval(flush, RETRY_MS);
+
+  function adoptOldQueue() {
+    // The previous version kept waiting results in localStorage: queue them here, once.
+    var OLD = "clubsite.table.queue.v1";
+    var old;
+    try {
+      old = JSON.parse(localStorage.getItem(OLD) || "[]");
+    } catch (e) {
+      return Promise.resolve();
+    }
+    return old.filter(function (e) { return e.state === "waiting"; }).reduce(function (chain, e) {
+      return chain.then(function () {
+        return queue.addResult({ key: e.key, table: e.table, round: e.round, board: e.board,
+          url: resultUrl, body: e.body, content: e.content, csrf: csrfToken(), at: e.at });
+      });
+    }, Promise.resolve()).then(function () { localStorage.removeItem(OLD); });
+  }
+
+  Q.open(window.indexedDB).then(function (opened) {
+    queue = opened;
+    return adoptOldQueue();
+  }).then(function () {
+    setup();
+    return refresh();
+  }).then(flush, function () {
+    setup(); // no IndexedDB (a private window in some browsers): plain form posts
+  });
 })();

@@ -1,0 +1,171 @@
+"""A table's phone through a Wi-Fi drop of a whole round and more: signed in online (the
+service worker keeps the round's pages), then offline it enters every board of round 1 with
+the opponents' confirmation, goes to the next board, reloads, follows "next round" and enters
+round 2 too; the pending count says what waits. Back online the queue is sent in order and
+the server holds exactly what was tapped, each once; the same queue replayed twice changes
+nothing. A result differing from one the director stored shows as a conflict."""
+
+import json
+
+import pytest
+from e2e_helpers import screenshot
+from table_device import choice, expected_score, sign_in, tap
+from test_table_entry import seven_table_mitchell
+
+from tournaments.models import Result, ResultStatus, TableCode
+from tournaments.services import plan
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+TABLE = 1
+
+# Read as JSON text, and never waited for without end (an evaluate has no timeout).
+READ_QUEUE = """() => Promise.race([new Promise(r => setTimeout(() => r('"timeout"'), 3000)),
+  OfflineQueue.open(indexedDB).then(q => q.list()).then(rows => JSON.stringify(rows))])"""
+
+REPLAY = """(rows) => Promise.race([
+  new Promise((_, reject) => setTimeout(() => reject(new Error("replay: no answer")), 5000)),
+  OfflineQueue.open(indexedDB).then(q => new Promise((resolve, reject) => {
+    const tx = q.db.transaction("actions", "readwrite");
+    const store = tx.objectStore("actions");
+    for (const row of rows) {
+      const copy = Object.assign({}, row, {state: "waiting"});
+      delete copy.seq;
+      store.add(copy);
+    }
+    tx.oncomplete = () => resolve(rows.length);
+    tx.onerror = () => reject(new Error("replay: " + tx.error));
+    tx.onabort = () => reject(new Error("replay aborted: " + tx.error));
+  }))])"""
+
+QUEUE_LENGTH = """() => Promise.race([new Promise(r => setTimeout(() => r(-1), 3000)),
+  OfflineQueue.open(indexedDB).then(q => q.list()).then(rows => rows.length)])"""
+
+
+def tap_offline(page, c: dict) -> None:
+    """The buttons, as ``fill_board`` taps them, without waiting for the server's preview."""
+    tap(page, "level", c["level"])
+    if c["level"] != "PASS":
+        tap(page, "strain", c["strain"])
+        if c["double"]:
+            tap(page, "double", c["double"])
+        tap(page, "declarer", c["declarer"])
+        tap(page, "made", c["made"])
+        if c["lead"]:
+            page.click(".lead-picker summary")
+            tap(page, "lead_suit", c["lead"][0])
+            tap(page, "lead_rank", c["lead"][1])
+
+
+def enter_round_offline(page, section, round_: int, reload_after: int | None = None) -> list:
+    slot = plan.slot_for(section.movement, round_, TABLE)
+    page.wait_for_selector(f"#round[data-round='{round_}']")
+    page.click(f"a[data-board-key='{round_}-{slot.boards[0]}']")
+    entered = []
+    for i, number in enumerate(slot.boards):
+        page.wait_for_selector(f"#board-screen[data-board='{number}'] #result-form")
+        c = choice(TABLE, round_, number)
+        tap_offline(page, c)
+        page.click("#save-button")
+        page.wait_for_selector("#entry-status[data-state=waiting]")
+        page.click("#offline-confirm-button")  # East-West's tap, queued after the result
+        page.wait_for_selector("#offline-confirm", state="hidden")
+        entered.append((round_, number, c))
+        if number == reload_after:
+            page.reload()  # the worker serves the page; the queue is still in IndexedDB
+            page.wait_for_selector(f"#board-screen[data-board='{number}'] "
+                                   "#entry-status[data-state=waiting]")
+            page.wait_for_selector("#offline-nav")
+        page.click("#round-link" if i + 1 == len(slot.boards) else "#next-board")
+    page.wait_for_selector(f"#round[data-round='{round_}']")
+    for _, number, _c in entered:
+        page.wait_for_selector(f"a[data-board-key='{round_}-{number}'] "
+                               ".local-state[data-state=waiting]")
+    return entered
+
+
+def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_server, new_page):
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    # The worker is installed and the round's pages are kept before the Wi-Fi drops.
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    manifest = phone.get_attribute("link[rel=manifest]", "href")
+    assert manifest == "/table/manifest.webmanifest"
+
+    phone.context.set_offline(True)
+    entered = enter_round_offline(phone, section, 1, reload_after=2)
+    assert phone.get_attribute("#sync-status", "data-count") == "4"  # 2 results, 2 confirms
+    assert phone.get_attribute("#sync-status", "data-state") == "waiting"
+    assert phone.locator("#pending-list li[data-state=waiting]").count() == 4
+    screenshot(phone, "table-offline-round-pending")
+    phone.click("#next-round")  # the next round's pages were kept too
+    entered += enter_round_offline(phone, section, 2)
+    assert phone.get_attribute("#sync-status", "data-count") == "8"
+    screenshot(phone, "table-offline-next-round-pending")
+    phone.reload()
+    phone.wait_for_selector("#sync-status[data-count='8']")
+    assert not Result.objects.filter(section=section).exists()
+    queued = phone.evaluate(READ_QUEUE)
+    queued = json.loads(queued)
+    assert [(q["kind"], q["board"]) for q in queued] == [
+        (kind, str(number)) for _, number, _c in entered for kind in ("result", "confirm")]
+
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
+    screenshot(phone, "table-back-online-all-sent")
+
+    def stored():
+        rows = Result.objects.filter(section=section).select_related("board")
+        return sorted((r.round, r.board.number, r.ns_score, r.confirmed, r.status) for r in rows)
+
+    expected = sorted(
+        (round_, number, expected_score(section.session.boards.get(number=number), c), True,
+         ResultStatus.OK) for round_, number, c in entered)
+    assert stored() == expected
+    assert sorted(Result.objects.filter(section=section).values_list("idempotency_key", flat=True)) \
+        == sorted(q["key"] for q in queued if q["kind"] == "result")
+
+    # The same queue sent again, twice (a lost reply, the worker and the page both sending):
+    # the server keeps each idempotency key once.
+    for _ in range(2):
+        assert phone.evaluate(REPLAY, queued) == 8
+        for _attempt in range(40):  # table.js sends the queue every few seconds
+            if phone.evaluate(QUEUE_LENGTH) == 0:
+                break
+            phone.wait_for_timeout(500)
+        assert phone.evaluate(QUEUE_LENGTH) == 0
+        assert stored() == expected
+
+
+def test_a_result_differing_from_the_directors_is_shown_as_a_conflict(live_server, new_page):
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    phone.context.set_offline(True)
+    phone.click("a[data-board-key='1-1']")
+    phone.wait_for_selector("#result-form")
+    c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "+1",
+         "lead": None}
+    tap_offline(phone, c)
+    phone.click("#save-button")
+    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    # Meanwhile the director stores another result for the board.
+    from django.contrib.auth import get_user_model
+
+    from tournaments.services import entry
+
+    director = get_user_model().objects.create_user("td", password="x")
+    entry.submit_result(user=director, section=section, table=TABLE, round=1, board=1,
+                        contract="3NT", declarer="S", tricks=9, idempotency_key="director")
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#entry-status[data-state=conflict]", timeout=30000)
+    phone.wait_for_selector("#pending-list li[data-state=conflict]")
+    assert "director" in phone.inner_text("#entry-status")
+    screenshot(phone, "table-offline-conflict")
+    ok = Result.objects.get(section=section, status=ResultStatus.OK)
+    assert (ok.idempotency_key, ok.tricks) == ("director", 9)  # not overwritten
+    assert Result.objects.filter(section=section, status=ResultStatus.CONFLICT).count() == 1

@@ -1,0 +1,256 @@
+/* The table device's queue of actions waiting for the network, kept in IndexedDB.
+ *
+ * Shared by the page (table.js) and the service worker (/table/sw.js, for Background Sync),
+ * and by the unit tests (node --test tests/js/, with fake-indexeddb): so it touches no DOM
+ * and takes IndexedDB and fetch as arguments. UMD: `OfflineQueue` in a browser or worker,
+ * `module.exports` in node.
+ *
+ * An action is a result ("result": posted to the table's JSON endpoint under its idempotency
+ * key) or the opponents' tap ("confirm": posted once the result's id is known). Actions are
+ * sent in the order they were queued; the first that gets no answer stops the run, so a
+ * later action never overtakes an earlier one. The server stores a key once, so sending an
+ * action twice (the page and the worker both syncing, a reply lost) stores it once.
+ */
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.OfflineQueue = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var DB_NAME = "clubsite-table";
+  var STORE = "actions";
+  var VERSION = 1;
+
+  // What the server's answer means for an action still queued.
+  var SAVED = "saved"; // stored (created or already there): leaves the queue
+  var WAITING = "waiting"; // not sent yet, or no answer: sent again later
+  var CONFLICT = "conflict"; // another result is stored for the board: the director decides
+  var INVALID = "invalid"; // the server says the result is wrong; nothing stored
+  var REFUSED = "refused"; // this device may not do it (signed out, session over, ...)
+
+  function promised(request) {
+    return new Promise(function (resolve, reject) {
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function done(tx) {
+    return new Promise(function (resolve, reject) {
+      tx.oncomplete = function () { resolve(); };
+      tx.onerror = function () { reject(tx.error); };
+      tx.onabort = function () { reject(tx.error); };
+    });
+  }
+
+  /* The server's answer to one action: {status, data} → what happens to the action. */
+  function interpret(entry, answer) {
+    if (!answer || answer.status >= 500 || answer.status === 0) return { state: WAITING };
+    var data = answer.data || {};
+    if (answer.status === 400) {
+      var errors = data.errors || {};
+      var messages = [];
+      Object.keys(errors).forEach(function (k) { messages = messages.concat(errors[k]); });
+      return { state: INVALID, message: messages.join(" "), errors: errors };
+    }
+    if (answer.status >= 400) return { state: REFUSED, message: data.error || "" };
+    if (entry.kind === "result" && data.outcome === "conflict") {
+      return { state: CONFLICT, pk: data.result };
+    }
+    return { state: SAVED, pk: data.result, url: data.url };
+  }
+
+  function Queue(db) {
+    this.db = db;
+  }
+
+  Queue.prototype._tx = function (mode) {
+    var tx = this.db.transaction(STORE, mode);
+    return { tx: tx, store: tx.objectStore(STORE) };
+  };
+
+  /* Every action of ``table`` (all tables when omitted), oldest first. */
+  Queue.prototype.list = function (table) {
+    var t = this._tx("readonly");
+    return promised(t.store.getAll()).then(function (rows) {
+      return rows.filter(function (e) { return table === undefined || e.table === String(table); })
+        .sort(function (a, b) { return a.seq - b.seq; });
+    });
+  };
+
+  Queue.prototype.get = function (key) {
+    var t = this._tx("readonly");
+    return promised(t.store.index("key").get(key)).then(function (row) { return row || null; });
+  };
+
+  /* Queue a result. The same result tapped again keeps its key (one line on the server);
+   * a different one for a board whose result is still waiting replaces it (a correction
+   * before it was sent), and so does its queued confirm. */
+  Queue.prototype.addResult = function (fields) {
+    var self = this;
+    var table = String(fields.table);
+    var round = String(fields.round);
+    var board = String(fields.board);
+    return this.list(table).then(function (rows) {
+      var same = rows.filter(function (e) {
+        return e.kind === "result" && e.round === round && e.board === board && e.state === WAITING;
+      })[0];
+      if (same && same.content === fields.content) return same;
+      var t = self._tx("readwrite");
+      if (same) {
+        rows.forEach(function (e) {
+          if (e === same || (e.kind === "confirm" && e.after === same.key)) t.store.delete(e.seq);
+        });
+      }
+      var entry = {
+        kind: "result", key: fields.key, table: table, round: round, board: board,
+        url: fields.url, body: fields.body, content: fields.content, csrf: fields.csrf || "",
+        state: WAITING, at: fields.at || Date.now()
+      };
+      t.store.add(entry);
+      return done(t.tx).then(function () { return self.get(entry.key); });
+    });
+  };
+
+  /* Queue the opponents' tap for a board: after the result queued under ``after`` (its id
+   * comes back when it is sent), or for a stored result whose id ``pk`` is known. */
+  Queue.prototype.addConfirm = function (fields) {
+    var self = this;
+    var table = String(fields.table);
+    return this.list(table).then(function (rows) {
+      var already = rows.filter(function (e) {
+        return e.kind === "confirm" && e.round === String(fields.round) &&
+          e.board === String(fields.board) && e.state === WAITING;
+      })[0];
+      if (already) return already;
+      var t = self._tx("readwrite");
+      var entry = {
+        kind: "confirm", key: fields.key, table: table, round: String(fields.round),
+        board: String(fields.board), after: fields.after || null, pk: fields.pk || null,
+        url: fields.url, body: "", csrf: fields.csrf || "", state: WAITING,
+        at: fields.at || Date.now()
+      };
+      t.store.add(entry);
+      return done(t.tx).then(function () { return self.get(entry.key); });
+    });
+  };
+
+  Queue.prototype.update = function (key, changes) {
+    var t = this._tx("readwrite");
+    var request = t.store.index("key").get(key);
+    request.onsuccess = function () {
+      if (request.result) t.store.put(Object.assign(request.result, changes));
+    };
+    return done(t.tx);
+  };
+
+  Queue.prototype.remove = function (key) {
+    var t = this._tx("readwrite");
+    var request = t.store.index("key").getKey(key);
+    request.onsuccess = function () {
+      if (request.result !== undefined) t.store.delete(request.result);
+    };
+    return done(t.tx);
+  };
+
+  /* How many actions still wait to be sent (the "pending" count). */
+  Queue.prototype.pending = function (table) {
+    return this.list(table).then(function (rows) {
+      return rows.filter(function (e) { return e.state === WAITING; }).length;
+    });
+  };
+
+  /* Send the waiting actions of ``table`` in order with ``post(url, body, csrf)`` (resolves
+   * {status, data}; rejects when there is no network). Resolves the list of
+   * {entry, outcome} for what got an answer. */
+  Queue.prototype.flush = function (table, post) {
+    var self = this;
+    var answered = [];
+    return this.list(table).then(function (rows) {
+      var waiting = rows.filter(function (e) { return e.state === WAITING; });
+      var known = {}; // result key → its stored row's id (null: not stored), for its confirm
+      function next(i) {
+        if (i >= waiting.length) return Promise.resolve(answered);
+        var entry = waiting[i];
+        var url = entry.url;
+        if (entry.kind === "confirm") {
+          var pk = entry.pk || known[entry.after];
+          if (!pk) {
+            // Its result went to the director (a conflict), was refused or was discarded
+            // (a waiting result would have been sent first): nothing to confirm.
+            return self.remove(entry.key).then(function () { return next(i + 1); });
+          }
+          url = url.replace("{pk}", pk);
+        }
+        return Promise.resolve().then(function () { return post(url, entry.body, entry.csrf); })
+          .then(function (answer) { return interpret(entry, answer); },
+            function () { return { state: WAITING }; })
+          .then(function (outcome) {
+            if (outcome.state === WAITING) return answered; // no answer: stop, keep the order
+            answered.push({ entry: entry, outcome: outcome });
+            var write;
+            if (outcome.state === SAVED) {
+              write = self.remove(entry.key);
+              if (entry.kind === "result") {
+                known[entry.key] = outcome.pk;
+                // Its confirm keeps the id, in case the network drops before it is sent.
+                waiting.forEach(function (c) {
+                  if (c.kind === "confirm" && c.after === entry.key) {
+                    c.pk = outcome.pk;
+                    write = write.then(function () { return self.update(c.key, { pk: outcome.pk }); });
+                  }
+                });
+              }
+            } else {
+              if (entry.kind === "result") known[entry.key] = null;
+              write = self.update(entry.key, { state: outcome.state, message: outcome.message || "",
+                pk: outcome.pk || entry.pk || null });
+            }
+            return write.then(function () { return next(i + 1); });
+          });
+      }
+      return next(0);
+    });
+  };
+
+  /* Forget what this device keeps for ``table`` (leaving the table). */
+  Queue.prototype.clear = function (table) {
+    var self = this;
+    return this.list(table).then(function (rows) {
+      var t = self._tx("readwrite");
+      rows.forEach(function (e) { t.store.delete(e.seq); });
+      return done(t.tx);
+    });
+  };
+
+  function open(indexedDB, name) {
+    var request = indexedDB.open(name || DB_NAME, VERSION);
+    request.onupgradeneeded = function () {
+      var store = request.result.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
+      store.createIndex("key", "key", { unique: true });
+    };
+    return promised(request).then(function (db) { return new Queue(db); });
+  }
+
+  /* The body's fields without the key, in a fixed order: "the same result" whatever the key. */
+  function content(body) {
+    var copy = new URLSearchParams(body);
+    copy.delete("idempotency_key");
+    copy.delete("csrfmiddlewaretoken");
+    copy.sort();
+    return copy.toString();
+  }
+
+  /* Run ``fn`` (returning a promise) while no other page or the worker flushes the queue
+   * (Web Locks where the browser has them; sending twice would still store once). */
+  function exclusive(fn) {
+    var locks = typeof navigator !== "undefined" && navigator.locks;
+    return locks ? locks.request("clubsite-table-queue", fn) : Promise.resolve().then(fn);
+  }
+
+  return {
+    open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
+    SAVED: SAVED, WAITING: WAITING, CONFLICT: CONFLICT, INVALID: INVALID, REFUSED: REFUSED
+  };
+});
