@@ -27,6 +27,7 @@ from .models import Board, EventType, Section, TableCode, Tournament
 from .scoring import contract_score, is_vulnerable
 from .services import entry, individual, plan, publish, setup
 from .services.classification import classify_session
+from .services.errors import KeyReused
 
 SEED = 606
 STRAINS = ("C", "D", "H", "S", "NT")
@@ -134,6 +135,8 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
                     idempotency_key=f"demo-{section.pk}-{slot.round}-{slot.table}-{number}",
                     lead=rng.choice(["SA", "HK", "D2", "C7", ""]),
                     **table_play(rng, planned, board.double_dummy))
+            except KeyReused:
+                continue  # played by an earlier call: its key holds that result
             except entry.InvalidResult:
                 continue  # a sit-out table: nobody to score
             entry.confirm_result(outcome.result, table_code=codes[slot.table])
