@@ -30,6 +30,7 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.printing",  # set-up cards: what a table card shows
     "tournaments.services.individual",  # set-up cards of an individual event
     "tournaments.services.board_visibility",  # the results PDF hides unplayed boards
+    "tournaments.services.bridge_words",  # seats and lines in the reader's language
 }
 
 
