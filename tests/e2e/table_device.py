@@ -36,7 +36,8 @@ def tap(page, name: str, value: str) -> None:
     page.click(f"#result-form input[name={name}][value='{value}'] + span")
 
 
-def fill_board(page, c: dict, points: int) -> None:
+def tap_contract(page, c: dict) -> None:
+    """The buttons of contract ``c`` on the score pad (no waiting for the server)."""
     tap(page, "level", c["level"])
     if c["level"] != "PASS":
         tap(page, "strain", c["strain"])
@@ -48,6 +49,10 @@ def fill_board(page, c: dict, points: int) -> None:
             page.click(".lead-picker summary")
             tap(page, "lead_suit", c["lead"][0])
             tap(page, "lead_rank", c["lead"][1])
+
+
+def fill_board(page, c: dict, points: int) -> None:
+    tap_contract(page, c)
     # the server's Law 77 score is shown before saving
     page.wait_for_selector(f"#preview .preview-score[data-points='{abs(points)}']")
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 from e2e_helpers import screenshot
-from table_device import choice, expected_score, sign_in, tap
+from table_device import choice, expected_score, sign_in, tap_contract
 from test_table_entry import seven_table_mitchell
 
 from tournaments.models import Result, ResultStatus, TableCode
@@ -44,17 +44,7 @@ QUEUE_LENGTH = """() => Promise.race([new Promise(r => setTimeout(() => r(-1), 3
 
 def tap_offline(page, c: dict) -> None:
     """The buttons, as ``fill_board`` taps them, without waiting for the server's preview."""
-    tap(page, "level", c["level"])
-    if c["level"] != "PASS":
-        tap(page, "strain", c["strain"])
-        if c["double"]:
-            tap(page, "double", c["double"])
-        tap(page, "declarer", c["declarer"])
-        tap(page, "made", c["made"])
-        if c["lead"]:
-            page.click(".lead-picker summary")
-            tap(page, "lead_suit", c["lead"][0])
-            tap(page, "lead_rank", c["lead"][1])
+    tap_contract(page, c)
 
 
 def enter_round_offline(page, section, round_: int, reload_after: int | None = None) -> list:
