@@ -26,6 +26,11 @@ def _event_or_404(slug):
     return tournament
 
 
+def _posted(request):
+    """The form's data on a POST, even an empty one (an empty form is an error, not a page)."""
+    return request.POST if request.method == "POST" else None
+
+
 def _moved_up(request, promoted) -> None:
     for registration in promoted:
         messages.info(request, _("%(names)s moved up from the waiting list.")
@@ -51,7 +56,7 @@ def enter(request, slug):
     """The member's entry: they are the first player; a partner or team-mates are chosen."""
     tournament = _event_or_404(slug)
     me = registrations.member_of(request.user)
-    form = EntryForm(request.POST or None, tournament=tournament, me=me,
+    form = EntryForm(_posted(request), tournament=tournament, me=me,
                      members=entry_members(tournament, director=False)
                      .exclude(pk=getattr(me, "pk", None)))
     status = 200
@@ -97,7 +102,7 @@ def cancel(request, pk):
 def partner_wanted(request, slug):
     """Put oneself on the "partner wanted" list (GET: the form)."""
     tournament = _event_or_404(slug)
-    form = PartnerWantedForm(request.POST or None)
+    form = PartnerWantedForm(_posted(request))
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -138,7 +143,7 @@ def director_list(request, pk):
     """The entry list: placed, waiting (in order), cancelled, partners wanted; the director
     enters anyone (guests too, at any time) and takes the entries into the session."""
     tournament = get_tournament(pk)
-    form = EntryForm(request.POST or None, tournament=tournament, director=True,
+    form = EntryForm(_posted(request), tournament=tournament, director=True,
                      members=entry_members(tournament, director=True))
     status = 200
     if request.method == "POST":
