@@ -33,6 +33,12 @@ def member(i: int) -> Member:
                                  licence_number=f"V-{i:03d}", user=user)
 
 
+@pytest.fixture(autouse=True)
+def english(client, settings):
+    """The messages are read in English here (the club's language is Spanish)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
 @pytest.fixture
 def people():
     return [member(i) for i in range(10)]
@@ -134,12 +140,12 @@ def test_refusals_are_clear_messages(client, people):
     assert Registration.objects.filter(tournament=open_event).count() == 1
 
 
-def test_a_refusal_speaks_the_visitors_language(client, people):
+def test_a_refusal_speaks_the_visitors_language(client, people, settings):
     tournament = event(entry_closes_at=timezone.now() - datetime.timedelta(hours=1))
     as_member(client, people[0])
-    client.cookies["django_language"] = "pt"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pt"
     response = client.post(reverse("calendar:enter", args=[tournament.slug]),
-                           {"player2": people[1].pk}, HTTP_ACCEPT_LANGUAGE="pt")
+                           {"player2": people[1].pk})
     assert "As inscrições fecharam" in response.content.decode()
 
 
