@@ -177,13 +177,13 @@ def test_the_director_adds_a_guest_after_the_closing_time_and_seats_the_entries(
         director_client, people):
     tournament = event(entry_closes_at=timezone.now() - datetime.timedelta(hours=1),
                        max_tables=3)
-    for i in range(0, 6, 2):
+    for i in range(0, 8, 2):
         registrations.enter(tournament, people[i:i + 2], user=None, by_director=True)
     url = reverse("director:registrations", args=[tournament.pk])
-    response = director_client.post(url, {"player1": people[6].pk, "guest_first_name": "Ana",
+    response = director_client.post(url, {"player1": people[8].pk, "guest_first_name": "Ana",
                                           "guest_last_name": "Invitada"}, follow=True)
     assert "Entry added." in response.content.decode()
-    guest_entry = registrations.registration_of(tournament, people[6])
+    guest_entry = registrations.registration_of(tournament, people[8])
     assert guest_entry.players.get(seat=2).member.is_guest
     # the tournament's set-up page lists them
     page = director_client.get(reverse("director:tournament", args=[tournament.pk]))
@@ -192,9 +192,11 @@ def test_the_director_adds_a_guest_after_the_closing_time_and_seats_the_entries(
                                             args=[tournament.pk]))
     section = Section.objects.get(session__tournament=tournament)
     assert response["Location"] == reverse("director:movement", args=[section.pk])
-    assert Entry.objects.filter(tournament=tournament).count() == 4
-    movement = director_client.get(response["Location"]).content.decode()
-    assert "Howell" in movement  # the advice for four pairs
+    assert Entry.objects.filter(tournament=tournament).count() == 5
+    movement = director_client.get(response["Location"])
+    assert movement.context["count"] == 5  # the advice counts the entries
+    assert movement.context["suggestions"] and "Suggested for 5 pairs" in \
+        movement.content.decode()
 
 
 def test_the_director_cancels_and_the_waiting_pair_moves_up(director_client, people):

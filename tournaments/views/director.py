@@ -96,6 +96,8 @@ def tournament_detail(request, pk):
         "period_over": publish.correction_period_over(tournament),
         "registrations": registrations.live_registrations(tournament),
         "registration_places": registrations.places(tournament),
+        "registrations_to_take": registrations.placed(tournament)
+        .filter(entry__isnull=True).count(),
     })
 
 
