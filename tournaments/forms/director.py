@@ -420,6 +420,11 @@ class PenaltyForm(OverrideMixin):
 class ReasonForm(OverrideMixin):
     reason = forms.CharField(label=_("Why"), max_length=300)
 
+    def clean_reason(self):
+        """One line of text: a posted CR LF is kept as the LF a browser's form would send, so
+        the trail holds the reason as typed."""
+        return self.cleaned_data["reason"].replace("\r\n", "\n")
+
 
 class PublishForm(OverrideMixin):
     pass
