@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +33,13 @@ def member(i: int, *, guest: bool = False) -> Member:
     user = None if guest else User.objects.create(username=f"u{i}")
     return Member.objects.create(first_name=f"Nombre{i:02d}", last_name=f"Apellido{i:02d}",
                                  licence_number=f"R-{i:03d}", is_guest=guest, user=user)
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The refusals are read in English here (the club's language is Spanish)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
