@@ -259,3 +259,33 @@ def test_the_feed_parses_back_with_stable_uids_local_times_and_escaped_text(clie
     assert {str(e["uid"]) for e in again.walk("VEVENT")} == {
         str(e["uid"]) for e in cal.walk("VEVENT")}
     assert str(copa["uid"]) == f"tournament-{tricky.pk}@testserver"
+
+
+def test_a_captain_enters_a_team_and_a_player_an_individual(client, people):
+    teams = event("Equipos", event_type=EventType.TEAMS, scoring_method=ScoringMethod.IMPS)
+    as_member(client, people[0])
+    url = reverse("calendar:enter", args=[teams.slug])
+    short = client.post(url, {"name": "Los Ases", "player2": people[1].pk,
+                              "player3": people[2].pk})
+    assert short.status_code == 400
+    assert "A team has at least 4 players: choose them." in short.content.decode()
+    client.post(url, {"name": "Los Ases", "player2": people[1].pk, "player3": people[2].pk,
+                      "player4": people[3].pk, "player5": people[4].pk})
+    team = registrations.registration_of(teams, people[4])
+    assert team.name == "Los Ases" and team.players.get(seat=1).member == people[0]
+    assert team.players.count() == 5
+    solo = event("Individual", event_type=EventType.INDIVIDUAL)
+    url = reverse("calendar:enter", args=[solo.slug])
+    assert "player" not in "".join(client.get(url).context["form"].fields)
+    client.post(url, {})
+    assert registrations.registration_of(solo, people[0]).display_name == "Nombre00 Apellido00"
+
+
+def test_past_tournaments_link_to_their_published_results(client, people):
+    past = event("Pasado", days=-3, online_entry=False)
+    page = client.get(reverse("calendar:event", args=[past.slug])).content.decode()
+    assert reverse("results:tournament", args=[past.slug]) not in page
+    past.status = "final"
+    past.save()
+    page = client.get(reverse("calendar:event", args=[past.slug])).content.decode()
+    assert reverse("results:tournament", args=[past.slug]) in page
