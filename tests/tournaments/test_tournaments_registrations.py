@@ -312,3 +312,43 @@ def test_places_never_exceed_the_tables_and_go_first_come_first_served(people, s
             assert placed == live[:limit]
             assert all(r.status == RegistrationStatus.WAITING for r in live[limit:])
         transaction.set_rollback(True)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_pairs_taking_the_last_place_at_once_get_one_place_and_one_wait():
+    """The tournament row lock: both read "one place free", only one may take it."""
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://...)")
+    people = [member(i) for i in range(6)]
+    for attempt in range(3):
+        tournament = event(max_tables=1)
+        enter_pair(tournament, people[0], people[1])
+        barrier = threading.Barrier(2)
+        statuses, errors = [], []
+
+        def take(a, b, tournament=tournament, barrier=barrier, statuses=statuses,
+                 errors=errors):
+            try:
+                barrier.wait()
+                with translation.override("en"):
+                    statuses.append(enter_pair(tournament, a, b).status)
+            except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=take, args=pair)
+                   for pair in ((people[2], people[3]), (people[4], people[5]))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert sorted(statuses) == ["entered", "waiting"], attempt
+        assert registrations.places(tournament) == registrations.Places(2, 2, 1)
+        Registration.objects.all().delete()
