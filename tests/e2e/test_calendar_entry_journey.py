@@ -125,6 +125,12 @@ def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
     assert "6 de 6 plazas ocupadas" in listed and "María Soto – José Ruiz" in listed
     assert "Inês Magalhães" not in listed
     screenshot(desk, "calendar-es-director-setup")
+    desk.click("#manage-registrations")
+    assert "Inês Magalhães – João Pereira" in desk.text_content("#cancelled-list")
+    assert desk.locator("#placed-list tbody tr").count() == 6
+    no_sideways_scroll(desk)
+    screenshot(desk, "calendar-es-director-list")
+    desk.go_back()
     desk.click("#take-entries")
     desk.wait_for_selector(".pick-suggestion")
     assert "6 de 6 parejas presentes" in desk.inner_text("#present-form")
