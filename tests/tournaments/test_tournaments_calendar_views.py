@@ -289,3 +289,15 @@ def test_past_tournaments_link_to_their_published_results(client, people):
     past.save()
     page = client.get(reverse("calendar:event", args=[past.slug])).content.decode()
     assert reverse("results:tournament", args=[past.slug]) in page
+
+
+def test_the_entry_page_says_when_entry_is_not_open(client, people):
+    as_member(client, people[0])
+    for options, text in (({"online_entry": False}, "does not take entries online"),
+                          ({"entry_opens_at": timezone.now() + datetime.timedelta(days=1)},
+                           "Entry opens on"),
+                          ({"entry_closes_at": timezone.now() - datetime.timedelta(days=1)},
+                           "Entries are closed.")):
+        tournament = event(f"Torneo {text[:10]}", **options)
+        page = client.get(reverse("calendar:enter", args=[tournament.slug]))
+        assert text in page.content.decode() and "entry-form" not in page.content.decode()
