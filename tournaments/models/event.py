@@ -106,7 +106,7 @@ class Tournament(models.Model):
     entry_closes_at = models.DateTimeField(
         _("entry closes at"), null=True, blank=True,
         help_text=_("After it members can no longer enter or cancel online; the director "
-                    "still can. Empty: at the start of the day of the event."),
+                    "still can. Empty: when the event starts."),
     )
     max_tables = models.PositiveSmallIntegerField(
         _("maximum tables"), null=True, blank=True,
