@@ -271,14 +271,14 @@ def _upcoming(players: list[Member], rng: random.Random, day) -> Tournament:
     a player looking for a partner. The demo's own users (the first three members) have not
     entered, so one can log in and try."""
     from .models import PartnerRequest
-    from .services import registrations
+    from .services import online_entry
 
     tournament = setup.create_tournament(
         name="Torneo de primavera", date=day, venue="Sala principal",
         start_time=datetime.time(18, 30), online_entry=True, max_tables=3)
     start = timezone.now() - datetime.timedelta(days=2)
     for i in range(7):
-        registrations.enter(tournament, players[3 + 2 * i:5 + 2 * i], user=_director(),
+        online_entry.enter(tournament, players[3 + 2 * i:5 + 2 * i], user=_director(),
                             by_director=True, now=start + datetime.timedelta(hours=i))
     PartnerRequest.objects.create(tournament=tournament, member=players[17],
                                   note="Juego 2/1; cualquier sistema me vale.")

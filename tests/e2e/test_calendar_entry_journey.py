@@ -13,7 +13,7 @@ from e2e_helpers import login, no_sideways_scroll, screenshot
 from clubsite.models import Member
 from clubsite.permissions import Role
 from tournaments.models import Entry, RegistrationStatus, Seating
-from tournaments.services import registrations, setup
+from tournaments.services import online_entry, setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +41,7 @@ def _people():
         max_tables=3)
     # five pairs entered already: one place left
     for i in (4, 6, 8, 10, 12):
-        registrations.enter(tournament, people[i:i + 2], user=people[i].user)
+        online_entry.enter(tournament, people[i:i + 2], user=people[i].user)
     return tournament, people
 
 
@@ -111,7 +111,7 @@ def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
     assert leaving.locator("#waiting-list").count() == 0
     no_sideways_scroll(leaving)
     screenshot(leaving, "calendar-en-phone-cancelled")
-    moved = registrations.registration_of(tournament, people[2])
+    moved = online_entry.registration_of(tournament, people[2])
     assert moved.status == RegistrationStatus.ENTERED and moved.placed_at > moved.queued_at
     waiting.reload()
     assert "Inscrito" in waiting.inner_text("#my-entry-status")

@@ -103,15 +103,15 @@ def online_entry(members, player):
     from django.utils import timezone
 
     from clubsite.models import Member
-    from tournaments.services import registrations
+    from tournaments.services import online_entry
 
     day = timezone.localdate() + datetime.timedelta(days=9)
     online = [setup.create_tournament(name=f"Online {i}", date=day, online_entry=True,
                                       max_tables=1) for i in range(3)]
     me = Member.objects.get(user=player)
     others = [m for m in members[40:] if m.pk != me.pk]
-    registrations.enter(online[0], [me, others[0]], user=player)
+    online_entry.enter(online[0], [me, others[0]], user=player)
     for i in (1, 3):
-        registrations.enter(online[0], others[i:i + 2], user=None, by_director=True)
-    registrations.ask_for_partner(online[1], user=player)
+        online_entry.enter(online[0], others[i:i + 2], user=None, by_director=True)
+    online_entry.ask_for_partner(online[1], user=player)
     return online

@@ -20,7 +20,7 @@ from tournaments.models import (
     ScoringMethod,
     Section,
 )
-from tournaments.services import registrations, setup
+from tournaments.services import online_entry, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def test_the_calendar_lists_upcoming_and_past_and_filters(client):
 
 def test_visitors_see_the_figures_members_the_names(client, people):
     tournament = event(max_tables=3)
-    registrations.enter(tournament, people[:2], user=people[0].user)
+    online_entry.enter(tournament, people[:2], user=people[0].user)
     url = reverse("calendar:event", args=[tournament.slug])
     page = client.get(url).content.decode()
     assert "1 of 6 places taken" in page or "1 de 6" in page
@@ -100,7 +100,7 @@ def test_anonymous_users_must_sign_in_to_enter(client):
 
 def test_a_member_enters_with_a_partner_and_cancels(client, people):
     tournament = event(max_tables=1)
-    registrations.enter(tournament, people[2:4], user=people[2].user)
+    online_entry.enter(tournament, people[2:4], user=people[2].user)
     as_member(client, people[0])
     url = reverse("calendar:enter", args=[tournament.slug])
     form = client.get(url).content.decode()
@@ -108,7 +108,7 @@ def test_a_member_enters_with_a_partner_and_cancels(client, people):
     response = client.post(url, {"player2": people[1].pk}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("calendar:event", args=[tournament.slug])
     assert "Entered: see you at the table." in response.content.decode()
-    mine = registrations.registration_of(tournament, people[0])
+    mine = online_entry.registration_of(tournament, people[0])
     assert mine.status == RegistrationStatus.ENTERED
     # full now: the next pair waits, and moves up when one cancels
     as_member(client, people[4])
@@ -117,7 +117,7 @@ def test_a_member_enters_with_a_partner_and_cancels(client, people):
     as_member(client, people[1])
     response = client.post(reverse("calendar:cancel", args=[mine.pk]), follow=True)
     assert "Your entry is cancelled." in response.content.decode()
-    assert registrations.registration_of(tournament, people[4]).status == "entered"
+    assert online_entry.registration_of(tournament, people[4]).status == "entered"
 
 
 def test_refusals_are_clear_messages(client, people):
@@ -133,7 +133,7 @@ def test_refusals_are_clear_messages(client, people):
     response = client.post(reverse("calendar:enter", args=[open_event.slug]), {})
     assert response.status_code == 400 and "Choose your partner." in response.content.decode()
     # double entry
-    registrations.enter(open_event, people[2:4], user=people[2].user)
+    online_entry.enter(open_event, people[2:4], user=people[2].user)
     response = client.post(reverse("calendar:enter", args=[open_event.slug]),
                            {"player2": people[3].pk})
     assert response.status_code == 400  # not offered any more: the form refuses the choice
@@ -151,7 +151,7 @@ def test_a_refusal_speaks_the_visitors_language(client, people, settings):
 
 def test_cancelling_someone_elses_entry_is_refused(client, people):
     tournament = event()
-    theirs = registrations.enter(tournament, people[:2], user=people[0].user)
+    theirs = online_entry.enter(tournament, people[:2], user=people[0].user)
     as_member(client, people[5])
     response = client.post(reverse("calendar:cancel", args=[theirs.pk]))
     assert response.status_code == 403
@@ -178,12 +178,12 @@ def test_the_director_adds_a_guest_after_the_closing_time_and_seats_the_entries(
     tournament = event(entry_closes_at=timezone.now() - datetime.timedelta(hours=1),
                        max_tables=3)
     for i in range(0, 8, 2):
-        registrations.enter(tournament, people[i:i + 2], user=None, by_director=True)
+        online_entry.enter(tournament, people[i:i + 2], user=None, by_director=True)
     url = reverse("director:registrations", args=[tournament.pk])
     response = director_client.post(url, {"player1": people[8].pk, "guest_first_name": "Ana",
                                           "guest_last_name": "Invitada"}, follow=True)
     assert "Entry added." in response.content.decode()
-    guest_entry = registrations.registration_of(tournament, people[8])
+    guest_entry = online_entry.registration_of(tournament, people[8])
     assert guest_entry.players.get(seat=2).member.is_guest
     # the tournament's set-up page lists them
     page = director_client.get(reverse("director:tournament", args=[tournament.pk]))
@@ -201,9 +201,9 @@ def test_the_director_adds_a_guest_after_the_closing_time_and_seats_the_entries(
 
 def test_the_director_cancels_and_the_waiting_pair_moves_up(director_client, people):
     tournament = event(max_tables=1)
-    first = registrations.enter(tournament, people[:2], user=people[0].user)
-    registrations.enter(tournament, people[2:4], user=people[2].user)
-    waiting = registrations.enter(tournament, people[4:6], user=people[4].user)
+    first = online_entry.enter(tournament, people[:2], user=people[0].user)
+    online_entry.enter(tournament, people[2:4], user=people[2].user)
+    waiting = online_entry.enter(tournament, people[4:6], user=people[4].user)
     response = director_client.post(reverse("director:registration_cancel", args=[first.pk]),
                                     follow=True)
     assert "moved up from the waiting list" in response.content.decode()
@@ -214,7 +214,7 @@ def test_the_director_cancels_and_the_waiting_pair_moves_up(director_client, peo
 def test_raising_the_tables_moves_the_waiting_list_up(director_client, people):
     tournament = event(max_tables=1)
     for i in range(0, 6, 2):
-        registrations.enter(tournament, people[i:i + 2], user=people[i].user)
+        online_entry.enter(tournament, people[i:i + 2], user=people[i].user)
     form = director_client.get(reverse("director:tournament_edit", args=[tournament.pk]))
     data = {k: v for k, v in form.context["form"].initial.items() if v is not None}
     data.update(date=tournament.date.isoformat(), start_time="18:30", max_tables=2,
@@ -224,7 +224,7 @@ def test_raising_the_tables_moves_the_waiting_list_up(director_client, people):
                                     data)
     assert response.status_code == 302, response.content.decode()[:3000]
     tournament.refresh_from_db()
-    assert registrations.places(tournament) == registrations.Places(3, 4, 0)
+    assert online_entry.places(tournament) == online_entry.Places(3, 4, 0)
 
 
 # --- the iCalendar feed ---------------------------------------------------------------------
@@ -271,14 +271,14 @@ def test_a_captain_enters_a_team_and_a_player_an_individual(client, people):
     assert "A team has at least 4 players: choose them." in short.content.decode()
     client.post(url, {"name": "Los Ases", "player2": people[1].pk, "player3": people[2].pk,
                       "player4": people[3].pk, "player5": people[4].pk})
-    team = registrations.registration_of(teams, people[4])
+    team = online_entry.registration_of(teams, people[4])
     assert team.name == "Los Ases" and team.players.get(seat=1).member == people[0]
     assert team.players.count() == 5
     solo = event("Individual", event_type=EventType.INDIVIDUAL)
     url = reverse("calendar:enter", args=[solo.slug])
     assert "player" not in "".join(client.get(url).context["form"].fields)
     client.post(url, {})
-    assert registrations.registration_of(solo, people[0]).display_name == "Nombre00 Apellido00"
+    assert online_entry.registration_of(solo, people[0]).display_name == "Nombre00 Apellido00"
 
 
 def test_past_tournaments_link_to_their_published_results(client, people):

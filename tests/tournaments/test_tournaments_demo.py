@@ -12,7 +12,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import registrations
+from tournaments.services import online_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +36,8 @@ def test_demo_tournaments_are_built_once(demo_club, literal_movements):
                         "Swiss de equipos de otoño": TournamentStatus.FINAL,
                         "Torneo de primavera": TournamentStatus.DRAFT}
     upcoming = Tournament.objects.get(name="Torneo de primavera")
-    assert registrations.places(upcoming) == registrations.Places(6, 6, 1)
-    assert registrations.open_partner_requests(upcoming).count() == 1
+    assert online_entry.places(upcoming) == online_entry.Places(6, 6, 1)
+    assert online_entry.open_partner_requests(upcoming).count() == 1
     swiss = Tournament.objects.get(name="Swiss de equipos de otoño")
     matches = TeamMatch.objects.filter(session__tournament=swiss)
     assert matches.count() == 4 * 4 and matches.filter(boards_played=6).count() == 16

@@ -22,7 +22,7 @@ def add_service_error(form: forms.Form, error) -> None:
     form.add_error(field if field in form.fields else None, str(error.message))
 
 
-# The calendar and online entry (services.registrations); the form shows them together.
+# The calendar and online entry (services.online_entry); the form shows them together.
 ENTRY_FIELDS = ["start_time", "in_calendar", "online_entry", "entry_opens_at",
                 "entry_closes_at", "max_tables"]
 

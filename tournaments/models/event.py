@@ -91,7 +91,7 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL, related_name="+",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    # The calendar and online entry (services.registrations, views.calendar).
+    # The calendar and online entry (services.online_entry, views.calendar).
     start_time = models.TimeField(
         _("start time"), null=True, blank=True,
         help_text=_("Shown in the calendar; empty: the whole day."),

@@ -3,7 +3,7 @@ wanted" list.
 
 A registration is not yet an ``Entry``: it may wait for a place, be cancelled, and only
 becomes the tournament's entry when the director seats the session
-(``services.registrations.take_into_session``), so the scoring machinery never sees a pair
+(``services.online_entry.take_into_session``), so the scoring machinery never sees a pair
 that did not come. Its ``queued_at`` is when it was made: first come, first served for the
 places and for the waiting list. A member is in at most one live registration of a
 tournament, which the database also guarantees (``RegistrationPlayer.live``).

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from ..models import EventType, Registration, Tournament
 from ..models.registrations import LIVE_STATUSES, RegistrationStatus
-from . import registrations
+from . import online_entry
 
 MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 WHEN = ("upcoming", "past", "all")
@@ -139,9 +139,9 @@ def feed(tournaments, *, calendar_name: str, host: str, link) -> bytes:
 
 def _describe(tournament: Tournament, url: str) -> str:
     lines = [f"{tournament.get_event_type_display()} · {tournament.get_scoring_method_display()}"]
-    if registrations.entry_state(tournament) == registrations.EntryState.OPEN:
+    if online_entry.entry_state(tournament) == online_entry.EntryState.OPEN:
         lines.append(_("Online entry open until %(when)s.") % {
-            "when": timezone.localtime(registrations.closes_at(tournament))
+            "when": timezone.localtime(online_entry.closes_at(tournament))
             .strftime("%Y-%m-%d %H:%M")})
     lines.append(url)
     return "\n".join(lines)

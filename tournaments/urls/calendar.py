@@ -2,14 +2,14 @@
 
 from django.urls import path
 
-from ..views import calendar, registrations
+from ..views import calendar, online_entry
 
 urlpatterns = [
     path("", calendar.index, name="index"),
     path("calendar.ics", calendar.feed, name="feed"),
-    path("entry/<int:pk>/cancel/", registrations.cancel, name="cancel"),
-    path("partner/<int:pk>/withdraw/", registrations.partner_withdraw, name="partner_withdraw"),
+    path("entry/<int:pk>/cancel/", online_entry.cancel, name="cancel"),
+    path("partner/<int:pk>/withdraw/", online_entry.partner_withdraw, name="partner_withdraw"),
     path("<slug:slug>/", calendar.event, name="event"),
-    path("<slug:slug>/enter/", registrations.enter, name="enter"),
-    path("<slug:slug>/partner/", registrations.partner_wanted, name="partner_wanted"),
+    path("<slug:slug>/enter/", online_entry.enter, name="enter"),
+    path("<slug:slug>/partner/", online_entry.partner_wanted, name="partner_wanted"),
 ]

@@ -10,8 +10,8 @@ from clubsite.models import Club
 from clubsite.permissions import Role, has_role, public
 
 from ..models import EventType
-from ..services import calendar, registrations, results
-from ..services.registrations import EntryState
+from ..services import calendar, online_entry, results
+from ..services.online_entry import EntryState
 
 
 @public
@@ -25,19 +25,19 @@ def index(request):
 
 def event_context(request, tournament) -> dict:
     """What the tournament's page shows; the entry views render it again with their form."""
-    me = registrations.member_of(request.user)
+    me = online_entry.member_of(request.user)
     signed_in = request.user.is_authenticated
     return {
         "tournament": tournament,
-        "state": registrations.entry_state(tournament), "states": EntryState,
-        "closes_at": registrations.closes_at(tournament),
-        "places": registrations.places(tournament),
+        "state": online_entry.entry_state(tournament), "states": EntryState,
+        "closes_at": online_entry.closes_at(tournament),
+        "places": online_entry.places(tournament),
         # Names of who plays are for the club's users; visitors see the figures.
         "lists": calendar.entry_names_for(tournament) if signed_in else None,
-        "partners": list(registrations.open_partner_requests(tournament)) if signed_in
+        "partners": list(online_entry.open_partner_requests(tournament)) if signed_in
         else None,
-        "me": me, "mine": registrations.registration_of(tournament, me),
-        "my_request": next((p for p in registrations.open_partner_requests(tournament)
+        "me": me, "mine": online_entry.registration_of(tournament, me),
+        "my_request": next((p for p in online_entry.open_partner_requests(tournament)
                             if me is not None and p.member_id == me.pk), None),
         "is_director": has_role(request.user, Role.DIRECTOR),
         "results_visible": results.visible_tournament(request.user, tournament.slug)

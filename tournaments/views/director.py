@@ -35,7 +35,7 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import publish, registrations, setup
+from ..services import online_entry, publish, setup
 from ..services.adjustments import describe
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
@@ -75,7 +75,7 @@ def tournament_edit(request, pk):
     if request.method == "POST" and form.is_valid():
         try:
             setup.update_tournament(tournament, form.cleaned_data)
-            registrations.fill_places(tournament)  # more tables: the waiting list moves up
+            online_entry.fill_places(tournament)  # more tables: the waiting list moves up
         except TournamentError as exc:
             add_service_error(form, exc)
         else:
@@ -94,9 +94,9 @@ def tournament_detail(request, pk):
         "entry_count": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
         "publish_form": PublishForm(),
         "period_over": publish.correction_period_over(tournament),
-        "registrations": registrations.live_registrations(tournament),
-        "registration_places": registrations.places(tournament),
-        "registrations_to_take": registrations.placed(tournament)
+        "registrations": online_entry.live_registrations(tournament),
+        "registration_places": online_entry.places(tournament),
+        "registrations_to_take": online_entry.placed(tournament)
         .filter(entry__isnull=True).count(),
     })
 

@@ -20,7 +20,7 @@ from tournaments.models import (
     RegistrationStatus,
     ScoringMethod,
 )
-from tournaments.services import registrations, setup
+from tournaments.services import online_entry, setup
 from tournaments.services.errors import NotAllowed, TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def event(*, kind=EventType.PAIRS, max_tables=None, closes=None, opens=None, onl
 
 
 def enter_pair(tournament, a: Member, b: Member, now=NOW):
-    return registrations.enter(tournament, [a, b], user=a.user, now=now)
+    return online_entry.enter(tournament, [a, b], user=a.user, now=now)
 
 
 def test_a_member_enters_with_a_partner(people):
@@ -66,7 +66,7 @@ def test_a_member_enters_with_a_partner(people):
     assert entry.queued_at == entry.placed_at == NOW
     assert entry.display_name == "Nombre00 Apellido00 – Nombre01 Apellido01"
     assert [p.member for p in entry.players.all()] == people[:2]
-    assert registrations.registration_of(tournament, people[1]) == entry
+    assert online_entry.registration_of(tournament, people[1]) == entry
 
 
 def test_beyond_the_tables_entries_wait_and_move_up_first_come_first_served(people):
@@ -77,14 +77,14 @@ def test_beyond_the_tables_entries_wait_and_move_up_first_come_first_served(peop
     fourth = enter_pair(tournament, people[6], people[7], now=NOW + datetime.timedelta(3))
     assert [r.status for r in (first, second, third, fourth)] == [
         "entered", "entered", "waiting", "waiting"]
-    assert registrations.places(tournament) == registrations.Places(2, 2, 2)
+    assert online_entry.places(tournament) == online_entry.Places(2, 2, 2)
 
     later = NOW + datetime.timedelta(4)
-    moved = registrations.cancel(first, user=people[1].user, now=later)
+    moved = online_entry.cancel(first, user=people[1].user, now=later)
     assert moved == [third]
     third.refresh_from_db()
     assert third.status == RegistrationStatus.ENTERED and third.placed_at == later
-    assert list(registrations.waiting(tournament)) == [fourth]
+    assert list(online_entry.waiting(tournament)) == [fourth]
     first.refresh_from_db()
     assert first.status == RegistrationStatus.CANCELLED and first.cancelled_at == later
 
@@ -94,8 +94,8 @@ def test_cancelling_a_waiting_entry_moves_nobody_up(people):
     enter_pair(tournament, people[0], people[1])
     enter_pair(tournament, people[2], people[3])
     waiting = enter_pair(tournament, people[4], people[5])
-    assert registrations.cancel(waiting, user=people[4].user, now=NOW) == []
-    assert registrations.places(tournament) == registrations.Places(2, 2, 0)
+    assert online_entry.cancel(waiting, user=people[4].user, now=NOW) == []
+    assert online_entry.places(tournament) == online_entry.Places(2, 2, 0)
 
 
 def test_more_tables_give_the_waiting_list_their_places(people):
@@ -104,16 +104,16 @@ def test_more_tables_give_the_waiting_list_their_places(people):
         enter_pair(tournament, people[i], people[i + 1])
     tournament.max_tables = 2
     tournament.save()
-    moved = registrations.fill_places(tournament)
+    moved = online_entry.fill_places(tournament)
     assert len(moved) == 2
-    assert registrations.places(tournament) == registrations.Places(4, 4, 0)
+    assert online_entry.places(tournament) == online_entry.Places(4, 4, 0)
 
 
 @pytest.mark.parametrize("kind, per_table", [(EventType.PAIRS, 2), (EventType.TEAMS, 1),
                                              (EventType.INDIVIDUAL, 4)])
 def test_places_follow_the_event_kind(kind, per_table):
-    assert registrations.capacity(event(kind=kind, max_tables=3)) == 3 * per_table
-    assert registrations.capacity(event(kind=kind)) is None
+    assert online_entry.capacity(event(kind=kind, max_tables=3)) == 3 * per_table
+    assert online_entry.capacity(event(kind=kind)) is None
 
 
 def test_entry_after_the_closing_time_is_refused_but_the_director_can_add(people, director):
@@ -122,7 +122,7 @@ def test_entry_after_the_closing_time_is_refused_but_the_director_can_add(people
     with pytest.raises(TournamentError, match="Entries closed on"):
         enter_pair(tournament, people[0], people[1])
     assert not Registration.objects.exists()
-    added = registrations.enter(tournament, people[:2], user=director, by_director=True,
+    added = online_entry.enter(tournament, people[:2], user=director, by_director=True,
                                 now=NOW)
     assert added.by_director and added.status == RegistrationStatus.ENTERED
 
@@ -132,10 +132,10 @@ def test_cancelling_after_the_closing_time_is_refused_but_the_director_can(peopl
     entry = enter_pair(tournament, people[0], people[1])
     after = NOW + datetime.timedelta(hours=2)
     with pytest.raises(TournamentError, match="tell the director"):
-        registrations.cancel(entry, user=people[0].user, now=after)
+        online_entry.cancel(entry, user=people[0].user, now=after)
     entry.refresh_from_db()
     assert entry.status == RegistrationStatus.ENTERED
-    registrations.cancel(entry, user=director, by_director=True, now=after)
+    online_entry.cancel(entry, user=director, by_director=True, now=after)
     entry.refresh_from_db()
     assert entry.status == RegistrationStatus.CANCELLED and entry.cancelled_by == director
 
@@ -143,8 +143,8 @@ def test_cancelling_after_the_closing_time_is_refused_but_the_director_can(peopl
 def test_without_a_closing_time_entry_closes_when_the_event_starts(people):
     tournament = event()
     start = timezone.make_aware(datetime.datetime.combine(EVENT_DAY, datetime.time(19, 0)))
-    assert registrations.closes_at(tournament) == start
-    assert registrations.entry_state(tournament, start - datetime.timedelta(minutes=1)) == "open"
+    assert online_entry.closes_at(tournament) == start
+    assert online_entry.entry_state(tournament, start - datetime.timedelta(minutes=1)) == "open"
     with pytest.raises(TournamentError, match="Entries closed"):
         enter_pair(tournament, people[0], people[1], now=start)
 
@@ -162,14 +162,14 @@ def test_double_entry_is_refused_with_the_players_name(people):
     with pytest.raises(TournamentError, match="Nombre01 Apellido01 has already entered"):
         enter_pair(tournament, people[2], people[1])
     with pytest.raises(TournamentError, match="named twice"):
-        registrations.enter(tournament, [people[3], people[3]], user=people[3].user, now=NOW)
+        online_entry.enter(tournament, [people[3], people[3]], user=people[3].user, now=NOW)
     assert Registration.objects.count() == 1
 
 
 def test_after_cancelling_a_player_may_enter_again(people):
     tournament = event()
     first = enter_pair(tournament, people[0], people[1])
-    registrations.cancel(first, user=people[0].user, now=NOW)
+    online_entry.cancel(first, user=people[0].user, now=NOW)
     again = enter_pair(tournament, people[1], people[2])
     assert again.status == RegistrationStatus.ENTERED
 
@@ -194,10 +194,10 @@ def test_the_database_refuses_a_member_in_two_live_registrations(people):
 def test_a_member_enters_only_an_entry_they_are_in(people):
     tournament = event()
     with pytest.raises(TournamentError, match="not other players"):
-        registrations.enter(tournament, people[1:3], user=people[0].user, now=NOW)
+        online_entry.enter(tournament, people[1:3], user=people[0].user, now=NOW)
     nobody = User.objects.create_user("nobody", password="pass-1234-word")
     with pytest.raises(TournamentError, match="not linked to a club member"):
-        registrations.enter(tournament, people[1:3], user=nobody, now=NOW)
+        online_entry.enter(tournament, people[1:3], user=nobody, now=NOW)
 
 
 def test_guests_are_entered_by_the_director_only(people, director):
@@ -205,7 +205,7 @@ def test_guests_are_entered_by_the_director_only(people, director):
     guest = member(90, guest=True)
     with pytest.raises(TournamentError, match="is a guest"):
         enter_pair(tournament, people[0], guest)
-    entry = registrations.enter(tournament, [people[0], guest], user=director,
+    entry = online_entry.enter(tournament, [people[0], guest], user=director,
                                 by_director=True, now=NOW)
     assert entry.status == RegistrationStatus.ENTERED
 
@@ -214,7 +214,7 @@ def test_cancelling_someone_elses_entry_is_not_allowed(people):
     tournament = event()
     entry = enter_pair(tournament, people[0], people[1])
     with pytest.raises(NotAllowed):
-        registrations.cancel(entry, user=people[2].user, now=NOW)
+        online_entry.cancel(entry, user=people[2].user, now=NOW)
     entry.refresh_from_db()
     assert entry.status == RegistrationStatus.ENTERED
 
@@ -222,54 +222,54 @@ def test_cancelling_someone_elses_entry_is_not_allowed(people):
 def test_a_cancelled_entry_cannot_be_cancelled_twice(people):
     tournament = event()
     entry = enter_pair(tournament, people[0], people[1])
-    registrations.cancel(entry, user=people[0].user, now=NOW)
+    online_entry.cancel(entry, user=people[0].user, now=NOW)
     with pytest.raises(TournamentError, match="already cancelled"):
-        registrations.cancel(entry, user=people[1].user, now=NOW)
+        online_entry.cancel(entry, user=people[1].user, now=NOW)
 
 
 def test_teams_need_a_name_and_four_to_six_players(people):
     tournament = event(kind=EventType.TEAMS, max_tables=1)
     with pytest.raises(TournamentError, match="Give the team a name"):
-        registrations.enter(tournament, people[:4], user=people[0].user, now=NOW)
+        online_entry.enter(tournament, people[:4], user=people[0].user, now=NOW)
     with pytest.raises(TournamentError, match="4 to 6 players"):
-        registrations.enter(tournament, people[:3], user=people[0].user, name="Ases", now=NOW)
-    team = registrations.enter(tournament, people[:5], user=people[0].user, name="Ases",
+        online_entry.enter(tournament, people[:3], user=people[0].user, name="Ases", now=NOW)
+    team = online_entry.enter(tournament, people[:5], user=people[0].user, name="Ases",
                                now=NOW)
     assert team.name == "Ases" and team.players.get(seat=1).member == people[0]
-    second = registrations.enter(tournament, people[5:9], user=people[5].user, name="Reyes",
+    second = online_entry.enter(tournament, people[5:9], user=people[5].user, name="Reyes",
                                  now=NOW)
     assert second.status == RegistrationStatus.WAITING  # one table: one team
 
 
 def test_partner_wanted_list(people):
     tournament = event()
-    request = registrations.ask_for_partner(tournament, user=people[0].user, note=" 2/1 ",
+    request = online_entry.ask_for_partner(tournament, user=people[0].user, note=" 2/1 ",
                                             now=NOW)
     assert request.note == "2/1"
-    assert list(registrations.open_partner_requests(tournament)) == [request]
+    assert list(online_entry.open_partner_requests(tournament)) == [request]
     with pytest.raises(TournamentError, match="already on the list"):
-        registrations.ask_for_partner(tournament, user=people[0].user, now=NOW)
+        online_entry.ask_for_partner(tournament, user=people[0].user, now=NOW)
     with pytest.raises(NotAllowed):
-        registrations.withdraw_partner_request(request, user=people[1].user)
+        online_entry.withdraw_partner_request(request, user=people[1].user)
     enter_pair(tournament, people[1], people[0])  # found one: off the list
     assert not PartnerRequest.objects.get(pk=request.pk).open
     with pytest.raises(TournamentError, match="already entered"):
-        registrations.ask_for_partner(tournament, user=people[1].user, now=NOW)
+        online_entry.ask_for_partner(tournament, user=people[1].user, now=NOW)
 
 
 def test_the_director_takes_the_placed_entries_into_the_session(people):
     tournament = event(max_tables=2)
     placed = [enter_pair(tournament, people[i], people[i + 1], now=NOW + datetime.timedelta(i))
               for i in range(0, 10, 2)]
-    entries, section = registrations.take_into_session(tournament)
+    entries, section = online_entry.take_into_session(tournament)
     assert [e.display_name for e in entries] == [r.display_name for r in placed[:4]]
     assert section.letter == "A" and section.session.number == 1
     assert Entry.objects.filter(tournament=tournament).count() == 4  # not the waiting pair
-    assert [r.entry for r in registrations.placed(tournament)] == entries
+    assert [r.entry for r in online_entry.placed(tournament)] == entries
     # taken once: again takes nobody, and a taken entry is withdrawn, not cancelled
-    assert registrations.take_into_session(tournament)[0] == []
+    assert online_entry.take_into_session(tournament)[0] == []
     with pytest.raises(TournamentError, match="already in the session"):
-        registrations.cancel(placed[0], user=people[0].user, now=NOW)
+        online_entry.cancel(placed[0], user=people[0].user, now=NOW)
 
 
 def test_taking_the_entries_is_all_or_nothing(people):
@@ -278,7 +278,7 @@ def test_taking_the_entries_is_all_or_nothing(people):
     enter_pair(tournament, people[2], people[3])
     setup.register_entry(tournament, [people[3], people[9]])  # a walk-in with a player of it
     with pytest.raises(TournamentError, match="Nombre03 Apellido03"):
-        registrations.take_into_session(tournament)
+        online_entry.take_into_session(tournament)
     assert Entry.objects.filter(tournament=tournament).count() == 1
     assert not Registration.objects.filter(entry__isnull=False).exists()
 
@@ -301,12 +301,12 @@ def test_places_never_exceed_the_tables_and_go_first_come_first_served(people, s
         pairs = [(people[2 * i], people[2 * i + 1]) for i in range(8)]
         for n, (action, i) in enumerate(steps):
             now = NOW + datetime.timedelta(minutes=n)
-            mine = registrations.registration_of(tournament, pairs[i][0])
+            mine = online_entry.registration_of(tournament, pairs[i][0])
             if action == "enter" and mine is None:
                 enter_pair(tournament, *pairs[i], now=now)
             elif action == "cancel" and mine is not None:
-                registrations.cancel(mine, user=pairs[i][1].user, now=now)
-            live = list(registrations.live_registrations(tournament))
+                online_entry.cancel(mine, user=pairs[i][1].user, now=now)
+            live = list(online_entry.live_registrations(tournament))
             placed = [r for r in live if r.status == RegistrationStatus.ENTERED]
             assert len(placed) <= limit
             assert placed == live[:limit]
@@ -350,5 +350,5 @@ def test_two_pairs_taking_the_last_place_at_once_get_one_place_and_one_wait():
             t.join()
         assert errors == []
         assert sorted(statuses) == ["entered", "waiting"], attempt
-        assert registrations.places(tournament) == registrations.Places(2, 2, 1)
+        assert online_entry.places(tournament) == online_entry.Places(2, 2, 1)
         Registration.objects.all().delete()

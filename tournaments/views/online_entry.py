@@ -1,6 +1,6 @@
 """Online entry from the calendar: a member enters with a partner or a team, cancels, or
 asks for a partner; the director's entry list (add anyone, guests included, cancel, and take
-the entries into the session). Every rule is in ``services.registrations``; a refusal comes
+the entries into the session). Every rule is in ``services.online_entry``; a refusal comes
 back as its translated message on the page the person was on."""
 
 from django.contrib import messages
@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from clubsite.permissions import director_required, login_required
 
-from ..forms.registrations import EntryForm, PartnerWantedForm, entry_members
+from ..forms.online_entry import EntryForm, PartnerWantedForm, entry_members
 from ..models import EventType, PartnerRequest, Registration, RegistrationStatus
-from ..services import calendar, registrations, setup
+from ..services import calendar, online_entry, setup
 from ..services.errors import NotAllowed, TournamentError
 from .calendar import event_context
 from .director_common import get_tournament
@@ -47,7 +47,7 @@ def _entered_message(request, registration) -> None:
 
 
 def _waiting_number(registration) -> int:
-    queue = list(registrations.waiting(registration.tournament).values_list("pk", flat=True))
+    queue = list(online_entry.waiting(registration.tournament).values_list("pk", flat=True))
     return queue.index(registration.pk) + 1 if registration.pk in queue else 0
 
 
@@ -55,7 +55,7 @@ def _waiting_number(registration) -> int:
 def enter(request, slug):
     """The member's entry: they are the first player; a partner or team-mates are chosen."""
     tournament = _event_or_404(slug)
-    me = registrations.member_of(request.user)
+    me = online_entry.member_of(request.user)
     form = EntryForm(_posted(request), tournament=tournament, me=me,
                      members=entry_members(tournament, director=False)
                      .exclude(pk=getattr(me, "pk", None)))
@@ -63,7 +63,7 @@ def enter(request, slug):
     if request.method == "POST":
         if form.is_valid():
             try:
-                registration = registrations.enter(
+                registration = online_entry.enter(
                     tournament, [me, *form.chosen()] if me else form.chosen(),
                     user=request.user, name=form.cleaned_data.get("name", ""))
             except TournamentError as exc:
@@ -85,7 +85,7 @@ def cancel(request, pk):
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     tournament = registration.tournament
     try:
-        registrations.cancel(registration, user=request.user)
+        online_entry.cancel(registration, user=request.user)
     except NotAllowed as exc:
         messages.error(request, str(exc))
         return render(request, "tournaments/calendar/event.html",
@@ -107,7 +107,7 @@ def partner_wanted(request, slug):
     if request.method == "POST":
         if form.is_valid():
             try:
-                registrations.ask_for_partner(tournament, user=request.user,
+                online_entry.ask_for_partner(tournament, user=request.user,
                                               note=form.cleaned_data["note"])
             except TournamentError as exc:
                 form.add_error(None, str(exc.message))
@@ -126,7 +126,7 @@ def partner_withdraw(request, pk):
     partner_request = get_object_or_404(PartnerRequest.objects.select_related("tournament"),
                                         pk=pk)
     try:
-        registrations.withdraw_partner_request(partner_request, user=request.user)
+        online_entry.withdraw_partner_request(partner_request, user=request.user)
     except NotAllowed as exc:
         messages.error(request, str(exc))
         return render(request, "tournaments/calendar/event.html",
@@ -153,7 +153,7 @@ def director_list(request, pk):
                 guest = form.guest()
                 if guest is not None:
                     members.append(setup.add_guest(**guest))
-                registration = registrations.enter(
+                registration = online_entry.enter(
                     tournament, members, user=request.user, by_director=True,
                     name=form.cleaned_data.get("name", ""))
             except TournamentError as exc:
@@ -172,10 +172,10 @@ def director_list(request, pk):
         "placed": [r for r in everyone if r.status == RegistrationStatus.ENTERED],
         "waiting": [r for r in everyone if r.status == RegistrationStatus.WAITING],
         "cancelled": [r for r in everyone if r.status == RegistrationStatus.CANCELLED],
-        "partners": registrations.open_partner_requests(tournament),
-        "places": registrations.places(tournament),
-        "state": registrations.entry_state(tournament),
-        "closes_at": registrations.closes_at(tournament),
+        "partners": online_entry.open_partner_requests(tournament),
+        "places": online_entry.places(tournament),
+        "state": online_entry.entry_state(tournament),
+        "closes_at": online_entry.closes_at(tournament),
         "to_take": sum(1 for r in everyone
                        if r.status == RegistrationStatus.ENTERED and r.entry_id is None),
     }, status=status)
@@ -186,7 +186,7 @@ def director_list(request, pk):
 def director_cancel(request, pk):
     registration = get_object_or_404(Registration.objects.select_related("tournament"), pk=pk)
     try:
-        promoted = registrations.cancel(registration, user=request.user, by_director=True)
+        promoted = online_entry.cancel(registration, user=request.user, by_director=True)
     except TournamentError as exc:
         messages.error(request, str(exc.message))
     else:
@@ -202,7 +202,7 @@ def take_into_session(request, pk):
     advice counts them (teams: the teams page)."""
     tournament = get_tournament(pk)
     try:
-        entries, section = registrations.take_into_session(tournament)
+        entries, section = online_entry.take_into_session(tournament)
     except TournamentError as exc:
         messages.error(request, str(exc.message))
         return redirect("director:registrations", tournament.pk)
