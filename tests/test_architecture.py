@@ -38,25 +38,20 @@ OUTER_SERVICES_ALLOWED = {
 # The tests fail on any circle or arrow not listed here, and on a listed one that is gone (so
 # the list only shrinks). Empty means the layers hold.
 KNOWN_CYCLES: list[set[str]] = [
-    {
-        "tournaments.exports.data", "tournaments.exports.federation", "tournaments.exports.pbn",
-        "tournaments.exports.pbn_teams", "tournaments.exports.teams_data",
-        "tournaments.exports.usebio", "tournaments.exports.usebio_teams",
-        "tournaments.imports.usebio", "tournaments.imports.usebio_individual",
-        "tournaments.imports.usebio_teams", "tournaments.jobs", "tournaments.pdf",
-        "tournaments.pdf_tables", "tournaments.services.classification",
-        "tournaments.services.entry", "tournaments.services.individual",
-        "tournaments.services.knockout", "tournaments.services.publish",
-        "tournaments.services.results", "tournaments.services.setup",
-        "tournaments.services.teams", "tournaments.services.triplicate", "tournaments.tasks",
-    },
+    {"tournaments.exports.data", "tournaments.exports.teams_data"},
+    {"tournaments.exports.federation", "tournaments.jobs", "tournaments.pdf"},
+    {"tournaments.exports.pbn", "tournaments.exports.pbn_teams"},
+    {"tournaments.exports.usebio", "tournaments.exports.usebio_teams"},
+    {"tournaments.imports.usebio", "tournaments.imports.usebio_individual",
+     "tournaments.imports.usebio_teams"},
     {"tournaments.imports.usebio_parse", "tournaments.imports.usebio_teams_parse"},
     {"tournaments.models.entries", "tournaments.models.event", "tournaments.models.teams"},
+    {"tournaments.services.classification", "tournaments.services.knockout",
+     "tournaments.services.reclassification", "tournaments.services.setup",
+     "tournaments.services.teams", "tournaments.services.triplicate"},
     {"tournaments.views.table", "tournaments.views.teams_table"},
 ]
 KNOWN_UPWARD: set[str] = {
-    "tournaments.services.classification → tournaments.tasks",
-    "tournaments.services.publish → tournaments.jobs",
     "tournaments.exports.data → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.results",

@@ -29,7 +29,7 @@ from tournaments.scoring import (
     score_imp_pairs_board,
     score_session,
 )
-from tournaments.services import classification, entry, setup
+from tournaments.services import classification, entry, session_data, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -197,10 +197,10 @@ def test_ensure_current_reclassifies_only_after_a_change(mitchell_session, direc
 def test_classification_load_is_constant_in_queries(mitchell_session):
     play_rounds(mitchell_session, random.Random(9), rounds=2)
     with CaptureQueriesContext(connection) as small:
-        classification.load_session(mitchell_session.session)
+        session_data.load_session(mitchell_session.session)
     play_rounds(mitchell_session, random.Random(9))
     with CaptureQueriesContext(connection) as big:
-        classification.load_session(mitchell_session.session)
+        session_data.load_session(mitchell_session.session)
     assert len(small.captured_queries) == len(big.captured_queries) <= 6
 
 

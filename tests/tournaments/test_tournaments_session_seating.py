@@ -20,7 +20,7 @@ from tournaments.models import (
     Session,
     StoredRanking,
 )
-from tournaments.services import classification, plan, session_seating, setup
+from tournaments.services import plan, session_scores, session_seating, setup
 from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +145,7 @@ def _seat_by_rank(session: Session, planned) -> dict[int, tuple[int | None, int 
 
 def _assert_order_is_the_ranking(tournament, session, planned):
     """The serpentine's ranks are the places of the ranking after the previous session."""
-    ranking, totals, _names = classification.event_standings(
+    ranking, totals, _names = session_scores.event_standings(
         tournament, list(Session.objects.filter(tournament=tournament, number__lt=session.number)))
     order = {r.standing.pair: i for i, r in enumerate(ranking, start=1)}
     for section in planned.sections:

@@ -39,7 +39,7 @@ from ..models import (
     TableCode,
 )
 from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
-from . import classification, individual, plan
+from . import individual, plan, reclassification
 from .adjustments import core_entry
 from .errors import InvalidResult, KeyReused, NotAllowed
 from .publish import correction_allowed
@@ -248,7 +248,7 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     submission = _retrying(lambda: _write(line, data, idempotency_key, table_code, user,
                                           confirmed))
     if submission.outcome == "created":
-        classification.result_posted(section.session_id)
+        reclassification.result_posted(section.session_id)
     return submission
 
 
@@ -394,7 +394,7 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
         row.adjustment, row.law, row.reason = None, law, reason
         row.save()
         _audit(row, AuditAction.CORRECTED, user, before, reason, law, overridden)
-        classification.changed_by_director(row.section.session_id)
+        reclassification.changed_by_director(row.section.session_id)
     return row
 
 
@@ -437,7 +437,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
             row.adjustment, row.reason, row.law = adjustment, reason, law
             row.save()
             _audit(row, AuditAction.ADJUSTED, user, before, reason, law, overridden)
-            classification.changed_by_director(section.session_id)
+            reclassification.changed_by_director(section.session_id)
             return row
 
     return _retrying(write)
@@ -467,7 +467,7 @@ def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
             new.save(update_fields=["status", "modified_at"])
             kept = old
         _audit(kept, AuditAction.RESOLVED, user, before, reason, "", overridden)
-        classification.changed_by_director(conflict.section.session_id)
+        reclassification.changed_by_director(conflict.section.session_id)
     return kept
 
 
@@ -481,7 +481,7 @@ def remove_result(result: Result, *, user, reason: str, override: bool = False) 
         row.status = ResultStatus.REJECTED
         row.save(update_fields=["status", "modified_at"])
         _audit(row, AuditAction.DELETED, user, before, reason, "", overridden)
-        classification.changed_by_director(result.section.session_id)
+        reclassification.changed_by_director(result.section.session_id)
 
 
 def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, law: str = "",
@@ -502,7 +502,7 @@ def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, la
                               "board": board},
             reason=reason, law=law, override=overridden,
         )
-        classification.changed_by_director(session.pk)
+        reclassification.changed_by_director(session.pk)
     return penalty
 
 
@@ -671,7 +671,7 @@ def traveller(board: Board) -> tuple[list[dict], int | None]:
     Neuberg, or IMPs) and the matchpoint top (None for IMP scoring)."""
     from collections import Counter
 
-    classification.follow_live(board.session)
+    reclassification.follow_live(board.session)
     rows = sorted(Result.objects.filter(board=board, status=ResultStatus.OK)
                   .select_related("section"),
                   key=lambda r: (r.ns_score is None, -(r.ns_score or 0), r.section.letter,

@@ -305,7 +305,7 @@ def can_draw_stage(session: Session) -> bool:
     if (session.status != SessionStatus.RUNNING or not is_teams(session.tournament)
             or not team_event(session.tournament).is_knockout):
         return False
-    from .classification import follow_live
+    from .reclassification import follow_live
 
     follow_live(session)  # who went through is stored by the classification
     stage = _current_stage(session)

@@ -46,9 +46,10 @@ from ..models import (
 from . import plan
 from .adjustments import describe
 from .board_visibility import BoardVisibility
-from .classification import classify_session, request_classification
+from .classification import classify_session
+from .reclassification import request_classification
+from .results_pdf import PUBLISHED
 
-PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 IMP_SCORED = (ScoringMethod.CROSS_IMPS, ScoringMethod.BUTLER, ScoringMethod.IMPS)
 # NT is a word (SA, ST): translated when shown, so a cached row serves every language.
 SUITS = {"S": ("♠", "suit-s"), "H": ("♥", "suit-h"), "D": ("♦", "suit-d"),
@@ -98,7 +99,7 @@ def visible_session(user, slug: str, number: int) -> Session | None:
 
 
 def refresh(sessions) -> list[Session]:
-    """Bring stale sessions up to date the way ``classification.follow_live`` does: one
+    """Bring stale sessions up to date the way ``reclassification.follow_live`` does: one
     never classified is classified now, the others are requested from the worker. Returns
     the sessions classified in this call.
 

@@ -426,7 +426,7 @@ def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
 
 def _rankings_follow(tournament_id: int) -> None:
     """Who plays and under which names changed: stored rankings of the tournament are redone."""
-    from .classification import mark_stale
+    from .reclassification import mark_stale
 
     mark_stale(Tournament(pk=tournament_id))
 

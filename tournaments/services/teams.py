@@ -714,7 +714,7 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
 
 
 def classify_teams(data) -> int:
-    """Score every match from the loaded session (``classification.SessionData``), store the
+    """Score every match from the loaded session (``session_data.SessionData``), store the
     match scores and the standings; returns the new ranking version."""
     session = data.session
     tournament = session.tournament

@@ -4,7 +4,7 @@ The pages are declared ``public``; whether a given tournament may be seen is dec
 tournament by ``services.results`` (public results, or a logged-in club user), and a hidden
 one answers 404 exactly like a missing one, so its existence is not revealed. Rankings come
 from the stored classification; these pages only read it. While results arrive, a stale
-session is re-classified by the worker (``classification.follow_live``) and the page says
+session is re-classified by the worker (``reclassification.follow_live``) and the page says
 which results it includes.
 """
 
@@ -30,7 +30,7 @@ from clubsite.permissions import login_required, public
 
 from .. import pdf as pdfs
 from ..models import EventType, Section
-from ..services import board_visibility, classification, results
+from ..services import board_visibility, reclassification, results
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
 
@@ -195,7 +195,7 @@ def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None
 def section_ranking(request, slug, session, letter):
     """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     sections = list(Section.objects.filter(session=session).defer("movement")
                     .order_by("letter"))
     section = next((s for s in sections if s.letter == letter), None)
@@ -222,7 +222,7 @@ def section_ranking(request, slug, session, letter):
 def pool_ranking(request, slug, session, pool):
     """Every section playing the same boards ranked together."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     imps = session.tournament.scoring_method in results.IMP_SCORED
 
     def build():
@@ -277,7 +277,7 @@ def event_ranking(request, slug):
 def scorecard(request, slug, session, entry):
     """A pair's every board: opponents, contract, score, marks; and the totals."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     players = list(Member.objects.filter(entry_seats__entry_id=entry).order_by(
         "entry_seats__seat").distinct())
     me = results.member_for(request.user)
@@ -296,7 +296,7 @@ def board(request, slug, session, pool, number):
     """A board: its traveller, frequency table and hand record; while a table has still to
     play it (``services.board_visibility``), a note saying so instead."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     data = results.traveller(session, pool, number, get_language(), shown=(
         board_visibility.may_see_board(request.user, session, pool, number)))
     if data is None:

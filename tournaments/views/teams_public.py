@@ -23,9 +23,9 @@ from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
 from ..services import (
     board_visibility,
-    classification,
     knockout,
     lineups,
+    reclassification,
     results,
     teams,
     triplicate,
@@ -87,7 +87,7 @@ def _tournament(request, slug):
     session = teams.teams_session(tournament)
     session.tournament = tournament
     if session.status != SessionStatus.DRAFT:
-        classification.follow_live(session)  # as the pairs pages: the worker classifies
+        reclassification.follow_live(session)  # as the pairs pages: the worker classifies
     return tournament, session
 
 

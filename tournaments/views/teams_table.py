@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ..models import EventType
-from ..services import board_visibility, classification, knockout, teams, triplicate
+from ..services import board_visibility, knockout, reclassification, teams, triplicate
 from ..services import lineups as lineup_service
 from ..services.errors import NotAllowed
 from .table import _js_text, _round_param, table_device_required
@@ -43,7 +43,7 @@ def _knockout_score(m):
     up to date as the public pages do (``follow_live``), so the two screens agree."""
     if not teams.team_event(m.session.tournament).is_knockout:
         return None
-    classification.follow_live(m.session)
+    reclassification.follow_live(m.session)
     m.refresh_from_db()
     return knockout.match_score(m)
 
