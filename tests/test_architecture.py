@@ -26,7 +26,9 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.setup",  # imports create the tournament, sessions and entries
     "tournaments.services.entry",  # imports write results the way a table does
     "tournaments.services.classification",  # imports classify what they wrote
-    "tournaments.services.teams",  # imports start a teams event
+    "tournaments.services.team_events",  # imports start a teams event
+    "tournaments.services.team_schedule",  # … lay out its rounds and matches
+    "tournaments.services.team_matches",  # … and compare both rooms of a board
     "tournaments.services.printing",  # set-up cards: what a table card shows
     "tournaments.services.individual",  # set-up cards of an individual event
     "tournaments.services.board_visibility",  # the results PDF hides unplayed boards
@@ -46,9 +48,6 @@ KNOWN_CYCLES: list[set[str]] = [
      "tournaments.imports.usebio_teams"},
     {"tournaments.imports.usebio_parse", "tournaments.imports.usebio_teams_parse"},
     {"tournaments.models.entries", "tournaments.models.event", "tournaments.models.teams"},
-    {"tournaments.services.classification", "tournaments.services.knockout",
-     "tournaments.services.reclassification", "tournaments.services.setup",
-     "tournaments.services.teams", "tournaments.services.triplicate"},
     {"tournaments.views.table", "tournaments.views.teams_table"},
 ]
 KNOWN_UPWARD: set[str] = {

@@ -234,12 +234,12 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
 
 def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
     from .models import EventType, ScoringMethod
-    from .services import teams
+    from .services import team_events
 
     tournament = setup.create_tournament(name="Swiss de equipos de otoño", date=day,
                                          venue="Sala principal", event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
+    team_events.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
     names = ("Los Ases", "Tréboles", "Sin Triunfo", "Contra y Recontra", "Gran Slam",
              "Impasse", "Squeeze", "Finesse")
     start = 0
@@ -247,7 +247,7 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
         size = 5 if i == 0 else 4  # the first team has a fifth player
         setup.register_entry(tournament, players[start:start + size], name=name)
         start += size
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for round_number in range(1, 5):
         section.refresh_from_db()
@@ -259,7 +259,7 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
                 adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                 reason="Mano inservible; no hubo tiempo de jugar otra.", law="12C2")
         if round_number < 4:
-            teams.draw_next_round(tournament, user=_director())
+            team_events.draw_next_round(tournament, user=_director())
     setup.finish_session(session)
     publish.publish_final(tournament, user=_director())
     return tournament

@@ -18,7 +18,7 @@ from teams_pages import create_teams_event, save_team_settings
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from tournaments.models import TableCode, TeamMatch
-from tournaments.services import setup, teams
+from tournaments.services import setup, team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -47,8 +47,8 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page.wait_for_selector(".message.success")
     page.click("#start-teams")
     page.wait_for_selector("#knockout-box")
-    session = teams.teams_session(tournament)
-    assert teams.numbers_of(session)[entries[3].pk] == 1 and session.rounds == 2
+    session = team_schedule.teams_session(tournament)
+    assert team_schedule.numbers_of(session)[entries[3].pk] == 1 and session.rounds == 2
     codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     devices = {}
     for table in range(1, 5):
@@ -92,7 +92,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page.wait_for_selector(".message.success")
     screenshot(page, "knockout-3-director-final")
     final = TeamMatch.objects.get(session=session, round=2)
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     assert (numbers[final.home_id], numbers[final.away_id]) == (2, 4)
     for table in (1, 2):
         devices[table].goto(f"{base}/table/play/")

@@ -316,15 +316,15 @@ def test_the_provisional_results_pdf_omits_boards_still_in_play(members, directo
 @pytest.mark.django_db
 def test_a_teams_match_shows_a_boards_scores_once_every_match_played_it(members, director):
     from tournaments.models import EventType, ScoringMethod, TeamMatch
-    from tournaments.services import teams
+    from tournaments.services import team_events
 
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
+    team_events.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
     for i in range(4):
         setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     first, second = TeamMatch.objects.filter(session=session, round=1).order_by("number")
 

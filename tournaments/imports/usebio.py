@@ -45,7 +45,7 @@ from ..services import entry as entry_service
 from ..services import setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
-from ..services.teams import TEAM_METHODS
+from ..services.team_schedule import TEAM_METHODS
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
 __all__ = ["UsebioError", "import_file", "import_event", "report_text"]

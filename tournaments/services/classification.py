@@ -38,6 +38,7 @@ from .bulk import insert_rows
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
+from .team_standings import classify_teams
 
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
 _local_lock = threading.RLock()  # elsewhere (SQLite, one process): one at a time
@@ -162,8 +163,6 @@ def _classify(session: Session) -> int:
         cache.set(started_key(session.pk), time.time(), timeout=STARTED_TTL)
     data = load_session(session)
     if data.session.tournament.event_type == EventType.TEAMS:
-        from .teams import classify_teams  # teams are scored match by match
-
         return classify_teams(data)
     pools = score_data(data)
     with transaction.atomic():

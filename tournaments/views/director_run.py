@@ -27,7 +27,11 @@ from ..forms.director import (
 )
 from ..models import Entry, Penalty, Result, ResultStatus, Seating
 from ..services import entry as entry_service
-from ..services import plan, progress, publish
+from ..services import (
+    plan,
+    progress,
+    publish,
+)
 from ..services.adjustments import describe
 from ..services.errors import CorrectionPeriodOver, TournamentError
 from .director_common import contract_html, get_section, get_session, law_link
@@ -64,13 +68,13 @@ def _console_context(session):
     def link(result):
         return _line_url(result.section_id, result.round, result.table, result.board.number)
 
-    from ..services import (  # a complete Swiss round or knockout stage offers its draw here
+    from ..services import (
         knockout,
-        teams,
+        team_schedule,
     )
 
     return {
-        "teams_draw": teams.can_draw(session) or knockout.can_draw_stage(session),
+        "teams_draw": team_schedule.can_draw(session) or knockout.can_draw_stage(session),
         "session": session, "tournament": session.tournament, "progress": state,
         "grid": grid, "round_numbers": range(1, rounds + 1),
         "missing": [{"item": m, "url": _line_url(sections[m.section].pk, m.round, m.table,
