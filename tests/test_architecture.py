@@ -47,8 +47,6 @@ KNOWN_CYCLES: list[set[str]] = [
     {"tournaments.imports.usebio", "tournaments.imports.usebio_individual",
      "tournaments.imports.usebio_teams"},
     {"tournaments.imports.usebio_parse", "tournaments.imports.usebio_teams_parse"},
-    {"tournaments.models.entries", "tournaments.models.event", "tournaments.models.teams"},
-    {"tournaments.views.table", "tournaments.views.teams_table"},
 ]
 KNOWN_UPWARD: set[str] = {
     "tournaments.exports.data → tournaments.services.plan",

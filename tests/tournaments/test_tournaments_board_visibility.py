@@ -28,7 +28,7 @@ from tournaments.services.board_visibility import (
     complete_boards,
     scheduled_plays,
 )
-from tournaments.views.table import SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY
 
 DEAL = "N:AKQ2.JT9.876.543 JT9.AKQ2.543.876 876.543.AKQ2.JT9 543.876.JT9.AKQ2"
 NORTH = '<span class="suit-s">♠</span> AKQ2'  # North's spades as the hand record shows them

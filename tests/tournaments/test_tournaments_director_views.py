@@ -25,7 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services import entry as entry_service
 from tournaments.services import plan, setup
-from tournaments.views.table import SESSION_KEY as TABLE_SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY as TABLE_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

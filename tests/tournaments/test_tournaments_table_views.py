@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.services import entry, plan, setup
-from tournaments.views.table import SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from ..services import (
 )
 from ..services import lineups as lineup_service
 from ..services.errors import NotAllowed
-from .table import _js_text, _round_param, table_device_required
+from .table_device import js_text, round_param, table_device_required
 from .teams_lineups import lineup_context, save_posted_lineup
 from .teams_public import board_rows, triplicate_rows, unit_context
 
@@ -64,7 +64,7 @@ def match(request):
     session = table_code.section.session
     from ..services import entry
 
-    tr = entry.table_round(table_code, _round_param(request))
+    tr = entry.table_round(table_code, round_param(request))
     m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     numbers = team_schedule.numbers_of(session) if m else {}
@@ -87,7 +87,7 @@ def match(request):
         "home_number": numbers.get(m.home_id) if m else None,
         "away_number": numbers.get(m.away_id) if m else None,
         "open_room": table_code.table % 2 == 1, "pairs": pairs, **units,
-        "js_text": _js_text(),  # the saved/waiting badge reads its words from it
+        "js_text": js_text(),  # the saved/waiting badge reads its words from it
         **(teams_context(table_code, tr) if m else {}),
     })
 
@@ -100,7 +100,7 @@ def lineups(request):
     session = table_code.section.session
     from ..services import entry
 
-    tr = entry.table_round(table_code, _round_param(request))
+    tr = entry.table_round(table_code, round_param(request))
     m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     if m is None or not lineup_service.applies(m):
@@ -115,6 +115,6 @@ def lineups(request):
         status = 400
     return render(request, "tournaments/teams/table_lineups.html", {
         "table_code": table_code, "tr": tr, "open_room": table_code.table % 2 == 1,
-        "js_text": _js_text(),
+        "js_text": js_text(),
         "action": action,
         **lineup_context(m, bound, device=True)}, status=status)
