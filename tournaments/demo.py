@@ -25,7 +25,7 @@ from clubsite.models import Member
 from . import demo_deals
 from .models import Board, EventType, Section, TableCode, Tournament
 from .scoring import contract_score, is_vulnerable
-from .services import entry, individual, plan, publish, setup
+from .services import corrections, entry, individual, plan, publish, setup
 from .services.classification import classify_session
 from .services.errors import KeyReused
 
@@ -156,7 +156,7 @@ def _director() -> User | None:
 def _award_60_40(section: Section, round_: int, table: int) -> None:
     """The director's 60/40 (Law 12C2) on the first board of a table's round."""
     slot = plan.slot_for(section.movement, round_, table)
-    entry.adjust_score(
+    corrections.adjust_score(
         user=_director(), section=section, round=round_, table=table,
         board=slot.boards[0] + section.board_offset,
         adjustment={"kind": "artificial", "ns": 60, "ew": 40},
@@ -254,7 +254,7 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
         deal_from_data(section)
         play_rounds(section, rng, only=round_number)
         if round_number == 2:  # a board that could not be played: average plus / average
-            entry.adjust_score(
+            corrections.adjust_score(
                 user=_director(), section=section, round=2, table=3, board=8,
                 adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                 reason="Mano inservible; no hubo tiempo de jugar otra.", law="12C2")

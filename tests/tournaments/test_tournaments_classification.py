@@ -29,7 +29,7 @@ from tournaments.scoring import (
     score_imp_pairs_board,
     score_session,
 )
-from tournaments.services import classification, entry, session_data, setup
+from tournaments.services import classification, corrections, session_data, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_mitchell_ranking_equals_the_core(mitchell_session):
 def test_howell_sitout_and_adjustment_equal_the_core(howell_session, director):
     section = howell_session
     play_rounds(section, random.Random(2))
-    adjusted = entry.adjust_score(user=director, section=section, round=2, table=2, board=10,
+    adjusted = corrections.adjust_score(user=director, section=section, round=2, table=2, board=10,
                                   adjustment={"kind": "artificial", "ns": 60, "ew": 40},
                                   reason="Ley 12C2", law="12C2")
     classification.classify_session(section.session)
@@ -189,7 +189,7 @@ def test_ensure_current_reclassifies_only_after_a_change(mitchell_session, direc
     session.refresh_from_db()
     assert not classification.ensure_current(session)
     row = Result.objects.first()
-    entry.correct_result(row, user=director, contract="1NT", declarer="S", tricks=7, reason="x")
+    corrections.correct_result(row, user=director, contract="1NT", declarer="S", tricks=7, reason="x")
     session.refresh_from_db()
     assert classification.ensure_current(session)
 

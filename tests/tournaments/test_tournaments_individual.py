@@ -27,7 +27,7 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import Standing, display_round, rank, score_board
-from tournaments.services import classification, entry, plan, setup
+from tournaments.services import classification, corrections, entry, plan, setup, table_round
 from tournaments.services import individual as individual_service
 from tournaments.services.errors import InvalidResult, NotAllowed, TournamentError
 
@@ -186,7 +186,7 @@ def test_an_artificial_score_gives_each_player_their_side_s_percentage(individua
                                                                       director):
     play_all(individual_section)
     row = Result.objects.filter(section=individual_section, round=1, table=1).first()
-    entry.adjust_score(user=director, section=individual_section, round=1, table=1,
+    corrections.adjust_score(user=director, section=individual_section, round=1, table=1,
                        board=row.board.number, adjustment={"kind": "artificial", "ns": 60,
                                                            "ew": 40},
                        reason="Law 12C2", law="12C2")
@@ -202,7 +202,7 @@ def test_a_director_correction_rescores_all_four_players(individual_section, dir
     play_all(individual_section)
     classification.classify_session(individual_section.session)
     row = Result.objects.filter(section=individual_section, round=2, table=3).first()
-    entry.correct_result(row, user=director, contract="7NT", declarer="E", tricks=13,
+    corrections.correct_result(row, user=director, contract="7NT", declarer="E", tricks=13,
                          reason="wrong entry")
     classification.classify_session(individual_section.session)
     marks = {m.entry_id: m.mark for m in StoredMark.objects.filter(
@@ -225,12 +225,12 @@ def test_a_missing_player_stops_the_table_with_a_clear_message(individual_sectio
     with pytest.raises(InvalidResult):
         entry.submit_result(table_code=code, round=1, board=slot.boards[0], contract="PASS",
                             idempotency_key="w")
-    assert not entry.table_round(code, 1).plays
+    assert not table_round.table_round(code, 1).plays
 
 
 def test_table_round_shows_four_seats_and_where_each_player_goes(individual_section):
     code = TableCode.objects.get(section=individual_section, table=2)
-    tr = entry.table_round(code, 1)
+    tr = table_round.table_round(code, 1)
     assert [(s.seat, s.number) for s in tr.seats] == list(zip("NSEW", (5, 6, 7, 8),
                                                               strict=True))
     assert tr.plays and tr.individual
@@ -367,7 +367,7 @@ def test_an_imp_individual_penalty_is_taken_in_imps(individual_section, director
     imp_individual(individual_section, ScoringMethod.BUTLER)
     enter_board_1(individual_section, director)
     six = Seating.objects.get(section=individual_section, number=6).entry
-    entry.add_penalty(user=director, entry=six, session=individual_section.session,
+    corrections.add_penalty(user=director, entry=six, session=individual_section.session,
                       fraction_of_top=3, reason="slow play")
     classification.classify_session(individual_section.session)
     points = {r.entry_id: r.points for r in StoredRanking.objects.filter(

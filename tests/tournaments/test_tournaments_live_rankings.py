@@ -27,7 +27,14 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import BoardResult, TravellerLine, display_round, score_session
-from tournaments.services import classification, entry, publish, reclassification, setup
+from tournaments.services import (
+    classification,
+    corrections,
+    entry,
+    publish,
+    reclassification,
+    setup,
+)
 from tournaments.tasks import classify_session_task
 
 
@@ -166,7 +173,7 @@ def test_a_directors_correction_is_ranked_at_once(
     before = version(shown)
     row = Result.objects.filter(section=shown, status=ResultStatus.OK).first()
     with django_capture_on_commit_callbacks(execute=True):
-        entry.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
+        corrections.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
                              reason="Tecleado mal")
     assert version(shown) == before + 1 and broker == []
     assert stored_percentages(shown) == core_percentages(shown)

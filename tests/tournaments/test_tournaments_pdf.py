@@ -69,12 +69,12 @@ def test_results_pdf_is_made_stored_and_reused(demo_events, tmp_path, request_pd
 
 def test_a_correction_makes_a_new_version(demo_events, request_pdf):
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     tournament = demo_events["Howell del jueves"]
     first, _created = request_pdf(tournament, language="es")
     row = Result.objects.filter(section__session__tournament=tournament).first()
-    entry.correct_result(row, user=None, contract="3NT", declarer="N", tricks=10,
+    corrections.correct_result(row, user=None, contract="3NT", declarer="N", tricks=10,
                          reason="Corrección", override=True)
     second, created = request_pdf(tournament, language="es")
     assert created and second.version != first.version
@@ -276,10 +276,10 @@ def test_hand_diagram_puts_each_hand_at_its_seat():
 
 def _correct(tournament, contract: str, tricks: int):
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     row = Result.objects.filter(section__session__tournament=tournament).order_by("pk").first()
-    entry.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
+    corrections.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
                          reason="Corrección", override=True)
 
 
@@ -373,7 +373,7 @@ def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
     from django.urls import reverse
 
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     client.force_login(director)
     url = reverse("uploads:pdf", args=[two_sessions.slug])
@@ -396,7 +396,7 @@ def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
     row = Result.objects.filter(section__session__number=1,
                                 section__session__tournament=two_sessions).first()
     with django_capture_on_commit_callbacks(execute=True):  # classified once committed
-        entry.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
+        corrections.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
                              reason="Corrección", override=True)
     items = client.get(url).context["pdfs"]
     assert {(i.session_number, i.current) for i in items} == {(2, True), (0, False)}

@@ -31,7 +31,7 @@ from tournaments.models import (
     StoredRanking,
 )
 from tournaments.scoring import BoardResult, TravellerLine, display_round, score_session
-from tournaments.services import entry, publish, results, setup
+from tournaments.services import corrections, publish, results, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def finished(section, director, seed=1, *, adjust=True, final=True):
     play_rounds(section, random.Random(seed))
     adjusted = None
     if adjust:
-        adjusted = entry.adjust_score(
+        adjusted = corrections.adjust_score(
             user=director, section=section, round=2, table=2,
             board=section.movement["rounds"][1]["tables"][1]["boards"][0],
             adjustment={"kind": "artificial", "ns": 60, "ew": 40},
@@ -303,7 +303,7 @@ def test_stale_rankings_are_reclassified_before_reading(client, mitchell, direct
     version = Session.objects.get(pk=session.pk).ranking_version
     row = Result.objects.filter(section=section, status=ResultStatus.OK,
                                 adjustment__isnull=True).first()
-    entry.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
+    corrections.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
                          reason="Tecleado mal")
     response = client.get(section_url(tournament))
     assert Session.objects.get(pk=session.pk).ranking_version == version + 1

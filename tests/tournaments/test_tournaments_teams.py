@@ -20,6 +20,7 @@ from tournaments.models import (
 )
 from tournaments.services import (
     classification,
+    corrections,
     entry,
     publish,
     setup,
@@ -215,11 +216,11 @@ def test_course_split_and_artificial_example_through_the_services(members, direc
     for board, open_ns, closed_ns in ((3, 620, 0), (4, 420, -100), (5, 170, 400)):
         enter(section, director, 1, 1, board, open_ns)
         enter(section, director, 1, 2, board, closed_ns)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                        adjustment={"kind": "split", "ns_score": -140, "ew_score": -200},
                        reason="Información no autorizada", law="16B")
     enter(section, director, 1, 2, 1, 140)  # closed room: −140 for A (EW), +140 for B (NS)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=2,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=2,
                        adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                        reason="Mano no jugable", law="12C2")
     enter(section, director, 1, 2, 2, 140)  # ignored (C03 l.818)
@@ -254,7 +255,7 @@ def test_a_correction_changes_the_match_and_the_standings(members, director):
     classification.ensure_current(session)
     assert TeamMatch.objects.get(session=session).home_vp == 10
     row = Result.objects.get(section=section, table=2, board__number=1)
-    entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=10,
+    corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=10,
                          ns_score=-100, reason="Error de anotación")
     classification.ensure_current(session)
     match = TeamMatch.objects.get(session=session)

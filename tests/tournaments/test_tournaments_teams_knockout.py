@@ -13,7 +13,7 @@ from tournaments.models import (
 )
 from tournaments.services import (
     classification,
-    entry,
+    corrections,
     knockout,
     knockout_bracket,
     team_events,
@@ -181,11 +181,11 @@ def test_course_knockout_total_through_the_services(members, director):
     for board, open_ns, closed_ns in ((3, 620, 0), (4, 420, -100), (5, 170, 400)):
         enter(section, director, 1, 1, board, open_ns)
         enter(section, director, 1, 2, board, closed_ns)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                        adjustment={"kind": "split", "ns_score": -140, "ew_score": -200},
                        reason="Información no autorizada", law="16B")
     enter(section, director, 1, 2, 1, 140)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=2,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=2,
                        adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                        reason="Mano no jugable", law="12C2")
     enter(section, director, 1, 2, 2, 140)

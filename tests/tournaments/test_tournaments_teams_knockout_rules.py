@@ -11,7 +11,7 @@ from tests.tournaments.test_tournaments_teams_views import sign_in
 from tournaments.models import RankingScope, StoredRanking, TeamMatch
 from tournaments.services import (
     classification,
-    entry,
+    corrections,
     knockout,
     knockout_bracket,
     publish,
@@ -113,7 +113,7 @@ def placings(session):
 
 def not_played(session, director, m, board, reason="justified"):
     """The director marks the closed room's line of ``board`` not played."""
-    entry.adjust_score(user=director, section=session.sections.get(), round=m.round,
+    corrections.adjust_score(user=director, section=session.sections.get(), round=m.round,
                        table=m.closed_table, board=board,
                        adjustment={"kind": "not_played", "reason": reason},
                        reason="Sin tiempo", law="12C2")

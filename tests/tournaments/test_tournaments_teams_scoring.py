@@ -16,7 +16,7 @@ from tournaments.models import (
 )
 from tournaments.services import (
     classification,
-    entry,
+    corrections,
     setup,
     team_events,
     team_matches,
@@ -114,7 +114,7 @@ def test_a_split_score_gives_each_team_its_own_board_points(members, director):
         tournament = make_event(members, 2, scoring=scoring, boards_per_match=3)
         session = team_events.start_teams(tournament)
         section = session.sections.get()
-        entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+        corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                            adjustment={"kind": "split", "ns_score": -140, "ew_score": -200},
                            reason="Información no autorizada", law="16B")
         enter(section, director, 1, 2, 1, 140)
@@ -129,7 +129,7 @@ def test_an_artificial_score_is_refused_by_board_points(members, director):
     tournament = make_event(members, 2, scoring="bam", boards_per_match=3)
     session = team_events.start_teams(tournament)
     section = session.sections.get()
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                        adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                        reason="Mano no jugable", law="12C2")
     enter(section, director, 1, 2, 1, 140)

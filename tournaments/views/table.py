@@ -34,7 +34,7 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import board_visibility, entry, table_signin
+from ..services import board_visibility, entry, table_round, table_signin
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
 from . import table_app
 from .table_device import (
@@ -135,8 +135,8 @@ def leave(request):
 @table_device_required
 def home(request):
     """The round at this table: pairs, boards and what is saved, then where everyone moves."""
-    current = entry.table_round(request.table_code)
-    shown = entry.table_round(request.table_code, round_param(request)) \
+    current = table_round.table_round(request.table_code)
+    shown = table_round.table_round(request.table_code, round_param(request)) \
         if round_param(request) else current
     return render(request, "tournaments/table/home.html", {
         "table_code": request.table_code, "tr": shown, "current_round": current.round,
@@ -186,7 +186,7 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
     table_code = request.table_code
     line = entry.resolve_line(table_code.section, round_number, table_code.table, board_number,
                               table_code=table_code)
-    tr = entry.table_round(table_code, round_number)
+    tr = table_round.table_round(table_code, round_number)
     rows = Result.objects.filter(section=line.section, round=round_number, board=line.board,
                                  ns=line.ns, ew=line.ew,
                                  status__in=[ResultStatus.OK, ResultStatus.CONFLICT])
@@ -218,7 +218,7 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
 
 
 def _traveller(board) -> dict:
-    rows, top = entry.traveller(board)
+    rows, top = table_round.traveller(board)
     return {"top": top, "rows": [row | {"parts": _result_parts(row["result"]),
                                         "score": _score_parts(row["result"].ns_score)}
                                  for row in rows]}

@@ -62,9 +62,9 @@ def match(request):
     match page shows it, so the captains see at the table where the match stands."""
     table_code = request.table_code
     session = table_code.section.session
-    from ..services import entry
+    from ..services import table_round
 
-    tr = entry.table_round(table_code, round_param(request))
+    tr = table_round.table_round(table_code, round_param(request))
     m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     numbers = team_schedule.numbers_of(session) if m else {}
@@ -98,9 +98,9 @@ def lineups(request):
     table, before the half is played; afterwards only the director changes them."""
     table_code = request.table_code
     session = table_code.section.session
-    from ..services import entry
+    from ..services import table_round
 
-    tr = entry.table_round(table_code, round_param(request))
+    tr = table_round.table_round(table_code, round_param(request))
     m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     if m is None or not lineup_service.applies(m):
