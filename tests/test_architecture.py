@@ -33,6 +33,7 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.individual",  # set-up cards of an individual event
     "tournaments.services.board_visibility",  # the results PDF hides unplayed boards
     "tournaments.services.bridge_words",  # seats and lines in the reader's language
+    "tournaments.services.board_words",  # contracts, leads and deals as shown (pure)
 }
 
 
@@ -52,7 +53,6 @@ KNOWN_UPWARD: set[str] = {
     "tournaments.exports.data → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.results",
-    "tournaments.pdf_tables → tournaments.services.results",
 }
 
 

@@ -222,7 +222,7 @@ def _visible_lines(block):
 
 def test_fixed_width_columns_align_wrap_headers_and_colour_suits():
     from tournaments.pdf_tables import Column, Marked, layout
-    from tournaments.services.results import contract_call
+    from tournaments.services.board_words import contract_call
 
     block = layout([Column("NS"), Column("Contract", right=False), Column("NS score")],
                    [["A1", contract_call("4H"), 420], ["B12", contract_call("PASS"), 0],
@@ -260,7 +260,7 @@ def test_a_table_goes_beside_another_only_when_the_line_has_room():
 
 def test_hand_diagram_puts_each_hand_at_its_seat():
     from tournaments.pdf_tables import hand_diagram
-    from tournaments.services.results import parse_deal
+    from tournaments.services.board_words import parse_deal
 
     deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     lines = _visible_lines(hand_diagram(parse_deal(deal), 7))
