@@ -76,8 +76,8 @@ def service_swiss(n: int, rng: random.Random) -> dict:
 
     from clubsite.models import Member
     from tournaments.models import Board, EventType, Result, ScoringMethod, TeamMatch
+    from tournaments.services import registration, team_events, team_standings
     from tournaments.services import setup as tsetup
-    from tournaments.services import team_events, team_standings
 
     tournament = tsetup.create_tournament(name=f"Bench {n}", date=datetime.date(2026, 1, 1),
                                           event_type=EventType.TEAMS,
@@ -87,7 +87,7 @@ def service_swiss(n: int, rng: random.Random) -> dict:
         Member(first_name=f"J{n}-{i}", last_name="Bench", licence_number=f"B{n}-{i:04d}")
         for i in range(4 * n))
     for i in range(n):
-        tsetup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     session = team_events.start_teams(tournament)
     section = session.sections.get()
     draws, cpus, counts = [], [], []

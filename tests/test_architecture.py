@@ -23,7 +23,8 @@ PACKAGES = ("clubsite", "tournaments", "laws")
 OUTER_SERVICES_ALLOWED = {
     "tournaments.services.snapshot",  # the one read of an event (frozen dataclasses)
     "tournaments.services.errors",  # the error type a service raises
-    "tournaments.services.setup",  # imports create the tournament, sessions and entries
+    "tournaments.services.setup",  # imports create the tournament and its sessions
+    "tournaments.services.registration",  # … and register its entries
     "tournaments.services.entry",  # imports write results the way a table does
     "tournaments.services.classification",  # imports classify what they wrote
     "tournaments.services.team_events",  # imports start a teams event

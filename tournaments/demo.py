@@ -25,7 +25,7 @@ from clubsite.models import Member
 from . import demo_deals
 from .models import Board, EventType, Section, TableCode, Tournament
 from .scoring import contract_score, is_vulnerable
-from .services import corrections, entry, individual, plan, publish, setup
+from .services import corrections, entry, individual, plan, publish, registration, setup
 from .services.classification import classify_session
 from .services.errors import KeyReused
 
@@ -145,7 +145,7 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
 
 
 def _pairs(tournament: Tournament, players: list[Member]) -> list:
-    return [setup.register_entry(tournament, players[i:i + 2])
+    return [registration.register_entry(tournament, players[i:i + 2])
             for i in range(0, len(players) - 1, 2)]
 
 
@@ -221,7 +221,7 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
                                          venue="Sala pequeña", event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in players[:16]]
+    entries = [registration.register_entry(tournament, [m]) for m in players[:16]]
     setup.seat_section(section, individual.build_movement(16), entries)
     deal_from_data(section)
     setup.start_session(session)
@@ -245,7 +245,7 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
     start = 0
     for i, name in enumerate(names):
         size = 5 if i == 0 else 4  # the first team has a fifth player
-        setup.register_entry(tournament, players[start:start + size], name=name)
+        registration.register_entry(tournament, players[start:start + size], name=name)
         start += size
     session = team_events.start_teams(tournament)
     section = session.sections.get()

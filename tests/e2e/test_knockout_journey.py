@@ -18,7 +18,7 @@ from teams_pages import create_teams_event, save_team_settings
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from tournaments.models import TableCode, TeamMatch
-from tournaments.services import setup, team_schedule
+from tournaments.services import registration, team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +37,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     tournament = create_teams_event(page, base, "Copa por eliminatorias")
     players = list(Member.objects.filter(is_guest=False, status="active")
                    .order_by("licence_number")[:16])
-    entries = [setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Copa {i + 1}")
+    entries = [registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Copa {i + 1}")
                for i in range(4)]
     save_team_settings(page, base, tournament, format="knockout", boards_per_match="2",
               knockout_tie="extra_boards", tie_boards="2")

@@ -28,7 +28,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.scoring.teams import match_imps
-from tournaments.services import classification, setup, team_schedule, team_standings
+from tournaments.services import classification, registration, team_schedule, team_standings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     assert page.locator("#entry-list .badge-captain").count() == 1
     screenshot(page, "teams-1-entries")
     for i in range(1, TEAMS):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
 
     # Swiss, 4 rounds of 7 boards on the WBF scale; start.
     page.goto(f"{base}/director/{tournament.pk}/")
@@ -196,7 +196,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
     for i in range(6):
-        setup.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
+        registration.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
     save_team_settings(page, base, robin, format="round_robin", round_robin_method="roman",
               boards_per_match="4")
     page.click("#start-teams")

@@ -24,7 +24,7 @@ from clubsite.models import Member
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.scoring.imps import imps
 from tournaments.scoring.teams import patton_points
-from tournaments.services import setup, team_schedule
+from tournaments.services import registration, team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -78,7 +78,7 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
 
     tournament = create_teams_event(page, base, "Triplicado")
     for i in range(3):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {'ABC'[i]}")
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {'ABC'[i]}")
     save_team_settings(page, base, tournament, format="triplicate", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
@@ -129,7 +129,7 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     # A Patton evening: four teams, three boards a match, the course's round robin.
     patton = create_teams_event(page, base, "Patton")
     for i in range(4):
-        setup.register_entry(patton, players[4 * i:4 * i + 4], name=f"Patton {i + 1}")
+        registration.register_entry(patton, players[4 * i:4 * i + 4], name=f"Patton {i + 1}")
     save_team_settings(page, base, patton, format="patton", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")

@@ -15,7 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from tournaments.models import EventType, ScoringMethod, TeamMatch
-from tournaments.services import entry, publish, setup, team_events, team_schedule
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 
 
 def teams_event(members, *, format="swiss", count=4, name="Equipos", start=True,
@@ -25,7 +25,7 @@ def teams_event(members, *, format="swiss", count=4, name="Equipos", start=True,
                                          event_type=EventType.TEAMS, scoring_method=scoring)
     team_events.configure(tournament, format=format, boards_per_match=2, **settings)
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     if start:
         team_events.start_teams(tournament)
     return tournament

@@ -5,7 +5,7 @@ import datetime
 import uuid
 
 from tournaments.models import EventType, ScoringMethod, TeamMatch
-from tournaments.services import entry, lineups, setup, team_events, team_schedule
+from tournaments.services import entry, lineups, registration, setup, team_events, team_schedule
 
 
 def teams_of_six(members, boards=20, count=4):
@@ -16,7 +16,7 @@ def teams_of_six(members, boards=20, count=4):
     team_events.configure(tournament, format="round_robin", boards_per_match=boards)
     squads = [members[6 * i:6 * i + 6] for i in range(count)]
     for i, squad in enumerate(squads):
-        setup.register_entry(tournament, squad, name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, squad, name=f"Equipo {i + 1}")
     session = team_events.start_teams(tournament)
     match = TeamMatch.objects.select_related("home", "away", "session").get(
         session=session, round=1, number=1)

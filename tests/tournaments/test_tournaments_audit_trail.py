@@ -23,7 +23,7 @@ from tournaments.models import (
     StoredRanking,
     TableCode,
 )
-from tournaments.services import corrections, entry, publish, setup
+from tournaments.services import corrections, entry, publish, registration, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -105,14 +105,14 @@ def test_publication_withdrawal_substitution(mitchell_session, director, members
         tournament, user=director))
     assert published.user == director
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    withdrawn = one_new_row(AuditAction.WITHDRAWN, lambda: setup.withdraw_entry(
+    withdrawn = one_new_row(AuditAction.WITHDRAWN, lambda: registration.withdraw_entry(
         pair, user=director, reason="Enfermo"))
     assert (withdrawn.before["status"], withdrawn.after["status"]) == ("active", "withdrawn")
     other = mitchell_session.seatings.get(number=4, direction="NS").entry
     leaving = other.players.first()
     joining = Member.objects.create(first_name="Nuevo", last_name="Jugador",
                                     licence_number="SUB-1")
-    substituted = one_new_row(AuditAction.SUBSTITUTE, lambda: setup.substitute_player(
+    substituted = one_new_row(AuditAction.SUBSTITUTE, lambda: registration.substitute_player(
         other, leaving=leaving, joining=joining, user=director, reason="Cansado"))
     assert substituted.before["member"] == leaving.pk
     assert substituted.after["member"] == joining.pk
@@ -201,7 +201,7 @@ def test_audit_csv_has_the_sessions_rows_in_local_time(director_client, mitchell
     AuditEntry.objects.create(tournament=tournament, session=other,
                               action=AuditAction.MOVEMENT, user=director, after={"x": 1})
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    setup.withdraw_entry(pair, user=director, reason="Enfermo")  # tournament-wide
+    registration.withdraw_entry(pair, user=director, reason="Enfermo")  # tournament-wide
 
     url = reverse("director:audit_csv", args=[tournament.pk])
     response = director_client.get(url, {"session": mitchell_session.session_id})

@@ -21,7 +21,7 @@ from tests.tournaments.conftest import make_pairs, mitchell_dict
 from tournaments.models import Board, Result, SessionStatus, TableCode, TournamentStatus
 from tournaments.movements.howell import howell
 from tournaments.movements.mitchell import mitchell
-from tournaments.services import board_visibility, entry, plan, publish, setup
+from tournaments.services import board_visibility, entry, plan, publish, registration, setup
 from tournaments.services.board_visibility import (
     BoardVisibility,
     SectionPlan,
@@ -323,7 +323,7 @@ def test_a_teams_match_shows_a_boards_scores_once_every_match_played_it(members,
                                          scoring_method=ScoringMethod.VPS)
     team_events.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
     for i in range(4):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     session = team_events.start_teams(tournament)
     section = session.sections.get()
     first, second = TeamMatch.objects.filter(session=session, round=1).order_by("number")

@@ -29,7 +29,7 @@ from tournaments.scoring import (
     score_imp_pairs_board,
     score_session,
 )
-from tournaments.services import classification, corrections, session_data, setup
+from tournaments.services import classification, corrections, registration, session_data, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +157,7 @@ def test_withdrawn_pair_is_not_ranked_and_its_opponents_sit_out(mitchell_session
     section = mitchell_session
     play_rounds(section, random.Random(5), rounds=3)
     gone = Seating.objects.get(section=section, number=7, direction="EW").entry
-    setup.withdraw_entry(gone, user=director, reason="Enfermedad")
+    registration.withdraw_entry(gone, user=director, reason="Enfermedad")
     play_rounds(section, random.Random(6))
     classification.classify_session(section.session)
     ranked = set(StoredRanking.objects.filter(section=section).values_list("entry_id", flat=True))

@@ -27,7 +27,15 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import Standing, display_round, rank, score_board
-from tournaments.services import classification, corrections, entry, plan, setup, table_round
+from tournaments.services import (
+    classification,
+    corrections,
+    entry,
+    plan,
+    registration,
+    setup,
+    table_round,
+)
 from tournaments.services import individual as individual_service
 from tournaments.services.errors import InvalidResult, NotAllowed, TournamentError
 
@@ -41,7 +49,7 @@ def individual_section(members):
                                          event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in members[:16]]
+    entries = [registration.register_entry(tournament, [m]) for m in members[:16]]
     setup.seat_section(section, individual_service.build_movement(16), entries)
     setup.start_session(session)
     return section
@@ -59,8 +67,8 @@ def test_an_individual_entry_is_one_player(members):
     tournament = setup.create_tournament(name="I", date=datetime.date(2025, 4, 1),
                                          event_type=EventType.INDIVIDUAL)
     with pytest.raises(TournamentError):
-        setup.register_entry(tournament, members[:2])
-    entry_ = setup.register_entry(tournament, [members[0]])
+        registration.register_entry(tournament, members[:2])
+    entry_ = registration.register_entry(tournament, [members[0]])
     assert entry_.display_name == members[0].full_name
 
 
@@ -220,7 +228,7 @@ def test_a_director_correction_rescores_all_four_players(individual_section, dir
 def test_a_missing_player_stops_the_table_with_a_clear_message(individual_section, director):
     slot = plan.slot_for(individual_section.movement, 1, 1)
     west = Seating.objects.get(section=individual_section, number=slot.players[3]).entry
-    setup.withdraw_entry(west, user=director, reason="ill")
+    registration.withdraw_entry(west, user=director, reason="ill")
     code = TableCode.objects.get(section=individual_section, table=1)
     with pytest.raises(InvalidResult):
         entry.submit_result(table_code=code, round=1, board=slot.boards[0], contract="PASS",
@@ -257,7 +265,7 @@ def test_smaller_individuals_play_through_the_services(members, players):
                                          event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in members[:players]]
+    entries = [registration.register_entry(tournament, [m]) for m in members[:players]]
     setup.seat_section(section, individual_service.build_movement(players, 2), entries)
     # every board is played equally often, so the pool's one top is each board's top
     assert len(set(plan.plays_per_board(section.movement).values())) == 1

@@ -23,6 +23,7 @@ from tournaments.services import (
     corrections,
     entry,
     publish,
+    registration,
     setup,
     team_events,
     team_matches,
@@ -39,7 +40,7 @@ def make_teams_event(members, count, *, fmt="swiss", method=ScoringMethod.VPS, b
     team_events.configure(tournament, format=fmt, boards_per_match=boards, swiss_rounds=rounds,
                     round_robin_method=rr_method, vp_scale=scale)
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     return tournament
 
 
@@ -122,8 +123,8 @@ def test_teams_need_teams_and_team_scoring(members):
 def test_register_team_needs_four_to_six_players(members):
     tournament = make_teams_event(members, 0)
     with pytest.raises(TournamentError):
-        setup.register_entry(tournament, members[:3], name="Tres")
-    team = setup.register_entry(tournament, members[:6], name="Seis")
+        registration.register_entry(tournament, members[:3], name="Tres")
+    team = registration.register_entry(tournament, members[:6], name="Seis")
     assert team.entry_players.count() == 6
 
 
@@ -188,7 +189,7 @@ def test_withdrawn_team_is_left_out_of_the_next_draw(members, director):
     session = team_events.start_teams(tournament)
     play_round(session, director, 1, {})
     gone = TeamMatch.objects.get(session=session, round=1, number=3).away
-    setup.withdraw_entry(gone, user=director, reason="Se marcha")
+    registration.withdraw_entry(gone, user=director, reason="Se marcha")
     team_events.draw_next_round(tournament, user=director)
     round2 = TeamMatch.objects.filter(session=session, round=2)
     assert gone.pk not in {m.home_id for m in round2} | {m.away_id for m in round2}

@@ -17,6 +17,7 @@ from tournaments.models import (
 from tournaments.services import (
     classification,
     corrections,
+    registration,
     setup,
     team_events,
     team_matches,
@@ -35,7 +36,7 @@ def make_event(members, count, **settings):
                                          scoring_method=ScoringMethod.VPS)
     team_events.configure(tournament, **({"format": "round_robin", "boards_per_match": 4} | settings))
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     return tournament
 
 

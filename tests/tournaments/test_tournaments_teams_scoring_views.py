@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import EventType, Result, ScoringMethod, TableCode, TeamMatch
-from tournaments.services import entry, publish, setup, team_events, team_schedule
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def event(members, count, **settings):
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     if settings:
         team_events.configure(tournament, **settings)
     return tournament

@@ -15,7 +15,7 @@ from tournaments.models import (
     TeamMatch,
     TournamentStatus,
 )
-from tournaments.services import entry, publish, setup, team_events, team_schedule
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 from tournaments.services.errors import NotAllowed
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def teams_event(members, count=4, **settings):
     team_events.configure(tournament, **({"format": "swiss", "boards_per_match": 2,
                                     "swiss_rounds": 3} | settings))
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     return tournament
 
 

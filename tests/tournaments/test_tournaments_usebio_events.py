@@ -287,7 +287,7 @@ def test_commands_export_and_import_teams_and_individual(swiss, individual, tmp_
 @pytest.mark.parametrize("method", ["vps", "imps"])
 def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, method):
     """Three teams, all play all: each round one team has the bye (12 VPs, or 0 IMPs)."""
-    from tournaments.services import setup, team_events
+    from tournaments.services import registration, setup, team_events
 
     tournament = setup.create_tournament(name="Liga a tres", date=DAY,
                                          event_type=EventType.TEAMS, scoring_method=method)
@@ -295,7 +295,7 @@ def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, meth
                     vp_scale="wbf20-discrete")
     players = _players()
     for i, name in enumerate(("Norte", "Sur", "Este")):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=name)
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=name)
     session = team_events.start_teams(tournament)
     section = session.sections.get()
     demo.deal_from_data(section)

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..scoring import display_round
 from ..scoring.vp import COURSE25_BOARDS, team_vps
-from ..services import setup, team_events, team_matches, team_schedule
+from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
 from .usebio import People, _differs, _result, finish, result_reason, save_deals, save_results
 from .usebio import verify as verify_pairs
@@ -128,7 +128,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     entries = {}
     for team in fs.pairs:
         try:
-            entries[team.number] = setup.register_entry(
+            entries[team.number] = registration.register_entry(
                 tournament, [people.member(p) for p in team.players],
                 name=team.name[:120])
         except TournamentError as exc:
