@@ -3,7 +3,8 @@ each match's line-ups.
 
 Registration goes through the ordinary entries page (a team is an entry with a name and four
 to six players); the console, corrections and adjusted scores are those of pairs, since each
-room of a match is an ordinary table. Rules live in ``services.teams``.
+room of a match is an ordinary table. Rules live in ``services.team_events`` and the team
+modules below it.
 """
 
 from django.contrib import messages
