@@ -20,7 +20,7 @@ from tournaments.models import (
     RegistrationStatus,
     ScoringMethod,
 )
-from tournaments.services import online_entry, setup
+from tournaments.services import online_entry, registration, setup
 from tournaments.services.errors import NotAllowed, TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -176,7 +176,7 @@ def test_after_cancelling_a_player_may_enter_again(people):
 
 def test_a_player_already_in_the_directors_entries_cannot_enter_online(people):
     tournament = event()
-    setup.register_entry(tournament, people[:2])
+    registration.register_entry(tournament, people[:2])
     with pytest.raises(TournamentError, match="already playing"):
         enter_pair(tournament, people[1], people[2])
 
@@ -276,7 +276,7 @@ def test_taking_the_entries_is_all_or_nothing(people):
     tournament = event()
     enter_pair(tournament, people[0], people[1])
     enter_pair(tournament, people[2], people[3])
-    setup.register_entry(tournament, [people[3], people[9]])  # a walk-in with a player of it
+    registration.register_entry(tournament, [people[3], people[9]])  # a walk-in with a player of it
     with pytest.raises(TournamentError, match="Nombre03 Apellido03"):
         online_entry.take_into_session(tournament)
     assert Entry.objects.filter(tournament=tournament).count() == 1

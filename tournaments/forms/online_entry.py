@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from clubsite.models import Member, MemberStatus
 
 from ..models import EventType, Tournament
-from ..services import setup
+from ..services import registration
 
 
 def _label(member: Member) -> str:
@@ -30,7 +30,7 @@ class EntryForm(forms.Form):
                  director: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament, self.me, self.director = tournament, me, director
-        low, high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+        low, high = registration.PLAYERS_PER_ENTRY[tournament.event_type]
         first = 1 if director else 2
         self.required, self.slots = low, high
         if tournament.event_type == EventType.TEAMS:

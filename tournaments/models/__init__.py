@@ -15,6 +15,7 @@ from .event import (
     SessionStatus,
     Tournament,
     TournamentStatus,
+    VPScale,
 )
 from .lineups import TeamLineup
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
@@ -36,7 +37,6 @@ from .teams import (
     TeamScoring,
     TieBreak,
     TieBreakOrder,
-    VPScale,
 )
 
 __all__ = [

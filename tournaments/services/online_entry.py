@@ -3,7 +3,7 @@
 The rules, in one place so the pages and the tests reach them alike:
 
 - an entry is a pair (two players), a team (four to six, the first its captain) or one
-  player (individual), as ``setup.PLAYERS_PER_ENTRY`` says for the event;
+  player (individual), as ``registration.PLAYERS_PER_ENTRY`` says for the event;
 - a member is in at most one live entry of a tournament (and not in one of the director's
   entries already), refused with their name; the database refuses it too;
 - places: ``max_tables`` × entries per table (two pairs, one team — its two rooms are two
@@ -50,6 +50,7 @@ from ..models import (
 from ..models.registrations import LIVE_STATUSES
 from . import setup
 from .errors import NotAllowed, TournamentError
+from .registration import PLAYERS_PER_ENTRY, register_entry
 
 ENTRIES_PER_TABLE = {EventType.PAIRS: 2, EventType.TEAMS: 1, EventType.INDIVIDUAL: 4}
 
@@ -188,7 +189,7 @@ def places(tournament: Tournament) -> Places:
 
 
 def _check_players(tournament: Tournament, members: Sequence[Member]) -> None:
-    low, high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+    low, high = PLAYERS_PER_ENTRY[tournament.event_type]
     if len({m.pk for m in members}) != len(members):
         raise TournamentError(_("The same player is named twice."), "members")
     if not low <= len(members) <= high:
@@ -354,7 +355,7 @@ def take_into_session(tournament: Tournament) -> tuple[list, Section | None]:
     entries = []
     for registration in todo:
         members = [p.member for p in registration.players.all()]
-        entries.append(setup.register_entry(tournament, members, name=registration.name))
+        entries.append(register_entry(tournament, members, name=registration.name))
         registration.entry = entries[-1]
     Registration.objects.bulk_update(todo, ["entry"])
     return entries, _first_section(session)

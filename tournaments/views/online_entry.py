@@ -13,8 +13,9 @@ from clubsite.permissions import director_required, login_required
 
 from ..forms.online_entry import EntryForm, PartnerWantedForm, entry_members
 from ..models import EventType, PartnerRequest, Registration, RegistrationStatus
-from ..services import calendar, online_entry, setup
+from ..services import calendar, online_entry
 from ..services.errors import NotAllowed, TournamentError
+from ..services.registration import add_guest
 from .calendar import event_context
 from .director_common import get_tournament
 
@@ -152,7 +153,7 @@ def director_list(request, pk):
                 members = form.chosen()
                 guest = form.guest()
                 if guest is not None:
-                    members.append(setup.add_guest(**guest))
+                    members.append(add_guest(**guest))
                 registration = online_entry.enter(
                     tournament, members, user=request.user, by_director=True,
                     name=form.cleaned_data.get("name", ""))
