@@ -10,6 +10,9 @@ Scores are from North-South's side; an artificial adjusted score is written ``A6
 A teams event writes ``TEAM``s and ``MATCH``es instead of the section's boards
 (``usebio_teams``); an individual's lines also name their four players
 (``NORTH_PLAYER_NUMBER`` … ``WEST_PLAYER_NUMBER``, our reading: formats.md names none).
+
+Everything written comes from the event's snapshot (``services.snapshot``); this module
+reads nothing else and scores nothing.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ import xml.etree.ElementTree as ET
 
 from django.utils.translation import gettext as _
 
-from ..models import EventType, ScoringMethod, Tournament
+from ..models import EventType, ScoringMethod, TeamFormat, TeamScoring
 from ..services.errors import TournamentError
-from .data import EventData, Line, Participant, load_event, number_text
+from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
 from .deals import SUITS, hands
+from .numbers import number_text
 
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 
@@ -39,10 +43,9 @@ ROLE_PERCENT = {"A+": 60, "A": 50, "A-": 40, "A−": 40}
 SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 
-def event_type(tournament: Tournament) -> str:
+def event_type(tournament: EventInfo) -> str:
     if tournament.event_type == EventType.TEAMS:
-        event = getattr(tournament, "team_event", None) if tournament.pk else None
-        return "SWISS_TEAMS" if event is not None and event.is_swiss else "TEAMS"
+        return "SWISS_TEAMS" if tournament.is_swiss else "TEAMS"
     if tournament.event_type == EventType.INDIVIDUAL:
         return "INDIVIDUAL"
     return EVENT_TYPES.get(tournament.scoring_method, "PAIRS")
@@ -90,7 +93,7 @@ def _totals(el: ET.Element, p: Participant) -> None:
         _sub(el, "PLACE", f"{p.place}=" if p.tied else p.place)
 
 
-def _participants(parent: ET.Element, people: list[Participant], kind: str,
+def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str,
                   club_id: str) -> None:
     box = _sub(parent, "PARTICIPANTS")
     for p in people:
@@ -138,7 +141,7 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
             _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
 
 
-def build(data: EventData) -> ET.Element:
+def build(data: EventSnapshot) -> ET.Element:
     from . import usebio_teams  # teams' PARTICIPANTS and MATCHes (it uses _sub from here)
 
     t = data.tournament
@@ -200,7 +203,7 @@ def build(data: EventData) -> ET.Element:
     return root
 
 
-def render(data: EventData) -> str:
+def render(data: EventSnapshot) -> str:
     root = build(data)
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
@@ -209,26 +212,17 @@ def render(data: EventData) -> str:
             + body + "\n")
 
 
-def check_expressible(tournament: Tournament) -> None:
+def check_expressible(tournament: EventInfo) -> None:
     """Refuse the teams events our USEBIO files cannot carry: their ``MATCH`` holds IMPs and
     VPs, so a knockout (carry-over, tie-break boards, who went through), a Patton evening, a
     triplicate (one match per table) or an event scored in board-a-match or total points
     would be read back as a different event. PBN carries their deals and rooms."""
     if tournament.event_type != EventType.TEAMS:
         return
-    from ..models import TeamFormat, TeamScoring
-    from ..services.teams import team_event
-
-    event = team_event(tournament)
-    if event.format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON, TeamFormat.TRIPLICATE) \
-            or event.unit not in (TeamScoring.VPS, TeamScoring.IMPS):
+    if tournament.team_format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON,
+                                  TeamFormat.TRIPLICATE) \
+            or tournament.team_unit not in (TeamScoring.VPS, TeamScoring.IMPS):
         raise TournamentError(_(
             "USEBIO files carry teams events scored in IMPs or VPs, round robin or Swiss; "
             "a knockout, a Patton evening, a triplicate or an event scored in board or total "
             "points cannot be written as USEBIO. Export it as PBN."), "format")
-
-
-def export(tournament: Tournament) -> str:
-    """The tournament's current results as USEBIO 1.2 text (UTF-8 declared)."""
-    check_expressible(tournament)
-    return render(load_event(tournament))
