@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .exports import pbn, usebio
 from .exports.licences import licence_batch
+from .exports.writers import FORMATS, write
 from .models import Tournament
 from .models.uploads import FileFormat, PdfKind
 from .pdf import results_html, setup_html
@@ -19,17 +19,13 @@ from .services.errors import TournamentError
 from .services.snapshot import EventSnapshot
 from .services.snapshot_build import build_event_snapshot, results_version
 
-FORMATS = ("usebio", "pbn")
+__all__ = ["FORMATS", "build_file", "current_version", "export_text", "render_html"]
 
 
 def export_text(tournament: Tournament, fmt: str = "usebio") -> str:
     """The tournament's current results as USEBIO 1.2 (``fmt`` "usebio", a teams event our
     USEBIO cannot carry refused with a ``TournamentError``) or PBN 2.1 ("pbn") text."""
-    data = build_event_snapshot(tournament)
-    if fmt == "pbn":
-        return pbn.render(data)
-    usebio.check_expressible(data.tournament)
-    return usebio.render(data)
+    return write(build_event_snapshot(tournament), fmt)
 
 
 def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
@@ -45,9 +41,8 @@ def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
         raise TournamentError(_("Choose the tournament to upload."), "tournament")
     data = build_event_snapshot(tournament)
     if fmt == FileFormat.PBN:
-        return f"{tournament.slug}-v{data.version}.pbn", pbn.render(data), data.version
-    usebio.check_expressible(data.tournament)
-    return f"{tournament.slug}-v{data.version}.xml", usebio.render(data), data.version
+        return f"{tournament.slug}-v{data.version}.pbn", write(data, "pbn"), data.version
+    return f"{tournament.slug}-v{data.version}.xml", write(data, "usebio"), data.version
 
 
 def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: str | None = None,

@@ -123,11 +123,8 @@ def board_tags(t: EventInfo, event: str, board) -> list[str]:
 
 
 def render(data: EventSnapshot) -> str:
+    """A pairs or individual event's file (a teams event's: ``pbn_teams.render_teams``)."""
     t = data.tournament
-    if t.event_type == EventType.TEAMS:
-        from .pbn_teams import render_teams
-
-        return render_teams(data)
     imp = not t.is_matchpoints
     individual = t.event_type == EventType.INDIVIDUAL
     out = header(data)

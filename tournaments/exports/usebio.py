@@ -141,11 +141,9 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
             _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
 
 
-def build(data: EventSnapshot) -> ET.Element:
-    from . import usebio_teams  # teams' PARTICIPANTS and MATCHes (it uses _sub from here)
-
+def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
+    """The file's root with its ``CLUB`` and the ``EVENT`` header; (root, event)."""
     t = data.tournament
-    kind = event_type(t)
     root = ET.Element("USEBIO", {"Version": "1.2"})
     club = _sub(root, "CLUB")
     _sub(club, "CLUB_NAME", data.club_name)
@@ -169,47 +167,60 @@ def build(data: EventSnapshot) -> ET.Element:
     else:
         _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
     _sub(event, "RESULTS_VERSION", data.version)
-    mark_tag = MARK_TAGS.get(t.scoring_method)
+    return root, event
+
+
+def handset(event: ET.Element, data: EventSnapshot) -> None:
+    """The known deals, once per board number, in a ``HANDSET``."""
     deals: dict[int, str] = {}
+    for session in data.sessions:
+        for section in session.sections:
+            for board in section.boards:
+                if board.deal:
+                    deals.setdefault(board.number, board.deal)
+    if not deals:
+        return
+    box = _sub(event, "HANDSET")
+    for number in sorted(deals):
+        b = _sub(box, "BOARD")
+        _sub(b, "BOARD_NUMBER", number)
+        for seat, suits in hands(deals[number]).items():
+            h = _sub(b, "HAND")
+            _sub(h, "DIRECTION", seat)
+            for suit, holding in sorted(zip(SUITS, suits, strict=True),
+                                        key=lambda x: "CDHS".index(x[0])):
+                _sub(h, SUIT_TAGS[suit], holding)
+
+
+def build(data: EventSnapshot) -> ET.Element:
+    """A pairs or individual event's file (a teams event's: ``usebio_teams.build``)."""
+    kind = event_type(data.tournament)
+    root, event = frame(data, kind)
+    mark_tag = MARK_TAGS.get(data.tournament.scoring_method)
     for session in data.sessions:
         s_el = _sub(event, "SESSION", SESSION_ID=session.number)
         for section in session.sections:
             sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
-            if kind in TEAM_KINDS:
-                usebio_teams.participants(sec_el, section.participants, data.club_id)
-                usebio_teams.matches(sec_el, session.matches)
-            else:
-                _participants(sec_el, section.participants, kind, data.club_id)
+            _participants(sec_el, section.participants, kind, data.club_id)
             for board in section.boards:
-                if kind not in TEAM_KINDS:
-                    _board(sec_el, board, mark_tag)
-                if board.deal:
-                    deals.setdefault(board.number, board.deal)
-    if data.totals and kind in TEAM_KINDS:
-        usebio_teams.participants(event, data.totals, data.club_id)
-    elif data.totals:
+                _board(sec_el, board, mark_tag)
+    if data.totals:
         _participants(event, data.totals, kind, data.club_id)
-    if deals:
-        handset = _sub(event, "HANDSET")
-        for number in sorted(deals):
-            b = _sub(handset, "BOARD")
-            _sub(b, "BOARD_NUMBER", number)
-            for seat, suits in hands(deals[number]).items():
-                h = _sub(b, "HAND")
-                _sub(h, "DIRECTION", seat)
-                for suit, holding in sorted(zip(SUITS, suits, strict=True),
-                                            key=lambda x: "CDHS".index(x[0])):
-                    _sub(h, SUIT_TAGS[suit], holding)
+    handset(event, data)
     return root
 
 
-def render(data: EventSnapshot) -> str:
-    root = build(data)
+def text(root: ET.Element) -> str:
+    """The XML document of ``root``, indented, UTF-8 declared, with the USEBIO 1.2 DTD."""
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n'
             + body + "\n")
+
+
+def render(data: EventSnapshot) -> str:
+    return text(build(data))
 
 
 def check_expressible(tournament: EventInfo) -> None:

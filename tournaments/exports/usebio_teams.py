@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..services.snapshot import Line, MatchData, Participant
+from ..services.snapshot import EventSnapshot, Line, MatchData, Participant
 from .numbers import number_text
-from .usebio import _sub, score_text
+from .usebio import _sub, event_type, frame, handset, score_text, text
 
 
 def participants(parent: ET.Element, teams: tuple[Participant, ...], club_id: str) -> None:
@@ -86,3 +86,22 @@ def matches(parent: ET.Element, played: tuple[MatchData, ...]) -> None:
                 _room(board, b.open, "OPEN")
             if b.closed is not None:
                 _room(board, b.closed, "CLOSED")
+
+
+def build(data: EventSnapshot) -> ET.Element:
+    """A teams event's file: the frame and deals of ``usebio``, teams and matches between."""
+    root, event = frame(data, event_type(data.tournament))
+    for session in data.sessions:
+        s_el = _sub(event, "SESSION", SESSION_ID=session.number)
+        for section in session.sections:
+            sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
+            participants(sec_el, section.participants, data.club_id)
+            matches(sec_el, session.matches)
+    if data.totals:
+        participants(event, data.totals, data.club_id)
+    handset(event, data)
+    return root
+
+
+def render(data: EventSnapshot) -> str:
+    return text(build(data))
