@@ -16,7 +16,6 @@ from .models import Tournament
 from .models.uploads import FileFormat, PdfKind
 from .pdf import results_html, setup_html
 from .services.errors import TournamentError
-from .services.snapshot import EventSnapshot
 from .services.snapshot_build import build_event_snapshot, results_version
 
 __all__ = ["FORMATS", "build_file", "current_version", "export_text", "render_html"]
@@ -46,16 +45,13 @@ def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
 
 
 def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: str | None = None,
-                session_number: int = 0, *, classify: bool = True,
-                data: EventSnapshot | None = None) -> tuple[str, str]:
+                session_number: int = 0) -> tuple[str, str]:
     """(HTML, results version) of a PDF document in ``language`` (the club's by default): the
-    results of the tournament, or with ``session_number`` of that session alone (from
-    ``data`` when the caller has the snapshot already), or the set-up cards."""
+    results of the tournament, or with ``session_number`` of that session alone, or the
+    set-up cards."""
     if kind == PdfKind.SETUP:
         return setup_html(tournament, language)
-    if data is None:
-        data = build_event_snapshot(tournament, session_number=session_number,
-                                    classify=classify)
+    data = build_event_snapshot(tournament, session_number=session_number)
     return results_html(data, language, session_number), data.version
 
 
