@@ -36,7 +36,7 @@ from .models.uploads import (
 )
 from .pdf import render_pdf
 from .services.errors import TournamentError
-from .services.results import PUBLISHED
+from .services.results_pdf import PUBLISHED
 from .services.snapshot_build import bring_current
 
 
@@ -110,7 +110,7 @@ def results_published(tournament_pk: int, language: str | None = None) -> int:
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def refresh_results_pdf(tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
-    (queued by ``publish.results_corrected`` at the end of its window): the current version,
+    (queued by ``results_pdf.results_corrected`` at the end of its window): the current version,
     in every language and session asked for before. Run twice, it finds the PDFs made."""
     tournament = Tournament.objects.filter(pk=tournament_pk).first()
     return [pdf.pk for pdf in refresh_results(tournament)] if tournament else []

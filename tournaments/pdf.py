@@ -33,7 +33,8 @@ from . import pdf_tables
 from .exports.numbers import number_text
 from .models import ScoringMethod, Section, TableCode, Tournament
 from .models.boards import Seat
-from .notation import (
+from .services import individual, printing
+from .services.board_words import (
     contract_call,
     double_dummy_rows,
     lead_card,
@@ -42,7 +43,6 @@ from .notation import (
     strain_headers,
     trick_result,
 )
-from .services import individual, printing
 from .services.bridge_words import seat_word
 from .services.snapshot import EventSnapshot, Line
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .notation import Call
+from .services.board_words import Call
 
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106
@@ -157,7 +157,7 @@ def _visible(html: str) -> str:
 
 
 def hand_diagram(hands: dict, number: int) -> Block:
-    """The four hands around the board number, as ``notation.parse_deal`` gives
+    """The four hands around the board number, as ``services.board_words.parse_deal`` gives
     them (``{"N": [("♠", "suit-s", "KQ104"), …], …}``)."""
     width = max(12, *(len(f"{symbol} {cards}") for hand in hands.values()
                      for symbol, _css, cards in hand))

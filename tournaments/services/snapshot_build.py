@@ -4,7 +4,7 @@ The one place files, PDFs and uploads get their data from: the classification is
 to date once (``bring_current``), then the stored rankings, marks, team matches, results,
 boards and seatings of every session are read in a fixed number of queries, whatever the size
 of the event, and turned into plain frozen data. Nothing here scores a session; a teams
-board's IMPs are the comparison of its two stored rooms (``teams.compare_board``), the one
+board's IMPs are the comparison of its two stored rooms (``team_matches.compare_board``), the one
 the match pages show, as the classification stores match totals only.
 """
 
@@ -32,7 +32,7 @@ from ..models import (
     Tournament,
 )
 from ..scoring import display_round
-from . import board_visibility, plan, teams
+from . import board_visibility, plan
 from .classification import ensure_current
 from .snapshot import (
     BoardData,
@@ -46,6 +46,8 @@ from .snapshot import (
     SectionData,
     SessionData,
 )
+from .team_matches import boards_of_matches, compare_board, room_score
+from .team_schedule import team_event
 
 RESULT_FIELDS = ("id", "section_id", "round", "table", "board__number", "ns_id", "ew_id",
                  "south_id", "west_id", "contract", "declarer", "lead", "tricks", "ns_score",
@@ -97,7 +99,7 @@ def build_event_snapshot(tournament: Tournament, *, session_number: int = 0,
 def _event_info(tournament: Tournament) -> EventInfo:
     team_format = team_unit = ""
     if tournament.event_type == EventType.TEAMS:
-        event = teams.team_event(tournament)
+        event = team_event(tournament)
         event.tournament = tournament
         team_format, team_unit = str(event.format), str(event.unit)
     return EventInfo(tournament.slug, tournament.name, tournament.date, tournament.venue,
@@ -194,7 +196,7 @@ def _matches(stored: list[TeamMatch], sections: list[SectionData], raw: dict,
              movement: dict) -> tuple[MatchData, ...]:
     """The session's matches as stored, each board with both rooms: the open room is table
     2m-1 (home NS), the closed room table 2m (away NS)."""
-    boards_of = teams.boards_of_matches(movement)
+    boards_of = boards_of_matches(movement)
     people = {p.entry_id: p for s in sections for p in s.participants}
     out = []
     for m in stored:
@@ -210,9 +212,9 @@ def _matches(stored: list[TeamMatch], sections: list[SectionData], raw: dict,
                                                   (None, None))
                 compared = None
                 if open_row is not None and closed_row is not None:
-                    compared = teams.compare_board(
-                        teams.room_score(open_row["ns_score"], open_row["adjustment"]),
-                        teams.room_score(closed_row["ns_score"], closed_row["adjustment"]))
+                    compared = compare_board(
+                        room_score(open_row["ns_score"], open_row["adjustment"]),
+                        room_score(closed_row["ns_score"], closed_row["adjustment"]))
                 boards.append(MatchBoard(
                     number, open_line, closed_line,
                     _imps(compared.home_imps) if compared else None,

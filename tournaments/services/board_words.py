@@ -1,9 +1,5 @@
-"""How contracts, leads, results, deals and double-dummy tables are written on pages and in PDFs.
-
-Pure helpers over stored values (no database): a contract or card is split into its text, suit
-symbol and the symbol's CSS class (``Call``), so the templates and the PDF's fixed-width tables
-colour suits the same way. The pages reach them through ``services.results``; the PDF, which
-reads only the event's snapshot, imports them from here.
+"""Contracts, leads, results and deals as pages and PDFs show them: "4♥X", "♠10", "+1", the four
+hands, the double-dummy table and par. Pure (no queries): the stored codes in, display parts out.
 """
 
 from __future__ import annotations
@@ -14,10 +10,18 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
 
+from ..models import (
+    Board,
+)
+
 # NT is a word (SA, ST): translated when shown, so a cached row serves every language.
 SUITS = {"S": ("♠", "suit-s"), "H": ("♥", "suit-h"), "D": ("♦", "suit-d"),
          "C": ("♣", "suit-c"), "NT": (gettext_lazy("NT"), "suit-nt")}
+
+
 SEATS = ("N", "E", "S", "W")
+
+
 STRAINS = ("NT", "S", "H", "D", "C")
 
 
@@ -60,6 +64,20 @@ def trick_result(contract: str, tricks: int | None) -> str:
     if diff == 0:
         return "="
     return f"+{diff}" if diff > 0 else f"−{-diff}"
+
+
+def hand_record(board: Board) -> dict | None:
+    """The four hands from the PBN deal, plus the double-dummy table and par when known.
+
+    ``double_dummy`` is read as ``{"N": {"NT": 9, "S": 10, …}, "E": …}`` (declarer, strain,
+    tricks) and ``par`` as ``{"score": 420, "contracts": ["4SN="]}`` (``services.boards``).
+    """
+    hands = parse_deal(board.deal)
+    if hands is None:
+        return None
+    return {"hands": hands, "double_dummy": double_dummy_rows(board.double_dummy),
+            "par": par_text(board.par), "dealer": board.dealer,
+            "vulnerability": board.get_vulnerability_display()}
 
 
 def parse_deal(deal: str) -> dict | None:
