@@ -304,6 +304,15 @@ def test_the_snapshot_is_plain_data():
     assert builders <= {"tournaments.documents", "tournaments.jobs"}, builders
 
 
+def test_files_out_stand_outside_every_circle():
+    """Exporting results or making their PDF cannot lead back to itself: no writer, renderer,
+    job or snapshot module is part of an import circle."""
+    outer = {"exports", "pdf", "pdf_tables", "documents", "jobs", "tasks"}
+    caught = [m for cycle in find_cycles(import_graph()) for m in cycle
+              if _layer(m) in outer or m.startswith("tournaments.services.snapshot")]
+    assert not caught, caught
+
+
 def test_nothing_below_views_imports_views():
     def rule(source, target):
         return source.split(".")[0] == "tournaments" and _layer(source) != "views" and (
