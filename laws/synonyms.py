@@ -30,7 +30,9 @@ def terms() -> dict[str, dict[str, str]]:
 
 @lru_cache(maxsize=4)
 def _pattern(language: str) -> re.Pattern[str] | None:
-    known = sorted((t for t, by_lang in terms().items() if language in by_lang), key=len, reverse=True)
+    known = sorted(
+        (t for t, by_lang in terms().items() if language in by_lang), key=len, reverse=True
+    )
     if not known:
         return None
     alternatives = "|".join(r"\s+".join(map(re.escape, t.split())) for t in known)

@@ -81,11 +81,15 @@ def test_director_looks_up_a_revoke_on_a_tablet(live_server, new_page):
 
 @pytest.mark.parametrize(
     "language,edition,term,laws",
-    [("pt", "pt-1997", "revoke", {61, 62, 63, 64}), ("es", "es-2017", "claim", {68, 69, 70}),
-     ("en", "es-2017", "insufficient bid", {27})],
+    [
+        ("pt", "pt-1997", "revoke", {61, 62, 63, 64}),
+        ("es", "es-2017", "claim", {68, 69, 70}),
+        ("en", "es-2017", "insufficient bid", {27}),
+    ],
 )
-def test_visitor_searches_in_english_in_their_language(live_server, new_page, language, edition,
-                                                        term, laws):
+def test_visitor_searches_in_english_in_their_language(
+    live_server, new_page, language, edition, term, laws
+):
     """A visiting player, on a phone, types an English term: the UI language's edition is
     searched, the English word finds the law, and results run over more than one page."""
     from e2e_helpers import choose_language
