@@ -163,7 +163,7 @@ DECISIONS: dict[str, Decision] = {
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
                         "section_add", "session_start", "session_finish", "analyse",
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
-                        "deal", "resolve", "confirm", "teams_start", "teams_draw",
+                        "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",
                         "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
     # the table devices
     "table:index": page(PUBLIC_VIEW, EVERYONE),
@@ -178,6 +178,8 @@ DECISIONS: dict[str, Decision] = {
     "table:preview": action(DEVICE_VIEW, EACH_DEVICE_ACTION),
     "table:result": action(DEVICE_VIEW, EACH_DEVICE_ACTION),
     "table:confirm": action(DEVICE_VIEW, DEVICE_A_ACTION),
+    "table:correct": action(DEVICE_VIEW, DEVICE_A_ACTION),  # its own table's line only
+    "table:dispute": action(DEVICE_VIEW, DEVICE_A_ACTION),
     # published results: anyone
     **{f"results:{n}": page(PUBLIC_VIEW, EVERYONE)
        for n in ("index", "season", "season_for", "player", "tournament", "pdf", "event",

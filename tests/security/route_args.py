@@ -66,6 +66,7 @@ ARGS = {
                                 w.result_a.board.number],
     "director:resolve": lambda w: [w.result_a.pk],
     "director:confirm": lambda w: [w.result_a.pk],
+    "director:keep_disputed": lambda w: [w.result_a.pk],
     "director:teams": lambda w: [w.swiss.pk],
     "director:teams_start": lambda w: [w.swiss.pk],
     "director:teams_draw": lambda w: [w.swiss.pk],
@@ -77,6 +78,8 @@ ARGS = {
     # table A1's own board and result: the other table's device must be refused them
     "table:board": lambda w: [w.result_a.round, w.result_a.board.number],
     "table:confirm": lambda w: [w.result_a.pk],
+    "table:correct": lambda w: [w.result_a.pk],
+    "table:dispute": lambda w: [w.result_a.pk],
     "table:enter": lambda w: [w.code_a.token],
     "results:season_for": lambda w: [w.season.pk],
     "results:player": lambda w: [w.member.pk],

@@ -4,6 +4,7 @@ from django.urls import path
 
 from ..views import (
     director,
+    director_disputes,
     director_individual,
     director_print,
     director_run,
@@ -63,6 +64,7 @@ urlpatterns = [
          name="line"),
     path("results/<int:pk>/resolve/", director_run.resolve, name="resolve"),
     path("results/<int:pk>/confirm/", director_run.confirm, name="confirm"),
+    path("results/<int:pk>/keep/", director_disputes.keep_disputed, name="keep_disputed"),
     # teams events
     path("<int:pk>/teams/", teams_director.settings, name="teams"),
     path("<int:pk>/teams/start/", teams_director.start, name="teams_start"),
