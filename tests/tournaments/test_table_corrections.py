@@ -4,13 +4,12 @@ opponents reject it with a reason, the director settles it; each board shows its
 import pytest
 from django.test import Client
 from django.urls import reverse
+from test_tournaments_table_views import post_json, result_data, sign_in
 
 from tournaments.models import AuditAction, AuditEntry, Result, TableCode
 from tournaments.services import entry, table_corrections
 from tournaments.services.errors import InvalidResult, NotAllowed
 from tournaments.services.table_corrections import CONFIRMED, CORRECTED, DISPUTED, ENTERED
-
-from test_tournaments_table_views import post_json, result_data, sign_in
 
 pytestmark = pytest.mark.django_db
 

@@ -6,6 +6,7 @@ Views speak HTTP and check the role; every rule is in ``tournaments.services``.
 """
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +19,7 @@ from clubsite.params import int_param
 from clubsite.permissions import director_required
 
 from ..exports.audit import audit_csv as audit_csv_file
+from ..filters import AuditFilter
 from ..forms.director import (
     EntryForm,
     GuestForm,
@@ -28,15 +30,13 @@ from ..forms.director import (
     add_service_error,
 )
 from ..models import (
-    AuditEntry,
     Entry,
     EntryPlayer,
     EntryStatus,
     EventType,
     Tournament,
 )
-from ..services import publish, setup
-from ..services.adjustments import describe
+from ..services import audit_log, publish, setup
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
 
@@ -276,40 +276,30 @@ def entry_substitute(request, pk):
 # --- audit and publication ------------------------------------------------------------------
 
 
-def _shown(key: str, value) -> str:
-    """An audited value as the director reads it: adjusted scores as on the traveller."""
-    if value is None or value == "":
-        return "—"
-    if key == "adjustment" and isinstance(value, dict):
-        return describe(value)
-    if isinstance(value, list):  # a line-up's players, a substitution's names
-        return ", ".join(str(v) for v in value)
-    return str(value)
+AUDIT_PAGE = 50
 
 
 @director_required
 def audit(request, pk):
-    """Every change after entry: who, when, before and after, why, and whether overridden."""
+    """Every change after entry, filtered by session, table, person and kind, paged: who,
+    when (local time), what, before → after in words, why, and whether overridden."""
     tournament = get_tournament(pk)
-    rows = []
-    for item in (AuditEntry.objects.filter(tournament=tournament)
-                 .select_related("user", "table_code", "session", "result__board",
-                                 "result__section")):
-        before, after = item.before or {}, item.after or {}
-        keys = [k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k)]
-        rows.append({"entry": item,
-                     "changes": [(k, _shown(k, before.get(k)), _shown(k, after.get(k)))
-                                 for k in keys],
-                     "law": law_link(item.law)})
+    found = AuditFilter(request.GET or None, tournament=tournament)
+    page = Paginator(found.qs, AUDIT_PAGE).get_page(request.GET.get("page"))
+    rows = [{"entry": item, "who": audit_log.who(item), "changes": audit_log.changes(item),
+             "law": law_link(item.law)} for item in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(request, "tournaments/director/audit.html",
-                  {"tournament": tournament, "rows": rows,
-                   "sessions": tournament.sessions.order_by("number")})
+                  {"tournament": tournament, "rows": rows, "page": page, "filter": found,
+                   "query": query.urlencode()})
 
 
 @director_required
 def audit_csv(request, pk):
-    """The trail as a CSV file (``?session=<id>``: that session's entries and the
-    tournament-wide ones); local times, formula-safe cells, UTF-8 with BOM."""
+    """The trail as a CSV file, filtered as the page is (session, table, person, kind; an
+    old ``?session=<id>`` link still works); local times, formula-safe cells, UTF-8 with
+    BOM."""
     tournament = get_tournament(pk)
     session = None
     if "session" in request.GET:
@@ -317,7 +307,9 @@ def audit_csv(request, pk):
         session = tournament.sessions.filter(pk=session_id).first() if session_id else None
         if session is None:
             raise Http404(_("No such session in this tournament."))
-    name, content = audit_csv_file(tournament, session, delimiter=separator_for(request))
+    found = AuditFilter(request.GET, tournament=tournament)
+    name, content = audit_csv_file(tournament, session, delimiter=separator_for(request),
+                                   rows=found.qs)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

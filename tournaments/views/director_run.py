@@ -27,12 +27,12 @@ from ..forms.director import (
 )
 from ..models import Entry, Penalty, Result, ResultStatus, Seating
 from ..services import entry as entry_service
-from ..services import plan, progress, publish, table_corrections
+from ..services import plan, progress, publish
 from ..services.adjustments import describe
 from ..services.errors import CorrectionPeriodOver, TournamentError
+from .director_common import contract_html, get_section, get_session, law_link
 from .director_disputes import dispute_context as _dispute_context
 from .director_disputes import disputes_for_console
-from .director_common import contract_html, get_section, get_session, law_link
 
 POLL_SECONDS = 5
 
