@@ -130,7 +130,7 @@ DECISIONS: dict[str, Decision] = {
     **_secretary_pages("member_list", "member_create", "member_export", "member_detail",
                        "member_edit", "payment_create", "categories", "licences_renew",
                        "roster_import", "arrears", "fee_schedule", "club_settings",
-                       "audit_log"),
+                       "audit_log", "arrears_preview", "arrears_sent"),
     **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),

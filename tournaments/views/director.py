@@ -302,7 +302,7 @@ def audit_csv(request, pk):
     BOM."""
     tournament = get_tournament(pk)
     session = None
-    if "session" in request.GET:
+    if request.GET.get("session"):  # the filter form sends an empty one for "every session"
         session_id = int_param(request.GET, "session")
         session = tournament.sessions.filter(pk=session_id).first() if session_id else None
         if session is None:
