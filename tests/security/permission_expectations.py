@@ -161,6 +161,7 @@ DECISIONS: dict[str, Decision] = {
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
+                        "entry_reinstate",
                         "section_add", "session_start", "session_finish", "analyse",
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
                         "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",

@@ -36,6 +36,7 @@ ARGS = {
     "director:publish_provisional": lambda w: [w.running.pk],
     "director:publish_final": lambda w: [w.running.pk],
     "director:entry_withdraw": lambda w: [w.published_entry.pk],
+    "director:entry_reinstate": lambda w: [w.published_entry.pk],
     "director:entry_substitute": lambda w: [w.published_entry.pk],
     "director:session": lambda w: [_running_session(w).pk],
     "director:section_add": lambda w: [_running_session(w).pk],

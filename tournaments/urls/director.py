@@ -7,6 +7,7 @@ from ..views import (
     director_disputes,
     director_individual,
     director_print,
+    director_reinstate,
     director_run,
     director_sessions,
     director_setup,
@@ -27,6 +28,8 @@ urlpatterns = [
          name="publish_provisional"),
     path("<int:pk>/publish/final/", director.publish_final, name="publish_final"),
     path("entries/<int:pk>/withdraw/", director.entry_withdraw, name="entry_withdraw"),
+    path("entries/<int:pk>/reinstate/", director_reinstate.entry_reinstate,
+         name="entry_reinstate"),
     path("entries/<int:pk>/substitute/", director.entry_substitute, name="entry_substitute"),
     # sessions and sections
     path("sessions/<int:pk>/", director_setup.session_detail, name="session"),
