@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils import translation
 
 from clubsite import reminders
 from clubsite.models import ArrearsReminder, FeeKind, Member, PaymentMethod, Season
@@ -92,7 +93,8 @@ def test_the_same_debt_is_not_mailed_twice_unless_asked(demo_club, secretary):
 def test_the_mail_is_in_the_secretarys_language(demo_club, secretary_client, language, word,
                                                 django_capture_on_commit_callbacks):
     secretary_client.cookies["django_language"] = language
-    with django_capture_on_commit_callbacks(execute=True):
+    # the request switches this thread's language: put the club's back afterwards
+    with translation.override("es"), django_capture_on_commit_callbacks(execute=True):
         secretary_client.post(reverse("clubsite:arrears_remind"),
                               {"member": [debtors(Season.current())[0].member.pk]})
     assert word in mail.outbox[0].body

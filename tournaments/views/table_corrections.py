@@ -2,11 +2,13 @@
 decides what a device may do). Both answer JSON to table.js's queue and redirect the plain
 form back to the board."""
 
+from django import forms
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubsite.jsonbody import BadJSON
@@ -16,6 +18,14 @@ from ..models import Result, ResultStatus
 from ..services import table_corrections
 from ..services.errors import InvalidResult
 from .table import FORM_FIELD, _board_context, _payload, _wants_json, table_device_required
+
+
+class DisputeForm(forms.Form):
+    """The opponents' reason (Django's checks: no NUL, at most the service's length)."""
+
+    reason = forms.CharField(max_length=table_corrections.MAX_REASON,
+                             error_messages={"required": gettext_lazy(
+                                 "Say what is wrong with the result.")})
 
 
 def _own_result(request, pk) -> Result:
@@ -84,10 +94,13 @@ def dispute(request, pk):
         data = _payload(request)
     except BadJSON as exc:
         return JsonResponse({"errors": {"__all__": [str(exc)]}}, status=400)
-    reason = data.get("reason", "")
+    form = DisputeForm(data)
+    if not form.is_valid():
+        return _errors(request, row, {f: [str(e) for e in errs]
+                                      for f, errs in form.errors.items()})
     try:
         row = table_corrections.dispute_at_table(
-            row, table_code=request.table_code, reason=reason if isinstance(reason, str) else "")
+            row, table_code=request.table_code, reason=form.cleaned_data["reason"])
     except InvalidResult as exc:
         return _errors(request, row, {"reason": [exc.message]})
     if not _wants_json(request):
