@@ -41,6 +41,11 @@ class Club(models.Model):
     )
     contact_email = models.EmailField(_("contact email"), blank=True)
     contact_phone = models.CharField(_("contact phone"), max_length=40, blank=True)
+    secretaries_create_tournaments = models.BooleanField(
+        _("secretaries may create tournaments"), default=False,
+        help_text=_("Directors always may; with this, the secretary can also put a "
+                    "tournament on the calendar for a director to set up."),
+    )
 
     class Meta:
         verbose_name = _("club")

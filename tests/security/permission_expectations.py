@@ -152,7 +152,9 @@ DECISIONS: dict[str, Decision] = {
     **{f"laws:{n}": page(PUBLIC_VIEW, EVERYONE)
        for n in ("index", "search", "compare", "toc", "definitions", "law")},
     # the director
-    **_director_pages("index", "tournament_create", "tournament", "tournament_edit", "entries",
+    # secretaries too where the club allows it (not in the matrix's club: refused)
+    "director:tournament_create": page(OFFICE_VIEW, DIRECTOR_ONLY),
+    **_director_pages("index", "tournament", "tournament_edit", "entries",
                       "member_search", "audit", "audit_csv", "entry_substitute", "session",
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",

@@ -6,6 +6,7 @@ Views speak HTTP and check the role; every rule is in ``tournaments.services``.
 """
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
@@ -14,9 +15,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.exports import separator_for
-from clubsite.models import Member
+from clubsite.models import Club, Member
 from clubsite.params import int_param
-from clubsite.permissions import director_required
+from clubsite.permissions import (
+    Role,
+    director_required,
+    has_role,
+    secretary_or_director_required,
+)
 
 from ..exports.audit import audit_csv as audit_csv_file
 from ..filters import AuditFilter
@@ -52,8 +58,13 @@ def index(request):
     return render(request, "tournaments/director/index.html", {"tournaments": tournaments})
 
 
-@director_required
+@secretary_or_director_required
 def tournament_create(request):
+    """Directors; secretaries too where the club's settings say so (they put the tournament
+    on the calendar and a director sets it up)."""
+    director = has_role(request.user, Role.DIRECTOR)
+    if not director and not Club.load().secretaries_create_tournaments:
+        raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -63,6 +74,10 @@ def tournament_create(request):
         except TournamentError as exc:
             add_service_error(form, exc)
         else:
+            if not director:
+                messages.success(request, _("Tournament %(name)s created; a director sets it "
+                                            "up.") % {"name": tournament.name})
+                return redirect("home")
             messages.success(request, _("Tournament created."))
             return redirect("director:tournament", tournament.pk)
     return render(request, "tournaments/director/tournament_form.html", {"form": form})
