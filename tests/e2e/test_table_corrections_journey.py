@@ -56,6 +56,7 @@ def test_table_corrects_opponents_reject_director_decides(live_server, new_page,
     assert phone.locator("#correct-form input[name=level][value='4']").is_checked()
     assert phone.locator("#correct-form input[name=made][value='=']").is_checked()
     tap_correction(phone, "made", "+1")
+    phone.wait_for_selector("#correct-preview .preview-score[data-points='450']")
     screenshot(phone, f"table-correct-2-correcting-{language}")
     phone.click("#correct-button")
     phone.wait_for_selector("#saved-score:has-text('450')")
