@@ -126,7 +126,6 @@ def _display_name(members: Sequence[Member]) -> str:
     return " – ".join(m.full_name for m in members)[:300]
 
 
-@transaction.atomic
 def players_needed(low: int, high: int) -> str:
     """"2 different players", "from 4 to 6 different players": never "from 2 to 2"."""
     if low == high:
@@ -137,6 +136,7 @@ def players_needed(low: int, high: int) -> str:
         % {"low": low, "high": high}
 
 
+@transaction.atomic
 def register_entry(tournament: Tournament, members: Sequence[Member], *, name: str = "",
                    late: bool = False) -> Entry:
     """Register a pair (two members), a team (four to six) or a player (individual).
