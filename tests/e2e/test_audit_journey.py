@@ -15,7 +15,7 @@ from test_table_entry import seven_table_mitchell
 
 from clubsite.permissions import Role, ensure_roles
 from tournaments.models import AuditAction, AuditEntry, TableCode
-from tournaments.services import entry
+from tournaments.services import corrections, entry
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_director_filters_pages_and_exports_the_trail(live_server, new_page, lan
                                         declarer="N", tricks=10,
                                         idempotency_key=uuid.uuid4().hex).result)
     for row in rows:
-        entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
+        corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
                              reason="Planilla")
     AuditEntry.objects.bulk_create([
         AuditEntry(tournament=tournament, session=section.session, user=director,

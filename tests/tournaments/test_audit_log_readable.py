@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournaments.models import AuditAction, AuditEntry, Session, TableCode
-from tournaments.services import audit_log, entry, table_corrections
+from tournaments.services import audit_log, corrections, entry, table_corrections
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_values_read_as_the_club_writes_them(language, contract, declarer, lead,
 
 def test_changes_are_the_changed_fields_in_words(mitchell_session, director):
     row = post(mitchell_session)
-    entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
                          reason="Traveller")
     item = AuditEntry.objects.get(action=AuditAction.CORRECTED)
     with translation.override("en"):
@@ -60,9 +60,9 @@ def test_filters_and_pages_on_the_page(director_client, mitchell_session, direct
     tournament = mitchell_session.session.tournament
     row1 = post(mitchell_session, table=1)
     row2 = post(mitchell_session, table=2, board=3)
-    entry.correct_result(row1, user=director, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(row1, user=director, contract="4S", declarer="N", tricks=11,
                          reason="T1")
-    entry.correct_result(row2, user=director, contract="4S", declarer="N", tricks=9,
+    corrections.correct_result(row2, user=director, contract="4S", declarer="N", tricks=9,
                          reason="T2")
     row3 = post(mitchell_session, table=1, board=2)
     table_corrections.dispute_at_table(row3, table_code=code(mitchell_session, 1),
@@ -102,7 +102,7 @@ def test_the_csv_follows_the_filter(director_client, mitchell_session, director)
     row1 = post(mitchell_session, table=1)
     row2 = post(mitchell_session, table=2, board=3)
     for row in (row1, row2):
-        entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
+        corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
                              reason="x")
     url = reverse("director:audit_csv", args=[tournament.pk])
     assert len(csv_rows(director_client.get(url))) == 2

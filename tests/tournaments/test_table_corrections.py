@@ -7,7 +7,7 @@ from django.urls import reverse
 from test_tournaments_table_views import post_json, result_data, sign_in
 
 from tournaments.models import AuditAction, AuditEntry, Result, TableCode
-from tournaments.services import entry, table_corrections
+from tournaments.services import corrections, entry, table_corrections
 from tournaments.services.errors import InvalidResult, NotAllowed
 from tournaments.services.table_corrections import CONFIRMED, CORRECTED, DISPUTED, ENTERED
 
@@ -65,7 +65,7 @@ def test_no_correction_once_confirmed_disputed_or_touched_by_the_director(
                                            declarer="N", tricks=11)
 
     third = saved(mitchell_session, table=2, round_=1, board=3)
-    entry.correct_result(third, user=director, contract="4S", declarer="N", tricks=8,
+    corrections.correct_result(third, user=director, contract="4S", declarer="N", tricks=8,
                          reason="Traveller")
     assert table_corrections.state_of(third) == CORRECTED
     with pytest.raises(NotAllowed):
@@ -115,7 +115,7 @@ def test_the_director_correcting_a_disputed_result_settles_it(mitchell_session, 
     row = saved(mitchell_session)
     table_corrections.dispute_at_table(row, table_code=code(mitchell_session, 1),
                                        reason="Fue 4♠ −1")
-    entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=9,
+    corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=9,
                          reason="Dispute at the table")
     assert table_corrections.state_of(row) == CORRECTED
     assert table_corrections.open_disputes(mitchell_session.session) == []

@@ -9,7 +9,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from tournaments.models import EventType
-from tournaments.services import publish, setup
+from tournaments.services import publish, registration, setup
 from tournaments.services.errors import CorrectionPeriodOver, TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -25,9 +25,9 @@ def test_players_per_entry_read_naturally(members, language, two, range_):
                                     event_type=EventType.TEAMS)
     with translation.override(language):
         with pytest.raises(TournamentError) as too_many:
-            setup.register_entry(pairs, members[:3])
+            registration.register_entry(pairs, members[:3])
         with pytest.raises(TournamentError) as too_few:
-            setup.register_entry(teams, members[:2])
+            registration.register_entry(teams, members[:2])
     assert two in too_many.value.message and "2 a 2" not in too_many.value.message
     assert "2 to 2" not in too_many.value.message
     assert range_ in too_few.value.message
@@ -72,7 +72,7 @@ def test_a_withdrawal_is_undone_from_the_entries_page(director_client, mitchell_
 
     tournament = mitchell_session.session.tournament
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    setup.withdraw_entry(pair, user=director, reason="Enfermo")
+    registration.withdraw_entry(pair, user=director, reason="Enfermo")
     page = director_client.get(reverse("director:entries", args=[tournament.pk]))
     assert f'action="{reverse("director:entry_reinstate", args=[pair.pk])}"' in \
         page.content.decode()
@@ -98,9 +98,9 @@ def test_no_undo_when_a_player_plays_elsewhere_now(mitchell_session, director, m
 
     tournament = mitchell_session.session.tournament
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    setup.withdraw_entry(pair, user=director, reason="Se van")
+    registration.withdraw_entry(pair, user=director, reason="Se van")
     player = pair.entry_players.filter(active=True).first().member
-    setup.register_entry(tournament, [player, members[59]])
+    registration.register_entry(tournament, [player, members[59]])
     with pytest.raises(TournamentError) as refused:
         reinstate_entry(pair, user=director, reason="Vuelven")
     assert player.full_name in refused.value.message

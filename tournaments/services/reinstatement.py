@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, Entry, EntryPlayer, EntryStatus, Tournament
+from . import reclassification
 from .errors import TournamentError
 
 
@@ -31,7 +32,5 @@ def reinstate_entry(entry: Entry, *, user, reason: str) -> Entry:
     AuditEntry.objects.create(tournament_id=entry.tournament_id, action=AuditAction.REINSTATED,
                               user=user, before={"status": EntryStatus.WITHDRAWN},
                               after={"status": entry.status, "entry": entry.pk}, reason=reason)
-    from .classification import mark_stale
-
-    mark_stale(Tournament(pk=entry.tournament_id))
+    reclassification.mark_stale(Tournament(pk=entry.tournament_id))
     return entry

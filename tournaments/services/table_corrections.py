@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
-from . import classification
+from . import reclassification
 from .entry import normalise_lead, scored
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
@@ -171,7 +171,7 @@ def correct_at_table(result: Result, *, table_code: TableCode, contract: str,
             result=row, action=AuditAction.TABLE_EDIT, table_code=table_code, before=before,
             after=row.snapshot(),
         )
-        classification.result_posted(row.section.session_id)
+        reclassification.result_posted(row.section.session_id)
     return row
 
 

@@ -17,7 +17,8 @@ from ..forms.table import ResultForm
 from ..models import Result, ResultStatus
 from ..services import table_corrections
 from ..services.errors import InvalidResult
-from .table import FORM_FIELD, _board_context, _payload, _wants_json, table_device_required
+from .table import FORM_FIELD, _board_context, _payload
+from .table_device import table_device_required, wants_json
 
 
 class DisputeForm(forms.Form):
@@ -39,14 +40,14 @@ def _own_result(request, pk) -> Result:
 
 def _answer(request, row, status=200):
     url = reverse("table:board", kwargs={"round": row.round, "board": row.board.number})
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse({"result": row.pk, "url": url, "ns_score": row.ns_score,
                              "state": table_corrections.state_of(row)}, status=status)
     return redirect(url)
 
 
 def _errors(request, row, errors: dict, form=None):
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse({"errors": errors}, status=400)
     context = _board_context(request, row.round, row.board.number)
     if form is not None:
@@ -77,7 +78,7 @@ def correct(request, pk):
         except InvalidResult as exc:
             form.add_error(FORM_FIELD.get(exc.field), exc.message)
         else:
-            if not _wants_json(request):
+            if not wants_json(request):
                 messages.success(request, _("Board %(board)s corrected.")
                                  % {"board": row.board.number})
             return _answer(request, row)
@@ -103,6 +104,6 @@ def dispute(request, pk):
             row, table_code=request.table_code, reason=form.cleaned_data["reason"])
     except InvalidResult as exc:
         return _errors(request, row, {"reason": [exc.message]})
-    if not _wants_json(request):
+    if not wants_json(request):
         messages.warning(request, _("Sent to the director, who will decide."))
     return _answer(request, row)
