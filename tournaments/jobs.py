@@ -10,8 +10,11 @@ version is not made again.
 
 from __future__ import annotations
 
+import datetime
+
 from celery import shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from .exports import federation
 from .models.uploads import FederationEndpoint, Upload, UploadState
@@ -28,7 +31,7 @@ def send_upload(self, upload_pk: int) -> str:
     """Send one upload; on a passing failure retry with exponential back-off up to the
     endpoint's ``max_retries``, then leave it *failed* for the secretary to retry."""
     try:
-        return federation.send(upload_pk)
+        return federation.send(upload_pk, run=self.request.id or "")
     except federation.UploadRefused as exc:
         federation.give_up(upload_pk, str(exc))
         return UploadState.FAILED
@@ -38,11 +41,13 @@ def send_upload(self, upload_pk: int) -> str:
         if self.request.retries >= limit:
             federation.give_up(upload_pk, str(exc))
             return UploadState.FAILED
+        countdown = backoff(self.request.retries)
         Upload.objects.filter(pk=upload_pk, state=UploadState.SENDING).update(
-            state=UploadState.QUEUED)
+            state=UploadState.QUEUED,  # due when its retry is (``job_sweep``)
+            due_at=timezone.now() + datetime.timedelta(seconds=countdown))
         if self.request.is_eager:  # no broker: the retry runs now, in this process
             return send_upload.apply((upload_pk,), retries=self.request.retries + 1).result
-        raise self.retry(exc=exc, countdown=backoff(self.request.retries),
+        raise self.retry(exc=exc, countdown=countdown,
                          max_retries=limit) from exc
 
 
@@ -70,13 +75,14 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def generate_pdf(pdf_pk: int) -> str:
-    """Render and store one requested PDF; a second run finds it made (or re-makes it if the
-    first run died before saving). Errors end in the PDF's record, shown on its page."""
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True)
+def generate_pdf(self, pdf_pk: int) -> str:
+    """Render and store one requested PDF; a second run finds it made or being made (or
+    re-makes it if the first run died before saving). Errors end in the PDF's record, shown
+    on its page."""
     from .pdf import make_pdf
 
-    return make_pdf(pdf_pk).state
+    return make_pdf(pdf_pk, run=self.request.id or "").state
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)

@@ -14,13 +14,15 @@ under the results' version, so a correction (a new version) gives a new file.
 from __future__ import annotations
 
 import base64
+import datetime
 import io
+import logging
 from collections import defaultdict
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -46,6 +48,8 @@ from .services.results import (
     strain_headers,
     trick_result,
 )
+
+logger = logging.getLogger(__name__)
 
 VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext_lazy("E-W"),
               "All": gettext_lazy("All")}
@@ -343,14 +347,16 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
     with transaction.atomic():
         pdf, created = ResultsPdf.objects.get_or_create(
             tournament=tournament, kind=kind, language=language, session_number=session_number,
-            version=current_version(tournament, session_number))
+            version=current_version(tournament, session_number),
+            defaults={"due_at": timezone.now()})
         if created or pdf.state == PdfState.FAILED:
             if not created:
                 ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
-                                                            progress=0)
+                                                            progress=0, due_at=timezone.now())
+            from .job_send import send_on_commit
             from .jobs import generate_pdf
 
-            transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
+            send_on_commit(generate_pdf, pdf.pk)
     return pdf, created
 
 
@@ -412,14 +418,30 @@ class Outdated(RuntimeError):
     """The results changed between asking for a PDF and making it."""
 
 
-def make_pdf(pdf_pk: int) -> ResultsPdf:
+def take(pdf_pk: int, run: str = "") -> bool:
+    """Mark the PDF as being made by ``run`` (the task's id; "" in-process). False when
+    another live run has it (taken less than ``JOB_STALL_SECONDS`` ago: a message sent
+    twice) or it is made. The same message handed back after its worker died takes it over
+    at once; any run takes over one whose run went silent for that long."""
+    now = timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
+    held_by_dead = Q(due_at__isnull=True) | Q(due_at__lt=stale)
+    if run:
+        held_by_dead |= Q(taken_by=run)
+    return bool(ResultsPdf.objects.filter(pk=pdf_pk).filter(
+        Q(state__in=[PdfState.QUEUED, PdfState.FAILED]) | Q(state=PdfState.RUNNING) & held_by_dead
+    ).update(state=PdfState.RUNNING, progress=5, due_at=now, taken_by=run))
+
+
+def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
     """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
     is kept; one whose results moved on is made for the version it names only if that
     version is still current, otherwise it is marked failed as outdated."""
     pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
     if pdf.state == PdfState.DONE and pdf.file:
         return pdf
-    ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
+    if not take(pdf.pk, run):
+        return pdf  # another run has it (a message sent twice: the sweep, a redelivery)
     try:
         html, version = render_html(pdf.tournament, pdf.kind, pdf.language,
                                     session_number=pdf.session_number)
@@ -447,4 +469,6 @@ def make_pdf(pdf_pk: int) -> ResultsPdf:
     pdf.state, pdf.progress, pdf.pages = PdfState.DONE, 100, pages
     pdf.finished_at, pdf.error = timezone.now(), ""
     pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
+    # One line per PDF made: the fault-injection runs count them (each made once).
+    logger.info("PDF %s made: %s, %d pages", pdf.pk, name, pages)
     return pdf

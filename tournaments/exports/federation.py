@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import datetime
 import hashlib
 import http.client
 import json
@@ -25,6 +26,7 @@ import threading
 import time
 import uuid
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -96,11 +98,12 @@ def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | Non
             endpoint=endpoint, content_hash=digest,
             defaults={"tournament": tournament, "season": season, "results_version": version,
                       "file_format": endpoint.file_format, "file_name": name, "content": text,
-                      "created_by": user})
+                      "created_by": user, "due_at": timezone.now()})
         if created:
+            from ..job_send import send_on_commit
             from ..jobs import send_upload
 
-            transaction.on_commit(lambda: send_upload.delay(upload.pk))
+            send_on_commit(send_upload, upload.pk)
     return upload, created
 
 
@@ -110,10 +113,12 @@ def retry_upload(upload: Upload) -> Upload:
         raise TournamentError(_("Only a failed upload can be retried."))
     if not upload.endpoint.enabled:
         raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="")
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="",
+                                               due_at=timezone.now())
+    from ..job_send import send_on_commit
     from ..jobs import send_upload
 
-    transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    send_on_commit(send_upload, upload.pk)
     upload.refresh_from_db()
     return upload
 
@@ -226,16 +231,23 @@ def _post(upload: Upload) -> tuple[int, str]:
     return reply.status, text
 
 
-def send(upload_pk: int) -> str:
+def send(upload_pk: int, run: str = "") -> str:
     """One attempt at sending; returns the upload's state. Safe to run twice: an upload
-    already sent (or uploaded by hand) is left alone."""
+    already sent (or uploaded by hand) is left alone, and so is one another live run is
+    sending (``run`` is the task's id: the same message handed back after its worker died
+    takes over at once, another waits until the first went silent for ``JOB_STALL_SECONDS``)."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update(of=("self",)).select_related(
             "endpoint", "tournament", "season").get(pk=upload_pk)
         if upload.state in (UploadState.SENT, UploadState.MANUAL):
             return upload.state
-        upload.state = UploadState.SENDING
-        upload.save(update_fields=["state"])
+        now = timezone.now()
+        if (upload.state == UploadState.SENDING and not (run and upload.taken_by == run)
+                and upload.due_at is not None
+                and upload.due_at > now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)):
+            return upload.state  # another run is sending it (a message sent twice)
+        upload.state, upload.due_at, upload.taken_by = UploadState.SENDING, now, run
+        upload.save(update_fields=["state", "due_at", "taken_by"])
     attempt = UploadAttempt.objects.create(upload=upload)
     started = time.monotonic()
     try:

@@ -42,9 +42,11 @@ def _queue_results_pdf(tournament: Tournament) -> None:
     """Render the results PDF of the version just published, in a worker, after commit."""
     if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
         return
+    from ..job_send import send_on_commit
     from ..jobs import results_published
 
-    transaction.on_commit(lambda: results_published.delay(tournament.pk))
+    # A broker that is down leaves no PDF asked for: the worker's sweep asks once it is back.
+    send_on_commit(results_published, tournament.pk)
 
 
 def results_corrected(tournament_id: int) -> bool:
