@@ -26,7 +26,11 @@ def backoff(retries: int) -> int:
     return int(min(base * 2 ** retries, 3600))
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+# ignore_result on every job: its record is in the database, nobody waits for the task's
+# return value, and storing one makes queueing it ask the result store first (a web request
+# would wait for a Redis that is down, and after an outage could not queue again at all).
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,
+             ignore_result=True)
 def send_upload(self, upload_pk: int) -> str:
     """Send one upload; on a passing failure retry with exponential back-off up to the
     endpoint's ``max_retries``, then leave it *failed* for the secretary to retry."""
@@ -51,7 +55,7 @@ def send_upload(self, upload_pk: int) -> str:
                          max_retries=limit) from exc
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None) -> int:
     """Import a USEBIO file (all or nothing); returns the ``ResultImport`` id, refused or not.
 
@@ -75,7 +79,7 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True)
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def generate_pdf(self, pdf_pk: int) -> str:
     """Render and store one requested PDF; a second run finds it made or being made (or
     re-makes it if the first run died before saving). Errors end in the PDF's record, shown
@@ -85,7 +89,7 @@ def generate_pdf(self, pdf_pk: int) -> str:
     return make_pdf(pdf_pk, run=self.request.id or "").state
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def results_published(tournament_pk: int, language: str | None = None) -> int:
     """Queue the results PDF of the version just published (call on publication)."""
     from .models import Tournament
@@ -95,7 +99,7 @@ def results_published(tournament_pk: int, language: str | None = None) -> int:
     return request_pdf(tournament, language=language)[0].pk
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def refresh_results_pdf(tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
     (queued by ``publish.results_corrected`` at the end of its window): the current version,
