@@ -65,7 +65,7 @@ def broker(monkeypatch, settings):
     monkeypatch.setattr(windows, "_broker_down_until", 0.0)
     monkeypatch.setattr(windows, "_local_windows", {})
     return Broker(monkeypatch, jobs.generate_pdf, jobs.send_upload, jobs.results_published,
-                  jobs.refresh_results_pdf)
+                  jobs.refresh_results_pdf, jobs.import_usebio_file)
 
 
 @pytest.fixture
@@ -182,3 +182,18 @@ def test_results_published_while_the_broker_was_down_get_their_pdf_asked_for(
     assert job_sweep.sweep(on_the_day + datetime.timedelta(hours=1)).tournaments == []
     # An old event is not looked after.
     assert job_sweep.published_without_pdf(on_the_day + datetime.timedelta(days=90)) == []
+
+
+def test_a_usebio_import_sent_while_the_broker_is_down_is_refused_clearly(
+        broker, director_client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from tournaments.models.uploads import ResultImport
+
+    broker.down = True
+    response = director_client.post(reverse("uploads:imports"), {
+        "file": SimpleUploadedFile("martes.xml", b"<USEBIO/>", content_type="text/xml")})
+    assert response.status_code == 200
+    assert "No se pudo empezar la importación" in response.content.decode()
+    assert not ResultImport.objects.exists()
