@@ -8,7 +8,7 @@ beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) 
 ``requeue_stalled_jobs``, which sends again every job still waiting or running
 ``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
 that have none of their current version (the publication's or correction's request was
-lost). It also runs when a worker starts. Sending twice is safe: a run first takes the job
+lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
 in the database (``pdf.take``, ``federation.send``) and a second run finds it taken or done.
 
 Imported by the worker through ``CELERY_IMPORTS`` (nothing in the site imports it).
@@ -128,7 +128,10 @@ def requeue_stalled_jobs() -> dict:
 
 @worker_ready.connect
 def _sweep_when_ready(sender=None, **kwargs) -> None:
-    """A worker that (re)starts looks for lost jobs at once, not a sweep interval later."""
+    """The worker that sweeps (the one with the embedded beat, ``-B``) looks for lost jobs
+    as soon as it (re)starts, not a sweep interval later; other workers leave it to it."""
+    if not getattr(getattr(sender, "controller", None), "beat", None):
+        return
     try:
         requeue_stalled_jobs.delay()
     except Exception:

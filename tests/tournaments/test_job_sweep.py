@@ -197,3 +197,14 @@ def test_a_usebio_import_sent_while_the_broker_is_down_is_refused_clearly(
     assert response.status_code == 200
     assert "No se pudo empezar la importación" in response.content.decode()
     assert not ResultImport.objects.exists()
+
+
+def test_only_the_worker_with_the_beat_sweeps_when_it_starts(monkeypatch):
+    from types import SimpleNamespace
+
+    queued = []
+    monkeypatch.setattr(job_sweep.requeue_stalled_jobs, "delay", lambda: queued.append(1))
+    job_sweep._sweep_when_ready(sender=SimpleNamespace(controller=SimpleNamespace(beat=None)))
+    assert queued == []  # `celery worker` without -B leaves it to the one with the beat
+    job_sweep._sweep_when_ready(sender=SimpleNamespace(controller=SimpleNamespace(beat=object())))
+    assert queued == [1]
