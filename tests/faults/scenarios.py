@@ -375,7 +375,8 @@ def by_round(plans: dict, rounds) -> list[list[stack.Post]]:
 
 def redis_down(club: Club) -> Report:
     """1. Redis stopped mid-round (broker, results and cache), then restarted: tables go on
-    posting from the database; the PDF and upload asked for meanwhile are made once after."""
+    posting from the database, a restarted tablet signs in again, a director logs in to the
+    console; the PDF and upload asked for meanwhile are made once after."""
     from tournaments.exports import federation
     from tournaments.services import publish
 
@@ -393,6 +394,15 @@ def redis_down(club: Club) -> Report:
         publish.publish_provisional(tournament, user=club.directors[0])  # and a new PDF
         federation.request_upload(club.endpoint, tournament=tournament, user=None)
         report.notes["director_publish_and_upload_seconds"] = round(time.monotonic() - asked, 2)
+        # Table 1's tablet restarts and signs in again; a director logs in to the console.
+        restarted = tablets[1]
+        tablets[1] = stack.Tablet(club.port, restarted.token)
+        tablets[1].sign_in()
+        from django.urls import reverse
+
+        console = club.director(club.directors[1]).request(
+            "GET", reverse("director:console", args=[live.session_id]))[0]
+        report.checks["sign_in_and_console_during_outage"] = console == 200
         stack.play_all(list(tablets.values()), by_round(plans, set(range(2, rounds))),
                        club.profile["redis_down"] + 60)
         report.notes["posts_during_outage_ok"] = all(
@@ -403,7 +413,7 @@ def redis_down(club: Club) -> Report:
     back = time.monotonic()
     report.notes["outage_seconds"] = round(back - down, 1)
     stack.play_all(list(tablets.values()), by_round(plans, {rounds}), 60)
-    tally(report, tablets.values())
+    tally(report, [restarted, *tablets.values()])
     compare_results(report, reference, live)
     compare_rankings(report, reference, live, club.profile["settle"])
     settle_jobs(club, report, tournament, club.profile["settle"], since=back)
