@@ -573,11 +573,17 @@ def directors_at_once(club: Club) -> Report:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=180)
+    report.checks["both_corrections_answered"] = all(a is not None for a in answers)
     row = Result.objects.get(section=live, round=first.round, table=1,
                              board__number=first.board, status=ResultStatus.OK)
     kept = list(Result.objects.filter(conflicts_with=row, status=ResultStatus.CONFLICT))
     winner = next((i for i in (0, 1) if row.reason == f"Corrección {i}"), None)
+    report.notes["corrections"] = {
+        "answers": [a[0] if a else None for a in answers], "stored": row.reason,
+        "kept": [(k.reason, k.entered_by_id) for k in kept],
+        "rows": [(r.status, r.reason) for r in Result.objects.filter(
+            section=live, round=first.round, table=1, board__number=first.board)]}
     report.checks["one_correction_won"] = winner is not None
     report.checks["the_other_kept_as_conflict"] = (
         len(kept) == 1 and winner is not None and kept[0].reason == f"Corrección {1 - winner}")
@@ -594,27 +600,34 @@ def directors_at_once(club: Club) -> Report:
         table_post.body = played(random.Random(time.monotonic_ns()))
     barrier = threading.Barrier(2, timeout=30)
 
+    raced: dict = {}
+
     def table_sends() -> None:
         barrier.wait()
-        tablets[2].send(table_post, time.monotonic() + 60)
+        raced["table"] = tablets[2].send(table_post, time.monotonic() + 60)
 
     def director_corrects() -> None:
         barrier.wait()
-        director.request("POST", url(second, 2), {
+        raced["director"] = director.request("POST", url(second, 2), {
             "action": "result", "contract": "3NT", "declarer": "W", "result": "+1",
             "reason": "El árbitro corrige", "revision": revision,
-            "csrfmiddlewaretoken": director.csrf_from(page.encode())})
+            "csrfmiddlewaretoken": director.csrf_from(page.encode())})[:1]
 
     threads = [threading.Thread(target=table_sends), threading.Thread(target=director_corrects)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=180)
+    report.checks["table_and_director_answered"] = "table" in raced and "director" in raced
     stored = Result.objects.get(section=live, round=second.round, table=2,
                                 board__number=second.board, status=ResultStatus.OK)
     others = list(Result.objects.filter(section=live, round=second.round, table=2,
                                         board__number=second.board)
                   .exclude(status=ResultStatus.OK))
+    report.notes["table_and_director"] = {
+        "answers": raced, "rows": [(r.status, r.contract, r.declarer, r.reason) for r in
+                                   Result.objects.filter(section=live, round=second.round,
+                                                         table=2, board__number=second.board)]}
     report.checks["director_and_table_both_kept"] = (
         stored.contract == "3NT" and stored.declarer == "W" and len(others) == 1
         and others[0].status == ResultStatus.CONFLICT)
