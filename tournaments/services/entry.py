@@ -385,7 +385,9 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
     tournament = result.section.session.tournament
     overridden = correction_allowed(tournament, override)
     with transaction.atomic():
-        row = Result.objects.select_for_update().select_related(
+        # The result row only (of=self): locking its board and session too deadlocked with
+        # a concurrent correction's commit checking its audit entry's foreign keys.
+        row = Result.objects.select_for_update(of=("self",)).select_related(
             "board", "section__session").get(pk=result.pk)
         before = row.snapshot()
         data = scored(row.board, contract, declarer, tricks)
