@@ -69,7 +69,7 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
     """Recent published tournaments with no results PDF of their current version in the
     club's language, and none asked for in the last ``JOB_STALL_SECONDS``."""
     from .pdf import current_version
-    from .services.results import PUBLISHED
+    from .services.results_pdf import PUBLISHED
 
     if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
         return []
@@ -82,7 +82,7 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
         if asked.filter(version=current_version(tournament)).exists():
             continue
         if asked.filter(created_at__gte=stalled_before(now)).exists():
-            continue  # a refresh is on its way (debounced, ``publish.results_corrected``)
+            continue  # a refresh is on its way (debounced, ``results_pdf.results_corrected``)
         missing.append(tournament.pk)
     return missing
 
@@ -90,7 +90,7 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
 def sweep(now: datetime.datetime | None = None) -> Swept:
     """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
     from .jobs import generate_pdf, send_upload
-    from .services.publish import results_corrected
+    from .services.results_pdf import results_corrected
 
     now = now or timezone.now()
     swept = Swept()

@@ -13,7 +13,7 @@ from clubsite.permissions import Role
 from tests.conftest import make_user
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.movements import mitchell
-from tournaments.services import entry, setup
+from tournaments.services import entry, registration, setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +24,7 @@ def played_line(db):
     session = tournament.sessions.get()
     players = [Member.objects.create(first_name=f"N{i}", last_name=f"Apellido{i:02d}",
                                      licence_number=f"E-{i:03d}") for i in range(12)]
-    entries = [setup.register_entry(tournament, players[i:i + 2]) for i in range(0, 12, 2)]
+    entries = [registration.register_entry(tournament, players[i:i + 2]) for i in range(0, 12, 2)]
     section = setup.add_section(session, "A")
     setup.seat_section(section, mitchell(3, 3, 2).to_dict(), entries)
     setup.start_session(session)

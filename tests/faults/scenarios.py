@@ -167,7 +167,7 @@ class Club:
 
         from clubsite.models import Member
         from tournaments.movements import mitchell
-        from tournaments.services import setup
+        from tournaments.services import registration, setup
 
         self.seq += 1
         tables, rounds = self.profile["tables"], self.profile["rounds"]
@@ -177,7 +177,7 @@ class Club:
         players = Member.objects.bulk_create(
             Member(first_name=f"J{i}", last_name=f"{name} {i:03d}",
                    licence_number=f"F{self.seq:02d}-{i:04d}") for i in range(tables * 4))
-        entries = [setup.register_entry(tournament, players[i:i + 2])
+        entries = [registration.register_entry(tournament, players[i:i + 2])
                    for i in range(0, len(players), 2)]
         section = setup.add_section(session, "A")
         setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(),
@@ -500,7 +500,7 @@ def replayed_twice(club: Club) -> Report:
     """4. After a director's correction, every device replays its whole queue twice, out of
     order: each replay is answered as a replay, nothing is added or undone."""
     from tournaments.models import Result, ResultStatus
-    from tournaments.services import entry, revisions
+    from tournaments.services import corrections, revisions
 
     report = Report("replayed_twice")
     reference, live, plans = club.pair("Replay", 4)
@@ -510,7 +510,7 @@ def replayed_twice(club: Club) -> Report:
     for section in (reference, live):
         row = Result.objects.get(section=section, round=post.round, table=1,
                                  board__number=post.board, status=ResultStatus.OK)
-        entry.correct_result(row, user=club.directors[0], contract="3NT", declarer="S",
+        corrections.correct_result(row, user=club.directors[0], contract="3NT", declarer="S",
                              tricks=10, reason="Corrección del árbitro",
                              revision=revisions.revision(row))
     rng = random.Random(44)
@@ -541,7 +541,7 @@ def directors_at_once(club: Club) -> Report:
     the current value and kept as a conflict; the table's is kept as a conflict too; both
     show on the console; the director decides from there."""
     from tournaments.models import Result, ResultStatus
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     report = Report("directors_at_once")
     reference, live, plans = club.pair("Directores", 5)
@@ -555,14 +555,14 @@ def directors_at_once(club: Club) -> Report:
     def url(post, table):
         return reverse("director:line", args=[live.pk, post.round, table, post.board])
 
-    corrections = [("4H", "N", "="), ("2S", "E", "-1")]
+    proposed = [("4H", "N", "="), ("2S", "E", "-1")]
     pages = [b.request("GET", url(first, 1))[1].decode() for b in browsers]
     seen = [re.search(r'name="revision" value="([^"]*)"', p).group(1) for p in pages]
     barrier = threading.Barrier(2, timeout=30)
     answers: list = [None, None]
 
     def correct(i: int) -> None:
-        contract, declarer, made = corrections[i]
+        contract, declarer, made = proposed[i]
         form = {"action": "result", "contract": contract, "declarer": declarer,
                 "result": made, "reason": f"Corrección {i}", "revision": seen[i],
                 "csrfmiddlewaretoken": browsers[i].csrf_from(pages[i].encode())}
@@ -645,7 +645,7 @@ def directors_at_once(club: Club) -> Report:
                                       board__number=post.board, status=ResultStatus.OK)
         ref_row = Result.objects.get(section=reference, round=post.round, table=table,
                                      board__number=post.board, status=ResultStatus.OK)
-        entry.correct_result(ref_row, user=club.directors[0], contract=live_row.contract,
+        corrections.correct_result(ref_row, user=club.directors[0], contract=live_row.contract,
                              declarer=live_row.declarer, tricks=live_row.tricks,
                              reason="La misma decisión")
     report.checks["conflicts_decided"] = not Result.objects.filter(

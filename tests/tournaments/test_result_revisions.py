@@ -13,7 +13,7 @@ from django.urls import reverse
 from clubsite.permissions import Role
 from tests.conftest import make_user
 from tournaments.models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
-from tournaments.services import entry, revisions
+from tournaments.services import corrections, entry, revisions
 
 pytestmark = pytest.mark.django_db
 
@@ -35,10 +35,10 @@ def test_the_second_of_two_corrections_from_one_revision_is_kept_aside(
     row = enter(mitchell_session)
     seen = revisions.revision(row)
     assert seen and revisions.revision(None) == ""
-    entry.correct_result(row, user=ana, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(row, user=ana, contract="4S", declarer="N", tricks=11,
                          reason="Una baza más", revision=seen)
     with pytest.raises(revisions.StaleRevision) as refused:
-        entry.correct_result(row, user=bruno, contract="3NT", declarer="S", tricks=9,
+        corrections.correct_result(row, user=bruno, contract="3NT", declarer="S", tricks=9,
                              reason="Otro contrato", revision=seen)
     row.refresh_from_db()
     assert (row.contract, row.tricks, row.ns_score) == ("4S", 11, 450)  # Ana's, untouched
@@ -51,12 +51,12 @@ def test_the_second_of_two_corrections_from_one_revision_is_kept_aside(
     assert AuditEntry.objects.filter(result=kept, action=AuditAction.CONFLICT,
                                      user=bruno).exists()
     # Bruno, having seen Ana's, may still correct it: from the current revision.
-    entry.correct_result(row, user=bruno, contract="4S", declarer="N", tricks=10,
+    corrections.correct_result(row, user=bruno, contract="4S", declarer="N", tricks=10,
                          reason="Al final, cumplido", revision=revisions.revision(row))
     row.refresh_from_db()
     assert row.ns_score == 420
     # Or keep his refused correction from the console.
-    entry.resolve_conflict(kept, user=bruno, keep_new=True, reason="Era el bueno")
+    corrections.resolve_conflict(kept, user=bruno, keep_new=True, reason="Era el bueno")
     assert Result.objects.get(section=mitchell_session, round=1, board__number=1, table=1,
                               status=ResultStatus.OK).ns_score == 400
 
@@ -65,12 +65,12 @@ def test_stale_removals_and_adjustments_change_nothing(mitchell_session, two_dir
     ana, bruno = two_directors
     row = enter(mitchell_session)
     seen = revisions.revision(row)
-    entry.correct_result(row, user=ana, contract="4S", declarer="N", tricks=9, reason="Multa",
+    corrections.correct_result(row, user=ana, contract="4S", declarer="N", tricks=9, reason="Multa",
                          revision=seen)
     with pytest.raises(revisions.StaleRevision):
-        entry.remove_result(row, user=bruno, reason="Pareja equivocada", revision=seen)
+        corrections.remove_result(row, user=bruno, reason="Pareja equivocada", revision=seen)
     with pytest.raises(revisions.StaleRevision):
-        entry.adjust_score(user=bruno, section=mitchell_session, round=1, table=1, board=1,
+        corrections.adjust_score(user=bruno, section=mitchell_session, round=1, table=1, board=1,
                            adjustment={"kind": "artificial", "ns": "60", "ew": "40"},
                            reason="Tarde", revision=seen)
     row.refresh_from_db()
@@ -79,7 +79,7 @@ def test_stale_removals_and_adjustments_change_nothing(mitchell_session, two_dir
     # Based on "no result" while a table has since entered one: refused too.
     other = enter(mitchell_session, table=2, board=3, key="k-2")
     with pytest.raises(revisions.StaleRevision):
-        entry.adjust_score(user=bruno, section=mitchell_session, round=1, table=2, board=3,
+        corrections.adjust_score(user=bruno, section=mitchell_session, round=1, table=2, board=3,
                            adjustment={"kind": "artificial", "ns": "60", "ew": "40"},
                            reason="Tarde", revision="")
     other.refresh_from_db()
@@ -139,7 +139,7 @@ def test_a_table_posting_while_the_director_corrects_is_kept_as_a_conflict(
     # The table sends another result for its line meanwhile (a new key): a conflict.
     posted = enter(mitchell_session, tricks=9, key="k-again")
     assert posted.status == ResultStatus.CONFLICT
-    entry.correct_result(row, user=ana, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(row, user=ana, contract="4S", declarer="N", tricks=11,
                          reason="Una baza más", revision=seen)
     row.refresh_from_db()
     posted.refresh_from_db()

@@ -42,10 +42,10 @@ from ..models import (
 )
 from ..models.uploads import ImportState, ResultImport
 from ..services import entry as entry_service
-from ..services import setup
+from ..services import registration, setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
-from ..services.teams import TEAM_METHODS
+from ..services.team_schedule import TEAM_METHODS
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
 __all__ = ["UsebioError", "import_file", "import_event", "report_text"]
@@ -279,7 +279,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
             entry = entries.get(key)
             if entry is None:
                 try:
-                    entry = setup.register_entry(tournament,
+                    entry = registration.register_entry(tournament,
                                                  [people.member(p) for p in pair.players])
                 except TournamentError as exc:
                     raise UsebioError(_("Pair %(number)s: %(problem)s")
