@@ -9,7 +9,7 @@ beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) 
 ``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
 that have none of their current version (the publication's or correction's request was
 lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
-in the database (``pdf.take``, ``federation.send``) and a second run finds it taken or done.
+in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
 
 Imported by the worker through ``CELERY_IMPORTS`` (nothing in the site imports it).
 """
@@ -68,7 +68,7 @@ def stalled_uploads(now: datetime.datetime) -> list[int]:
 def published_without_pdf(now: datetime.datetime) -> list[int]:
     """Recent published tournaments with no results PDF of their current version in the
     club's language, and none asked for in the last ``JOB_STALL_SECONDS``."""
-    from .pdf import current_version
+    from .documents import current_version
     from .services.results_pdf import PUBLISHED
 
     if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):

@@ -314,7 +314,7 @@ def settle_jobs(club: Club, report: Report, tournament, seconds: float,
     from django.conf import settings
     from django.db import close_old_connections
 
-    from tournaments import pdf as pdfs
+    from tournaments import documents
     from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf, Upload, UploadState
 
     def done() -> bool:
@@ -328,7 +328,7 @@ def settle_jobs(club: Club, report: Report, tournament, seconds: float,
         return ResultsPdf.objects.filter(
             tournament=tournament, kind=PdfKind.RESULTS, session_number=0,
             language=settings.LANGUAGE_CODE, state=PdfState.DONE,
-            version=pdfs.current_version(tournament)).exists()
+            version=documents.current_version(tournament)).exists()
 
     waited = stack.wait_for(done, seconds, step=0.5)
     report.checks["jobs_done_by_themselves"] = waited is not None
@@ -377,7 +377,7 @@ def redis_down(club: Club) -> Report:
     """1. Redis stopped mid-round (broker, results and cache), then restarted: tables go on
     posting from the database, a restarted tablet signs in again, a director logs in to the
     console; the PDF and upload asked for meanwhile are made once after."""
-    from tournaments.exports import federation
+    from tournaments import jobs
     from tournaments.services import publish
 
     report = Report("redis_down")
@@ -392,7 +392,7 @@ def redis_down(club: Club) -> Report:
     try:
         asked = time.monotonic()
         publish.publish_provisional(tournament, user=club.directors[0])  # and a new PDF
-        federation.request_upload(club.endpoint, tournament=tournament, user=None)
+        jobs.request_upload(club.endpoint, tournament=tournament, user=None)
         report.notes["director_publish_and_upload_seconds"] = round(time.monotonic() - asked, 2)
         # Table 1's tablet restarts and signs in again; a director logs in to the console.
         restarted = tablets[1]
@@ -427,7 +427,7 @@ def worker_killed(club: Club) -> Report:
     a supervisor would): each job is made once, by the sweep of the new worker."""
     from django.db import close_old_connections
 
-    from tournaments.exports import federation
+    from tournaments import jobs
     from tournaments.models.uploads import PdfState, ResultsPdf
     from tournaments.services import publish
 
@@ -450,7 +450,7 @@ def worker_killed(club: Club) -> Report:
     club.fed.script = ["hold"]
     club.fed.arrived.clear()
     club.fed.release.clear()
-    federation.request_upload(club.endpoint, tournament=tournament, user=None)
+    jobs.request_upload(club.endpoint, tournament=tournament, user=None)
     held = club.fed.arrived.wait(60)
     club.worker.kill()
     report.notes["killed_while_uploading"] = held

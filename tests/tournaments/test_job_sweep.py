@@ -17,7 +17,6 @@ from kombu.exceptions import OperationalError
 from clubsite.celery import app as celery_app
 from tests.support_fake_federation import FakeFederation
 from tournaments import job_sweep, jobs
-from tournaments import pdf as pdfs
 from tournaments.demo import play_rounds
 from tournaments.exports import federation
 from tournaments.models.uploads import (
@@ -82,7 +81,7 @@ def test_a_pdf_queued_while_the_broker_was_down_is_sent_again_once(
         broker, played, django_capture_on_commit_callbacks):
     broker.down = True
     with django_capture_on_commit_callbacks(execute=True):
-        pdf, created = pdfs.request_pdf(played)  # no error for the request
+        pdf, created = jobs.request_pdf(played)  # no error for the request
     assert created and broker.sent == []
     pdf.refresh_from_db()
     assert pdf.state == PdfState.QUEUED
@@ -101,18 +100,18 @@ def test_a_pdf_queued_while_the_broker_was_down_is_sent_again_once(
 def test_a_pdf_run_is_taken_once_and_taken_over_when_its_run_died(broker, played, settings,
                                                                   tmp_path):
     settings.MEDIA_ROOT = tmp_path
-    pdf, _ = pdfs.request_pdf(played)
-    assert pdfs.take(pdf.pk, "run-1")
-    assert not pdfs.take(pdf.pk, "run-2")  # a second message while run-1 is alive: no-op
-    assert pdfs.take(pdf.pk, "run-1")  # run-1's message handed back after its worker died
+    pdf, _ = jobs.request_pdf(played)
+    assert jobs.take(pdf.pk, "run-1")
+    assert not jobs.take(pdf.pk, "run-2")  # a second message while run-1 is alive: no-op
+    assert jobs.take(pdf.pk, "run-1")  # run-1's message handed back after its worker died
     # run-1 went silent: the sweep puts it back to waiting and sends it again.
     assert job_sweep.sweep(later(61)).pdfs == [pdf.pk]
     pdf.refresh_from_db()
     assert pdf.state == PdfState.QUEUED
-    made = pdfs.make_pdf(pdf.pk, run="run-3")
+    made = jobs.make_pdf(pdf.pk, run="run-3")
     assert made.state == PdfState.DONE and made.file
     name = made.file.name
-    again = pdfs.make_pdf(pdf.pk, run="run-1")  # the old message, redelivered at last
+    again = jobs.make_pdf(pdf.pk, run="run-1")  # the old message, redelivered at last
     assert again.state == PdfState.DONE and again.file.name == name
     assert ResultsPdf.objects.count() == 1
     assert job_sweep.sweep(later(500)).pdfs == []
@@ -133,7 +132,7 @@ def test_an_upload_is_sent_by_one_run_and_resent_when_that_run_died(
         mode=PostMode.FORM, timeout=2, max_retries=3)
     broker.down = True
     with django_capture_on_commit_callbacks(execute=True):
-        upload, created = federation.request_upload(endpoint, tournament=played)
+        upload, created = jobs.request_upload(endpoint, tournament=played)
     assert created and broker.sent == []
     broker.down = False
     assert job_sweep.sweep(later(61)).uploads == [upload.pk]
@@ -154,7 +153,7 @@ def test_a_retry_put_off_by_its_back_off_is_not_swept_early(broker, fed, played,
     endpoint = FederationEndpoint.objects.create(
         name="AEB", url=fed.url, auth=AuthKind.TOKEN, secret="s", file_format=FileFormat.PBN,
         mode=PostMode.FORM, timeout=2, max_retries=5)
-    upload, _ = federation.request_upload(endpoint, tournament=played)
+    upload, _ = jobs.request_upload(endpoint, tournament=played)
     Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED,
                                                due_at=later(600))  # the retry's time
     assert job_sweep.sweep(later(300)).uploads == []
@@ -178,7 +177,7 @@ def test_results_published_while_the_broker_was_down_get_their_pdf_asked_for(
     job_sweep.sweep(on_the_day)
     assert len(broker.sent) == 1
     # Once the PDF of the current version is asked for, the tournament is left alone.
-    pdfs.request_pdf(played)
+    jobs.request_pdf(played)
     assert job_sweep.sweep(on_the_day + datetime.timedelta(hours=1)).tournaments == []
     # An old event is not looked after.
     assert job_sweep.published_without_pdf(on_the_day + datetime.timedelta(days=90)) == []
