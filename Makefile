@@ -60,8 +60,10 @@ test: install
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 
+# -B: the embedded beat re-sends PDF and upload jobs lost to a broker outage or a killed
+# worker (tournaments/job_sweep.py). Run one worker with -B per site.
 worker: install
-	$(VENV)/bin/celery -A clubsite worker -l info
+	$(VENV)/bin/celery -A clubsite worker -B -l info
 
 bench: install
 	$(PY) bench/run_all.py

@@ -2,7 +2,8 @@
 
 Without CELERY_BROKER_URL the settings make tasks run eagerly in-process, so a fresh
 machine needs no broker; production and CI point it at Redis and run a worker:
-``celery -A clubsite worker -l info``.
+``celery -A clubsite worker -B -l info`` (``-B``: the embedded beat runs
+``tournaments.job_sweep``, which re-sends jobs a broker outage or a killed worker lost).
 """
 
 import os

@@ -213,6 +213,19 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
                                     "interval_step": 0.2, "interval_max": 0.2}
 # The worker waits for a broker that went away however long it takes, and comes back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# PDF and upload jobs are kept in the database; the broker's message only says "now". A job
+# waiting or running this many seconds past its due time was lost (the broker was down when
+# it was queued, the worker was killed mid-way): the worker's sweep (``tournaments.job_sweep``,
+# every JOB_SWEEP_SECONDS, run by the beat embedded in the worker: ``celery worker -B``)
+# sends it again, and the job's record makes a second run a no-op.
+JOB_STALL_SECONDS = int(os.environ.get("JOB_STALL_SECONDS", "120"))
+JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
+CELERY_IMPORTS = ["tournaments.job_sweep"]
+CELERY_BEAT_SCHEDULE = {"requeue-stalled-jobs": {
+    "task": "tournaments.job_sweep.requeue_stalled_jobs", "schedule": JOB_SWEEP_SECONDS,
+    "options": {"expires": JOB_SWEEP_SECONDS}}}
+CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule"))
 # Live rankings and travellers follow new results at most this many seconds late: the
 # first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))

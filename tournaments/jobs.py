@@ -13,17 +13,19 @@ version is not made again.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+import logging
 
 from celery import shared_task
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import documents
+from . import documents, job_send
 from .exports import federation
 from .models import Tournament
 from .models.uploads import (
@@ -39,6 +41,8 @@ from .services.errors import TournamentError
 from .services.results_pdf import PUBLISHED
 from .services.snapshot_build import bring_current
 
+logger = logging.getLogger(__name__)
+
 
 def backoff(retries: int) -> int:
     """Seconds before retry number ``retries + 1``: base · 2^retries, at most an hour."""
@@ -46,12 +50,16 @@ def backoff(retries: int) -> int:
     return int(min(base * 2 ** retries, 3600))
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None)
+# ignore_result on every job: its record is in the database, nobody waits for the task's
+# return value, and storing one makes queueing it ask the result store first (a web request
+# would wait for a Redis that is down, and after an outage could not queue again at all).
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,
+             ignore_result=True)
 def send_upload(self, upload_pk: int) -> str:
     """Send one upload; on a passing failure retry with exponential back-off up to the
     endpoint's ``max_retries``, then leave it *failed* for the secretary to retry."""
     try:
-        return federation.send(upload_pk)
+        return federation.send(upload_pk, run=self.request.id or "")
     except federation.UploadRefused as exc:
         federation.give_up(upload_pk, str(exc))
         return UploadState.FAILED
@@ -61,15 +69,17 @@ def send_upload(self, upload_pk: int) -> str:
         if self.request.retries >= limit:
             federation.give_up(upload_pk, str(exc))
             return UploadState.FAILED
+        countdown = backoff(self.request.retries)
         Upload.objects.filter(pk=upload_pk, state=UploadState.SENDING).update(
-            state=UploadState.QUEUED)
+            state=UploadState.QUEUED,  # due when its retry is (``job_sweep``)
+            due_at=timezone.now() + datetime.timedelta(seconds=countdown))
         if self.request.is_eager:  # no broker: the retry runs now, in this process
             return send_upload.apply((upload_pk,), retries=self.request.retries + 1).result
-        raise self.retry(exc=exc, countdown=backoff(self.request.retries),
+        raise self.retry(exc=exc, countdown=countdown,
                          max_retries=limit) from exc
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None) -> int:
     """Import a USEBIO file (all or nothing); returns the ``ResultImport`` id, refused or not.
 
@@ -93,21 +103,22 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def generate_pdf(pdf_pk: int) -> str:
-    """Render and store one requested PDF; a second run finds it made (or re-makes it if the
-    first run died before saving). Errors end in the PDF's record, shown on its page."""
-    return make_pdf(pdf_pk).state
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def generate_pdf(self, pdf_pk: int) -> str:
+    """Render and store one requested PDF; a second run finds it made or being made (or
+    re-makes it if the first run died before saving). Errors end in the PDF's record, shown
+    on its page."""
+    return make_pdf(pdf_pk, run=self.request.id or "").state
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def results_published(tournament_pk: int, language: str | None = None) -> int:
     """Queue the results PDF of the version just published (call on publication)."""
     tournament = Tournament.objects.get(pk=tournament_pk)
     return request_pdf(tournament, language=language)[0].pk
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def refresh_results_pdf(tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
     (queued by ``results_pdf.results_corrected`` at the end of its window): the current version,
@@ -136,9 +147,9 @@ def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | Non
             endpoint=endpoint, content_hash=digest,
             defaults={"tournament": tournament, "season": season, "results_version": version,
                       "file_format": endpoint.file_format, "file_name": name, "content": text,
-                      "created_by": user})
+                      "created_by": user, "due_at": timezone.now()})
         if created:
-            transaction.on_commit(lambda: send_upload.delay(upload.pk))
+            job_send.send_on_commit(send_upload, upload.pk)
     return upload, created
 
 
@@ -148,8 +159,9 @@ def retry_upload(upload: Upload) -> Upload:
         raise TournamentError(_("Only a failed upload can be retried."))
     if not upload.endpoint.enabled:
         raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="")
-    transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="",
+                                               due_at=timezone.now())
+    job_send.send_on_commit(send_upload, upload.pk)
     upload.refresh_from_db()
     return upload
 
@@ -172,12 +184,13 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
     with transaction.atomic():
         pdf, created = ResultsPdf.objects.get_or_create(
             tournament=tournament, kind=kind, language=language, session_number=session_number,
-            version=documents.current_version(tournament, session_number))
+            version=documents.current_version(tournament, session_number),
+            defaults={"due_at": timezone.now()})
         if created or pdf.state == PdfState.FAILED:
             if not created:
                 ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
-                                                            progress=0)
-            transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
+                                                            progress=0, due_at=timezone.now())
+            job_send.send_on_commit(generate_pdf, pdf.pk)
     return pdf, created
 
 
@@ -239,14 +252,30 @@ class Outdated(RuntimeError):
     """The results changed between asking for a PDF and making it."""
 
 
-def make_pdf(pdf_pk: int) -> ResultsPdf:
+def take(pdf_pk: int, run: str = "") -> bool:
+    """Mark the PDF as being made by ``run`` (the task's id; "" in-process). False when
+    another live run has it (taken less than ``JOB_STALL_SECONDS`` ago: a message sent
+    twice) or it is made. The same message handed back after its worker died takes it over
+    at once; any run takes over one whose run went silent for that long."""
+    now = timezone.now()
+    stale = now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
+    held_by_dead = Q(due_at__isnull=True) | Q(due_at__lt=stale)
+    if run:
+        held_by_dead |= Q(taken_by=run)
+    return bool(ResultsPdf.objects.filter(pk=pdf_pk).filter(
+        Q(state__in=[PdfState.QUEUED, PdfState.FAILED]) | Q(state=PdfState.RUNNING) & held_by_dead
+    ).update(state=PdfState.RUNNING, progress=5, due_at=now, taken_by=run))
+
+
+def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
     """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
     is kept; one whose results moved on is made for the version it names only if that
     version is still current, otherwise it is marked failed as outdated."""
     pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
     if pdf.state == PdfState.DONE and pdf.file:
         return pdf
-    ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
+    if not take(pdf.pk, run):
+        return pdf  # another run has it (a message sent twice: the sweep, a redelivery)
     try:
         html, version = documents.render_html(pdf.tournament, pdf.kind, pdf.language,
                                               session_number=pdf.session_number)
@@ -274,4 +303,6 @@ def make_pdf(pdf_pk: int) -> ResultsPdf:
     pdf.state, pdf.progress, pdf.pages = PdfState.DONE, 100, pages
     pdf.finished_at, pdf.error = timezone.now(), ""
     pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
+    # One line per PDF made: the fault-injection runs count them (each made once).
+    logger.info("PDF %s made: %s, %d pages", pdf.pk, name, pages)
     return pdf

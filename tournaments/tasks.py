@@ -39,7 +39,7 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
 
 
 # Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.
-from . import jobs  # noqa: E402
+from . import job_send, jobs  # noqa: E402
 
 # --- receivers of ``services.signals`` (connected in ``TournamentsConfig.ready``) -----------
 # The services decide whether and when; these only queue.
@@ -51,7 +51,8 @@ def queue_classification(sender, *, session_id: int, window_end: float,
 
 
 def queue_results_pdf(sender, *, tournament_id: int, **kwargs) -> None:
-    jobs.results_published.delay(tournament_id)
+    # A broker that is down leaves no PDF asked for: the worker's sweep asks once it is back.
+    job_send.send(jobs.results_published, tournament_id)
 
 
 def queue_results_pdf_refresh(sender, *, tournament_id: int, countdown: int | None,

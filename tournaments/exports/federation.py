@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import datetime
 import http.client
 import json
 import socket
@@ -26,6 +27,7 @@ import threading
 import time
 import uuid
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -166,16 +168,23 @@ def _post(upload: Upload) -> tuple[int, str]:
     return reply.status, text
 
 
-def send(upload_pk: int) -> str:
+def send(upload_pk: int, run: str = "") -> str:
     """One attempt at sending; returns the upload's state. Safe to run twice: an upload
-    already sent (or uploaded by hand) is left alone."""
+    already sent (or uploaded by hand) is left alone, and so is one another live run is
+    sending (``run`` is the task's id: the same message handed back after its worker died
+    takes over at once, another waits until the first went silent for ``JOB_STALL_SECONDS``)."""
     with transaction.atomic():
         upload = Upload.objects.select_for_update(of=("self",)).select_related(
             "endpoint", "tournament", "season").get(pk=upload_pk)
         if upload.state in (UploadState.SENT, UploadState.MANUAL):
             return upload.state
-        upload.state = UploadState.SENDING
-        upload.save(update_fields=["state"])
+        now = timezone.now()
+        if (upload.state == UploadState.SENDING and not (run and upload.taken_by == run)
+                and upload.due_at is not None
+                and upload.due_at > now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)):
+            return upload.state  # another run is sending it (a message sent twice)
+        upload.state, upload.due_at, upload.taken_by = UploadState.SENDING, now, run
+        upload.save(update_fields=["state", "due_at", "taken_by"])
     attempt = UploadAttempt.objects.create(upload=upload)
     started = time.monotonic()
     try:

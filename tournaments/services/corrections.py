@@ -21,7 +21,7 @@ from ..models import (
     ResultStatus,
     Section,
 )
-from . import reclassification
+from . import reclassification, revisions
 from .adjustments import core_entry
 from .entry import audit_result, legal_score, normalise_lead, resolve_line, retrying, scored
 from .errors import InvalidResult
@@ -34,21 +34,27 @@ def _require_reason(reason: str) -> str:
     return reason.strip()
 
 
+@revisions.keeping_refused
 def correct_result(result: Result, *, user, contract: str, declarer: str = "",
                    tricks: int | None = None, lead: str = "", ns_score: int | None = None,
-                   reason: str, law: str = "", override: bool = False) -> Result:
-    """The director replaces a played result (a wrong entry, a Law 79 correction)."""
+                   reason: str, law: str = "", override: bool = False,
+                   revision: str | None = None) -> Result:
+    """The director replaces a played result (a wrong entry, a Law 79 correction); based on
+    another ``revision`` than the stored one it is refused and kept as a conflict."""
     reason = _require_reason(reason)
     tournament = result.section.session.tournament
     overridden = correction_allowed(tournament, override)
     with transaction.atomic():
-        row = Result.objects.select_for_update().select_related(
+        # The result row only (of=self): locking its board and session too deadlocked with
+        # a concurrent correction's commit checking its audit entry's foreign keys.
+        row = Result.objects.select_for_update(of=("self",)).select_related(
             "board", "section__session").get(pk=result.pk)
         before = row.snapshot()
         data = scored(row.board, contract, declarer, tricks)
         if ns_score is not None:
             data["ns_score"] = legal_score(ns_score)
         data["lead"] = normalise_lead(lead)
+        revisions.check(row, revision, proposed=data | {"reason": reason, "law": law}, user=user)
         for field, value in data.items():
             setattr(row, field, value)
         row.adjustment, row.law, row.reason = None, law, reason
@@ -60,7 +66,7 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
 
 def adjust_score(*, user, section: Section, round: int, table: int, board: int,
                  adjustment: dict, reason: str, law: str = "", ns_score: int | None = None,
-                 override: bool = False) -> Result:
+                 override: bool = False, revision: str | None = None) -> Result:
     """Award an adjusted score on a line (with or without a result already there).
 
     ``adjustment`` is one of the shapes in ``services.adjustments``; a fouled board keeps
@@ -82,6 +88,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
             Board.objects.select_for_update().filter(pk=line.board.pk).first()
             row = Result.objects.filter(section=section, round=round, board=line.board,
                                         ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
+            revisions.check(row, revision)
             before = row.snapshot() if row else None
             fouled = adjustment.get("kind") == "fouled"
             score = ns_score if ns_score is not None else (row.ns_score if row else None)
@@ -131,12 +138,14 @@ def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
     return kept
 
 
-def remove_result(result: Result, *, user, reason: str, override: bool = False) -> None:
+def remove_result(result: Result, *, user, reason: str, override: bool = False,
+                  revision: str | None = None) -> None:
     """Take a line off the traveller (entered for the wrong pairs, say); it stays in the trail."""
     reason = _require_reason(reason)
     overridden = correction_allowed(result.section.session.tournament, override)
     with transaction.atomic():
         row = Result.objects.select_for_update().get(pk=result.pk)
+        revisions.check(row if row.status == ResultStatus.OK else None, revision)
         before = row.snapshot()
         row.status = ResultStatus.REJECTED
         row.save(update_fields=["status", "modified_at"])

@@ -31,6 +31,7 @@ from ..services import (
     plan,
     progress,
     publish,
+    revisions,
 )
 from ..services import entry as entry_service
 from ..services.adjustments import describe
@@ -188,9 +189,13 @@ def line(request, pk, rnd, table, board):
                                           "law": "12C1"})
     remove_form = ReasonForm(request.POST if action == "remove" else None)
     forms = {"result": result_form, "adjust": adjust_form, "remove": remove_form}
+    # The revision of the line this page showed: a change based on an older one is refused
+    # (a post without one, from an older page, is not checked).
+    revision = (request.POST.get("revision", None) if action
+                else revisions.revision(current))
     if action in forms and forms[action].is_valid():
         form = forms[action]
-        data = form.cleaned_data
+        data = form.cleaned_data | {"revision": revision}
         try:
             if action == "result":
                 _save_result(request, section, found, current, data)
@@ -198,12 +203,15 @@ def line(request, pk, rnd, table, board):
                 corrections.adjust_score(
                     user=request.user, section=section, round=rnd, table=table, board=board,
                     adjustment=_adjustment_from(form, found.board), reason=data["reason"],
-                    law=data["law"], override=data["override"])
+                    law=data["law"], override=data["override"], revision=revision)
             elif current is None:
                 raise TournamentError(_("There is no result to remove."))
             else:
                 corrections.remove_result(current, user=request.user, reason=data["reason"],
-                                          override=data["override"])
+                                          override=data["override"], revision=revision)
+        except revisions.StaleRevision as exc:  # the page again, with the current value
+            messages.error(request, exc.message)
+            return redirect(_line_url(section.pk, rnd, table, board))
         except CorrectionPeriodOver as exc:
             form.add_error("override", exc.message)
         except TournamentError as exc:
@@ -222,7 +230,7 @@ def line(request, pk, rnd, table, board):
         "result_form": result_form, "adjust_form": adjust_form, "remove_form": remove_form,
         "period_over": publish.correction_period_over(tournament),
         "traveller": _traveller(found), "resolve_form": ReasonForm(),
-        "law_preview": law_link(adjust_form["law"].value() or ""),
+        "law_preview": law_link(adjust_form["law"].value() or ""), "revision": revision if revision is not None else revisions.revision(current),
     }, status=400 if action else 200)
 
 
@@ -231,7 +239,8 @@ def _save_result(request, section, found, current, data):
               "tricks": data["tricks"], "lead": data["lead"], "ns_score": data["ns_score"]}
     if current is not None:
         corrections.correct_result(current, user=request.user, reason=data["reason"],
-                                     law=data["law"], override=data["override"], **common)
+                                   law=data["law"], override=data["override"],
+                                   revision=data["revision"], **common)
         return
     publish.correction_allowed(section.session.tournament, data["override"])
     entry_service.submit_result(round=found.round, board=found.board.number,

@@ -16,7 +16,7 @@ from clubsite.models import Season
 from clubsite.params import int_param
 from clubsite.permissions import director_required, secretary_required
 
-from .. import jobs
+from .. import job_send, jobs
 from ..exports import federation
 from ..exports.licences import licence_batch, requested_licences
 from ..forms.uploads import EndpointForm, ImportForm
@@ -183,13 +183,17 @@ def imports(request):
             # The bytes as sent: the parser decodes them as the file's XML declaration says.
             content = base64.b64encode(upload.read()).decode("ascii")
             key = uuid.uuid4().hex
-            jobs.import_usebio_file.delay(content, upload.name, key, request.user.pk)
-            record = ResultImport.objects.filter(key=key).first()
-            if record is not None:
-                return redirect("uploads:import", pk=record.pk)
-            messages.info(request, _("The file is being imported; this page shows it when "
-                                     "done."))
-            return redirect("uploads:imports")
+            if job_send.send(jobs.import_usebio_file, content, upload.name, key,
+                             request.user.pk):
+                record = ResultImport.objects.filter(key=key).first()
+                if record is not None:
+                    return redirect("uploads:import", pk=record.pk)
+                messages.info(request, _("The file is being imported; this page shows it "
+                                         "when done."))
+                return redirect("uploads:imports")
+            # The broker is down: nothing was started, the form keeps its place.
+            form.add_error("file", _("The import could not be started; send the file again "
+                                     "in a minute."))
     return render(request, "tournaments/uploads/imports.html", {
         "form": form, "imports": ResultImport.objects.select_related("tournament")[:50]})
 

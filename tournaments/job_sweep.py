@@ -1,0 +1,138 @@
+"""The worker's sweep: PDF and upload jobs lost on the way are sent again by themselves.
+
+A job is a row (``ResultsPdf``, ``Upload``) first and a broker message second. The message
+can be lost: the broker was down when the job was queued (``job_send`` logged it and left
+the row queued), or the worker was killed mid-job (Redis would hand an unacknowledged
+message back only after its visibility timeout, an hour). So every ``JOB_SWEEP_SECONDS`` the
+beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) runs
+``requeue_stalled_jobs``, which sends again every job still waiting or running
+``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
+that have none of their current version (the publication's or correction's request was
+lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
+in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
+
+Imported by the worker through ``CELERY_IMPORTS`` (nothing in the site imports it).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from dataclasses import dataclass, field
+
+from celery import shared_task
+from celery.signals import worker_ready
+from django.conf import settings
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from .job_send import send
+from .models import Tournament
+from .models.uploads import PdfKind, PdfState, ResultsPdf, Upload, UploadState
+
+logger = logging.getLogger(__name__)
+
+# At most this many jobs of each kind per sweep (the next sweep takes the rest).
+BATCH = 200
+# Published results are looked after for this many days after the event.
+RECENT_DAYS = 30
+
+
+@dataclass
+class Swept:
+    """What one sweep sent again (row ids), and the tournaments whose PDF it asked for."""
+
+    pdfs: list[int] = field(default_factory=list)
+    uploads: list[int] = field(default_factory=list)
+    tournaments: list[int] = field(default_factory=list)
+
+
+def stalled_before(now: datetime.datetime) -> datetime.datetime:
+    return now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
+
+
+def stalled_pdfs(now: datetime.datetime) -> list[int]:
+    return list(ResultsPdf.objects.annotate(due=Coalesce("due_at", "created_at"))
+                .filter(state__in=[PdfState.QUEUED, PdfState.RUNNING],
+                        due__lt=stalled_before(now))
+                .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+
+
+def stalled_uploads(now: datetime.datetime) -> list[int]:
+    return list(Upload.objects.annotate(due=Coalesce("due_at", "created_at"))
+                .filter(state__in=[UploadState.QUEUED, UploadState.SENDING],
+                        due__lt=stalled_before(now), endpoint__enabled=True)
+                .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+
+
+def published_without_pdf(now: datetime.datetime) -> list[int]:
+    """Recent published tournaments with no results PDF of their current version in the
+    club's language, and none asked for in the last ``JOB_STALL_SECONDS``."""
+    from .documents import current_version
+    from .services.results_pdf import PUBLISHED
+
+    if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
+        return []
+    since = timezone.localdate(now) - datetime.timedelta(days=RECENT_DAYS)
+    missing = []
+    for tournament in Tournament.objects.filter(status__in=PUBLISHED, date__gte=since)[:BATCH]:
+        asked = ResultsPdf.objects.filter(
+            tournament=tournament, kind=PdfKind.RESULTS, session_number=0,
+            language=settings.LANGUAGE_CODE)
+        if asked.filter(version=current_version(tournament)).exists():
+            continue
+        if asked.filter(created_at__gte=stalled_before(now)).exists():
+            continue  # a refresh is on its way (debounced, ``results_pdf.results_corrected``)
+        missing.append(tournament.pk)
+    return missing
+
+
+def sweep(now: datetime.datetime | None = None) -> Swept:
+    """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
+    from .jobs import generate_pdf, send_upload
+    from .services.results_pdf import results_corrected
+
+    now = now or timezone.now()
+    swept = Swept()
+    for pk in stalled_pdfs(now):
+        # Back to waiting: a run that died holding it lets the next run take it. Once sent,
+        # due now, so the next sweep waits a whole stall time before sending it once more.
+        ResultsPdf.objects.filter(pk=pk, state=PdfState.RUNNING).update(state=PdfState.QUEUED)
+        if not send(generate_pdf, pk):
+            return swept  # the broker is away: the next sweep tries again
+        ResultsPdf.objects.filter(pk=pk, state=PdfState.QUEUED).update(due_at=now)
+        swept.pdfs.append(pk)
+    for pk in stalled_uploads(now):
+        Upload.objects.filter(pk=pk, state=UploadState.SENDING).update(state=UploadState.QUEUED)
+        if not send(send_upload, pk):
+            return swept
+        Upload.objects.filter(pk=pk, state=UploadState.QUEUED).update(due_at=now)
+        swept.uploads.append(pk)
+    for pk in published_without_pdf(now):
+        results_corrected(pk)
+        swept.tournaments.append(pk)
+    if swept.pdfs or swept.uploads or swept.tournaments:
+        logger.warning("job sweep: sent again %d PDF(s) %s, %d upload(s) %s; asked for the PDF "
+                       "of %d tournament(s) %s", len(swept.pdfs), swept.pdfs,
+                       len(swept.uploads), swept.uploads, len(swept.tournaments),
+                       swept.tournaments)
+    return swept
+
+
+@shared_task(ignore_result=True)
+def requeue_stalled_jobs() -> dict:
+    """The beat's periodic task (and a worker's first): ``sweep``."""
+    swept = sweep()
+    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments}
+
+
+@worker_ready.connect
+def _sweep_when_ready(sender=None, **kwargs) -> None:
+    """The worker that sweeps (the one with the embedded beat, ``-B``) looks for lost jobs
+    as soon as it (re)starts, not a sweep interval later; other workers leave it to it."""
+    if not getattr(getattr(sender, "controller", None), "beat", None):
+        return
+    try:
+        requeue_stalled_jobs.delay()
+    except Exception:
+        logger.warning("could not queue the job sweep at start", exc_info=True)
