@@ -50,7 +50,6 @@ KNOWN_CYCLES: list[set[str]] = [
         "tournaments.services.results", "tournaments.services.setup",
         "tournaments.services.teams", "tournaments.services.triplicate", "tournaments.tasks",
     },
-    {"tournaments.imports.usebio_parse", "tournaments.imports.usebio_teams_parse"},
     {"tournaments.models.entries", "tournaments.models.event", "tournaments.models.teams"},
     {"tournaments.views.table", "tournaments.views.teams_table"},
 ]

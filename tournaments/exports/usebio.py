@@ -5,7 +5,7 @@ with its header, then ``SESSION › SECTION`` each holding its ``PARTICIPANTS`` 
 two ``PLAYER``s and their licence numbers, teams, or players) and its ``BOARD``s with
 ``TRAVELLER_LINE``s carrying the marks of the event's method; a multi-session event adds
 the overall totals as ``PARTICIPANTS`` directly under ``EVENT``; known deals go in a
-``HANDSET``. Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
+``HANDSET`` (with each board's ``DEALER`` and ``VULNERABILITY``). Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
 Scores are from North-South's side; an artificial adjusted score is written ``A6040``.
 A teams event writes ``TEAM``s and ``MATCH``es instead of the section's boards
 (``usebio_teams``); an individual's lines also name their four players
@@ -36,6 +36,7 @@ SCORING = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: 
 MARK_TAGS = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMP_POINTS",
              ScoringMethod.BUTLER: "BUTLER_POINTS"}
 ROLE_PERCENT = {"A+": 60, "A": 50, "A-": 40, "A−": 40}
+VULNERABILITY = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
 SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 
@@ -167,7 +168,7 @@ def build(data: EventData) -> ET.Element:
         _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
     _sub(event, "RESULTS_VERSION", data.version)
     mark_tag = MARK_TAGS.get(t.scoring_method)
-    deals: dict[int, str] = {}
+    deals: dict = {}  # board number → the first section's board with that deal
     for session in data.sessions:
         s_el = _sub(event, "SESSION", SESSION_ID=session.number)
         for section in session.sections:
@@ -181,7 +182,7 @@ def build(data: EventData) -> ET.Element:
                 if kind not in TEAM_KINDS:
                     _board(sec_el, board, mark_tag)
                 if board.deal:
-                    deals.setdefault(board.number, board.deal)
+                    deals.setdefault(board.number, board)
     if data.totals and kind in TEAM_KINDS:
         usebio_teams.participants(event, data.totals, data.club_id)
     elif data.totals:
@@ -191,7 +192,9 @@ def build(data: EventData) -> ET.Element:
         for number in sorted(deals):
             b = _sub(handset, "BOARD")
             _sub(b, "BOARD_NUMBER", number)
-            for seat, suits in hands(deals[number]).items():
+            _sub(b, "DEALER", deals[number].dealer or None)
+            _sub(b, "VULNERABILITY", VULNERABILITY.get(deals[number].vulnerability, "None"))
+            for seat, suits in hands(deals[number].deal).items():
                 h = _sub(b, "HAND")
                 _sub(h, "DIRECTION", seat)
                 for suit, holding in sorted(zip(SUITS, suits, strict=True),

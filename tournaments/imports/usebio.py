@@ -16,6 +16,7 @@ refused ``ResultImport`` saying why.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -41,6 +42,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..models.uploads import ImportState, ResultImport
+from ..scoring import board_conditions
 from ..services import entry as entry_service
 from ..services import setup
 from ..services.classification import classify_tournament
@@ -48,7 +50,7 @@ from ..services.errors import TournamentError
 from ..services.teams import TEAM_METHODS
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
-__all__ = ["UsebioError", "import_file", "import_event", "report_text"]
+__all__ = ["AlreadyImported", "UsebioError", "import_file", "import_event", "report_text"]
 
 
 @dataclass
@@ -219,12 +221,22 @@ def _lead(text: str) -> str:
         return ""
 
 
-def save_deals(tournament: Tournament, deals: dict[int, str]) -> None:
-    if deals:
-        dealt = list(Board.objects.filter(session__tournament=tournament, number__in=list(deals)))
-        for board in dealt:
-            board.deal = deals[board.number]
-        Board.objects.bulk_update(dealt, ["deal"])
+def save_deals(tournament: Tournament, deals: dict[int, str],
+               conditions: dict[int, tuple[str, str]] | None = None) -> None:
+    """The hand records' deals, and the dealer and vulnerability they state (a board marked
+    otherwise than Law 2 keeps its marking, and says so)."""
+    conditions = conditions or {}
+    numbers = set(deals) | set(conditions)
+    if not numbers:
+        return
+    dealt = list(Board.objects.filter(session__tournament=tournament, number__in=numbers))
+    for board in dealt:
+        board.deal = deals.get(board.number, board.deal)
+        if board.number in conditions:
+            dealer, vul = conditions[board.number]
+            board.dealer, board.vulnerability = dealer, vul
+            board.conditions_overridden = (dealer, vul or None) != board_conditions(board.number)
+    Board.objects.bulk_update(dealt, ["deal", "dealer", "vulnerability", "conditions_overridden"])
 
 
 PASS_WORDS = ("PASS", "P", "AP", "PASSED", "ALL PASS")
@@ -294,7 +306,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                            assignments=assignments)
         made.append((section, fs, plays))
     deals = event.deals
-    save_deals(tournament, deals)
+    save_deals(tournament, deals, event.conditions)
     notes: list[dict] = []
     rows = []
     for section, fs, plays in made:
@@ -425,11 +437,50 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     return out
 
 
+class AlreadyImported(UsebioError):
+    """The file (same content, or the same scorer's event) was imported before; ``replace``
+    imports it again in place of the earlier tournament."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        super().__init__(_("This file is already imported as “%(name)s” (%(slug)s). Import it "
+                           "again with “replace” to put this file in its place.")
+                         % {"name": tournament.name, "slug": tournament.slug}, "duplicate")
+        self.tournament = tournament
+
+
+def content_hash(data: bytes | str) -> str:
+    raw = data.encode() if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
+
+
+def earlier_import(digest: str, event: FileEvent) -> Tournament | None:
+    """The tournament made from this file before: the same bytes, or the same scorer's event
+    (its EVENT_IDENTIFIER, on the same date) written again with other figures."""
+    found = Tournament.objects.filter(import_hash=digest).first()
+    if found is None and event.identifier:
+        found = Tournament.objects.filter(import_identifier=event.identifier,
+                                          date=event.date).first()
+    return found
+
+
+def remove_import(tournament: Tournament) -> None:
+    """Delete an imported tournament and everything made from its file (results first: they
+    hold their entries), so the file can be imported again in its place."""
+    from ..models import TeamLineup, TeamMatch
+
+    Result.objects.filter(section__session__tournament=tournament).delete()
+    TeamLineup.objects.filter(match__session__tournament=tournament).delete()
+    TeamMatch.objects.filter(session__tournament=tournament).delete()
+    tournament.delete()
+
+
 def import_file(data: bytes | str, *, file_name: str = "", user=None,
-                key: str = "") -> ResultImport:
+                key: str = "", replace: bool = False) -> ResultImport:
     """Parse, import and verify; a refused file is recorded with its error and raises
     ``UsebioError`` after everything it started was rolled back. With a ``key``, a second
-    call with the same key returns the first call's import instead of importing again."""
+    call with the same key returns the first call's import instead of importing again.
+    A file imported before is refused (``AlreadyImported``, the record names the earlier
+    tournament) unless ``replace``: then the earlier tournament gives way to the new one."""
     # An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
     # unencodable characters reach the record.
     file_name = "".join(c for c in file_name if c.isprintable()).encode(
@@ -438,9 +489,16 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
         done = ResultImport.objects.filter(key=key).first()
         if done is not None:
             return done
+    digest = content_hash(data)
     try:
         event = parse(data)
         with transaction.atomic():
+            earlier = earlier_import(digest, event)
+            if earlier is not None and not replace:
+                raise AlreadyImported(earlier)
+            replaced = earlier.slug if earlier is not None else ""
+            if earlier is not None:
+                remove_import(earlier)
             if event.scoring_method in TEAM_METHODS:
                 from .usebio_teams import import_teams, verify_teams
 
@@ -454,14 +512,21 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
             else:
                 tournament, outcome = import_event(event, user=user, file_name=file_name)
                 differences = outcome["notes"] + verify(tournament, event)
+            Tournament.objects.filter(pk=tournament.pk).update(
+                import_hash=digest, import_identifier=event.identifier)
+            summary = outcome["summary"]
+            if replaced:
+                summary["replaced"] = replaced
             return ResultImport.objects.create(
                 file_name=file_name[:200], key=key, tournament=tournament,
                 state=ImportState.DONE,
-                summary=outcome["summary"], differences=differences, created_by=user)
+                summary=summary, differences=differences, created_by=user)
     except UsebioError as exc:
-        ResultImport.objects.create(file_name=file_name[:200], key=key,
-                                    state=ImportState.FAILED, error=exc.message,
-                                    created_by=user)
+        ResultImport.objects.create(
+            file_name=file_name[:200], key=key, state=ImportState.FAILED, error=exc.message,
+            tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
+            summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
+            created_by=user)
         raise
 
 
@@ -470,7 +535,9 @@ def report_text(record: ResultImport) -> str:
     if record.state == ImportState.FAILED:
         return _("Refused: %(error)s") % {"error": record.error}
     s = record.summary
-    lines = [
+    lines = [] if "replaced" not in s else [
+        _("It replaces the earlier import %(slug)s.") % {"slug": s["replaced"]}]
+    lines += [
         _("Imported “%(event)s” as %(slug)s.") % {"event": s.get("event"),
                                                  "slug": record.tournament.slug
                                                  if record.tournament else "-"},
