@@ -20,6 +20,7 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,6 +35,7 @@ from ..models import (
     Entry,
     RankingScope,
     Result,
+    ScoringMethod,
     Section,
     SessionStatus,
     StoredMark,
@@ -48,6 +50,15 @@ from ..services import setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
 from ..services.teams import TEAM_METHODS
+from .usebio_conventions import (
+    awarded_percentages,
+    describe,
+    detect,
+    field_boards,
+    file_top,
+    full_set,
+    raw_mark,
+)
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
 __all__ = ["AlreadyImported", "UsebioError", "import_file", "import_event", "report_text"]
@@ -204,12 +215,13 @@ def _pair_key(pair: FilePair) -> tuple:
 # --- the import -----------------------------------------------------------------------------
 
 
-def _pools(sections: list[FileSection]) -> dict[int, str]:
-    """Section index → pool: sections of a session with the same boards share one."""
+def _pools(sections: list[FileSection], per_section: bool = False) -> dict[int, str]:
+    """Section index → pool: sections of a session with the same boards share one (unless
+    the file's Butler datum was taken per section: then each section is its own field)."""
     pools: dict[int, str] = {}
     seen: dict[tuple, str] = {}
     for i, s in enumerate(sections):
-        key = (s.session, tuple(sorted(s.boards)))
+        key = (s.session, tuple(sorted(s.boards)), s.letter if per_section else "")
         pools[i] = seen.setdefault(key, s.letter)
     return pools
 
@@ -274,10 +286,14 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     tournament = setup.create_tournament(
         name=event.name, date=event.date, venue=event.venue, scoring_method=event.scoring_method,
         sessions=event.session_count, user=user)
+    conventions = detect(event)
+    Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
+    tournament.conventions = conventions
     sessions = {s.number: s for s in tournament.sessions.all()}
     people = People(event)
     entries: dict[tuple, Entry] = {}
-    pools = _pools(event.sections)
+    pools = _pools(event.sections, conventions.get("butler_field") == "section")
+    tops = _file_tops(event)
     pair_entry: dict[tuple[int, str], Entry] = {}  # (section index, "3NS") → entry
     made = []
     for i, fs in enumerate(event.sections):
@@ -321,10 +337,15 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 m = slot[(line.ns, line.ew, number)]
                 ns = pair_entry[(i, f"{line.ns}{'NS' if fs.directional else ''}")]
                 ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
+                data = _result(boards[number], line, notes, where)
+                if conventions.get("artificial") and line.adjustment \
+                        and event.scoring_method == ScoringMethod.MATCHPOINTS \
+                        and line.adjustment.get("kind") == "artificial":
+                    data["adjustment"] = awarded_percentages(line, tops[id(line)]) \
+                        or line.adjustment
                 rows.append(Result(section=section, board=boards[number], round=m.round,
                                    table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
-                                   reason=result_reason(file_name),
-                                   **_result(boards[number], line, notes, where)))
+                                   reason=result_reason(file_name), **data))
     save_results(rows)
     finish(tournament, user=user, file_name=file_name)
     summary = {
@@ -332,9 +353,21 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         "sessions": event.session_count, "sections": len(event.sections),
         "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
         "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
-        "lines": len(rows), "deals": len(deals),
+        "lines": len(rows), "deals": len(deals), "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
+
+
+def _file_tops(event: FileEvent) -> dict[int, Decimal]:
+    """id(line) → the top of the line's field as the file writes it (artificial awards are
+    read as percentages of it)."""
+    out = {}
+    for boards in field_boards(event, per_section=False):
+        top = file_top(line for ls in boards.values() for line in ls) or 0
+        for ls in boards.values():
+            for line in ls:
+                out[id(line)] = top
+    return out
 
 
 def save_results(rows: list[Result]) -> None:
@@ -394,8 +427,42 @@ def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str
         "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
 
 
+def _ours_vs_file(conventions: dict):
+    """Our figure on the file's terms: a raw-marks file's lines are compared with our mark
+    brought back to the board's own top, a factored-totals file's pair totals with our points
+    on the boards played factored up to the full set."""
+    factoring = conventions.get("factoring", "neuberg")
+
+    def line_mark(ours, side: str, n: int, big_n: int):
+        if ours is None or conventions.get("marks") != "raw" or n == big_n or n < 1:
+            return ours
+        return raw_mark(Fraction(ours), side, n, big_n, factoring)
+
+    def total(played_points, count: int, full: int):
+        if conventions.get("totals") == "factored" and count:
+            return played_points * full / count
+        return played_points
+
+    return line_mark, total
+
+
+def _tried(conventions: dict) -> str:
+    """The rules a line was checked under, for a difference no convention explains."""
+    return "; ".join(describe(conventions)) or _("the club's own rules")
+
+
+def _place_text(place: int, tied: bool) -> str:
+    return f"{place}=" if tied else str(place)
+
+
 def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
-    """Every figure of the file our scoring does not reproduce."""
+    """Every figure of the file our scoring does not reproduce, on the file's own terms (its
+    recognised conventions); each difference says which rules were tried."""
+    conventions = tournament.conventions or {}
+    line_mark, total_of = _ours_vs_file(conventions)
+    tried = _tried(conventions)
+    shared = conventions.get("places") == "shared"
+    pairs = event.event_type != "INDIVIDUAL"  # an individual's lines hold four players
     out: list[dict] = []
     sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
         session__tournament=tournament).select_related("session")}
@@ -407,33 +474,61 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
         if m.result_id:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
+    real = {}  # (session, board) → real results in the field, and the field's N
+    for boards in field_boards(event, conventions.get("butler_field") == "section"):
+        top = file_top(line for ls in boards.values() for line in ls)
+        big_n = int(top / 2 + 1) if top else 0
+        for lines in boards.values():
+            for line in lines:
+                real[id(line)] = (sum(1 for ln in lines if ln.adjustment is None
+                                      and ln.score is not None), big_n)
     for fs in event.sections:
         section = sections[(fs.session, fs.letter)]
         plays = meetings(fs)
         slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
-        for pair in fs.pairs:
-            where = _participant_label(event, fs, pair)
-            r = ranks[section.pk].get((pair.number, pair.direction))
-            for what, file_value, ours in (
-                    ("total", pair.total, r.points if r else None),
-                    ("percentage", pair.percentage, r.percentage if r else None)):
-                if _differs(file_value, ours):
-                    out.append({"what": what, "where": where, "file": str(file_value),
-                                "ours": "" if ours is None else str(ours)})
-            if pair.place is not None and (r is None or r.place != pair.place):
-                out.append({"what": "place", "where": where, "file": str(pair.place),
-                            "ours": str(r.place) if r else ""})
+        played: dict[tuple[int, str], list] = defaultdict(lambda: [Decimal(0), 0])
         for number, lines in sorted(fs.boards.items()):
             for line in lines:
                 m = slot[(line.ns, line.ew, number)]
                 where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
                     "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
-                for side, file_value in (("NS", line.ns_mark), ("EW", line.ew_mark)):
+                n, big_n = real[id(line)]
+                for side, pair, file_value in (("NS", line.ns, line.ns_mark),
+                                               ("EW", line.ew, line.ew_mark)):
                     ours = marks.get((section.pk, number, m.round, m.table, side))
+                    key = (pair, side if fs.directional else "")
+                    played[key][0] += ours or 0
+                    played[key][1] += 1
+                    if line.adjustment is None and line.score is not None:
+                        ours = line_mark(ours, side, n, big_n)
                     if _differs(file_value, ours):
                         out.append({"what": f"mark {side}", "where": where,
-                                    "file": str(file_value),
-                                    "ours": "" if ours is None else str(ours)})
+                                    "file": str(file_value), "tried": tried,
+                                    "ours": "" if ours is None else str(round(Decimal(
+                                        ours.numerator) / ours.denominator, 2) if isinstance(
+                                        ours, Fraction) else ours)})
+        most = max((c for _p, c in played.values()), default=0)
+        for pair in fs.pairs:
+            where = _participant_label(event, fs, pair)
+            r = ranks[section.pk].get((pair.number, pair.direction))
+            _points, count = played.get((pair.number, pair.direction), (None, 0))
+            ours_total = r.points if r else None
+            if pairs and r is not None and count and r.points is not None:
+                # our total without a relay's own average, then on the file's terms
+                raw = r.points * count / r.boards if r.boards > count else r.points
+                ours_total = round(total_of(raw, count, max(full_set(fs, most), r.boards)), 2)
+            for what, file_value, ours in (
+                    ("total", pair.total, ours_total),
+                    ("percentage", pair.percentage, r.percentage if r else None)):
+                if _differs(file_value, ours):
+                    out.append({"what": what, "where": where, "file": str(file_value),
+                                "ours": "" if ours is None else str(ours), "tried": tried})
+            if pair.place is not None and (r is None or r.place != pair.place
+                                           or (shared and r.tied != pair.tied)):
+                out.append({"what": "place", "where": where,
+                            "file": _place_text(pair.place, pair.tied and shared),
+                            "ours": _place_text(r.place, r.tied and shared) if r else "",
+                            "tried": tried})
     return out
 
 
@@ -550,6 +645,9 @@ def report_text(record: ResultImport) -> str:
          _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
            "%(boards)s boards, %(lines)s results, %(deals)s deals.")) % s,
     ]
+    if s.get("conventions"):
+        lines.append(_("Conventions of the file: %(rules)s.")
+                     % {"rules": "; ".join(describe(s["conventions"]))})
     if not record.differences:
         lines.append(_("Verify: our scoring reproduces every figure of the file."))
     else:
@@ -557,5 +655,6 @@ def report_text(record: ResultImport) -> str:
                      % {"count": len(record.differences)})
         for d in record.differences:
             lines.append(f"  {d['where']}: {d['what']} {_('file')} {d['file']} · "
-                         f"{_('ours')} {d['ours'] or '-'}")
+                         f"{_('ours')} {d['ours'] or '-'}"
+                         + (f" · {_('rules tried')}: {d['tried']}" if d.get("tried") else ""))
     return "\n".join(lines)
