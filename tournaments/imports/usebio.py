@@ -54,8 +54,8 @@ from .usebio_conventions import (
     awarded_percentages,
     describe,
     detect,
+    event_top,
     field_boards,
-    file_top,
     full_set,
     raw_mark,
 )
@@ -363,7 +363,7 @@ def _file_tops(event: FileEvent) -> dict[int, Decimal]:
     read as percentages of it)."""
     out = {}
     for boards in field_boards(event, per_section=False):
-        top = file_top(line for ls in boards.values() for line in ls) or 0
+        top = event_top(event, [line for ls in boards.values() for line in ls]) or 0
         for ls in boards.values():
             for line in ls:
                 out[id(line)] = top
@@ -413,6 +413,8 @@ def _differs(file_value: Decimal | None, ours) -> bool:
         return False
     if ours is None:
         return True
+    if isinstance(ours, Fraction):
+        ours = Decimal(ours.numerator) / Decimal(ours.denominator)
     return abs(Decimal(ours) - file_value) > _tolerance(file_value)
 
 
@@ -451,6 +453,12 @@ def _tried(conventions: dict) -> str:
     return "; ".join(describe(conventions)) or _("the club's own rules")
 
 
+def _shown(value) -> str:
+    if isinstance(value, Fraction):
+        value = round(Decimal(value.numerator) / Decimal(value.denominator), 2)
+    return str(value)
+
+
 def _place_text(place: int, tied: bool) -> str:
     return f"{place}=" if tied else str(place)
 
@@ -476,7 +484,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                    m.direction)] = m.mark
     real = {}  # (session, board) → real results in the field, and the field's N
     for boards in field_boards(event, conventions.get("butler_field") == "section"):
-        top = file_top(line for ls in boards.values() for line in ls)
+        top = event_top(event, [line for ls in boards.values() for line in ls])
         big_n = int(top / 2 + 1) if top else 0
         for lines in boards.values():
             for line in lines:
@@ -504,9 +512,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                     if _differs(file_value, ours):
                         out.append({"what": f"mark {side}", "where": where,
                                     "file": str(file_value), "tried": tried,
-                                    "ours": "" if ours is None else str(round(Decimal(
-                                        ours.numerator) / ours.denominator, 2) if isinstance(
-                                        ours, Fraction) else ours)})
+                                    "ours": "" if ours is None else _shown(ours)})
         most = max((c for _p, c in played.values()), default=0)
         for pair in fs.pairs:
             where = _participant_label(event, fs, pair)

@@ -57,6 +57,7 @@ def describe(conventions: dict) -> list[str]:
 
 
 def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
+    """Equal within the file's rounding."""
     if file_value is None or ours is None:
         return file_value is None
     places = max(-file_value.as_tuple().exponent, 0)
@@ -87,10 +88,46 @@ def file_top(lines: Iterable[FileLine]) -> Fraction | None:
     return max(sums, default=None)
 
 
-def _marks_style(groups: list[dict[int, list[FileLine]]]) -> str:
+def percentage_top(event: FileEvent) -> Fraction | None:
+    """The event's top as the pairs' percentages imply it: total × 100 / (% × boards), the
+    boards being those played or the full set (whichever way the totals were written gives
+    an even top). It sees the top even when every board is short of results (a Howell with a
+    sit-out) and its lines are raw on their own top."""
+    estimates: dict[str, list[Fraction]] = {"played": [], "factored": []}
+    for section in event.sections:
+        counts = Counter()
+        for lines in section.boards.values():
+            for ln in lines:
+                for pair, side in ((ln.ns, "NS"), (ln.ew, "EW")):
+                    counts[(pair, side if section.directional else "")] += 1
+        full = full_set(section, max(counts.values(), default=0))
+        for pair in section.pairs:
+            count = counts.get((pair.number, pair.direction if section.directional else ""))
+            if not count or not pair.total or not pair.percentage:
+                continue
+            base = Fraction(pair.total) * 100 / Fraction(pair.percentage)
+            estimates["played"].append(base / count)
+            estimates["factored"].append(base / full)
+    best = None
+    for values in estimates.values():
+        if not values:
+            continue
+        even = 2 * round(sum(values) / len(values) / 2)
+        gap = sum(abs(v - even) for v in values) / len(values)
+        if even > 0 and gap < Fraction(1, 20) and (best is None or gap < best[0]):
+            best = (gap, Fraction(even))
+    return best[1] if best else None
+
+
+def event_top(event: FileEvent, lines: Iterable[FileLine]) -> Fraction | None:
+    """The top of a field: from the percentages when the file gives them, else its lines."""
+    return percentage_top(event) or file_top(lines)
+
+
+def _marks_style(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> str:
     evidence = Counter()
     for boards in groups:
-        top = file_top(line for ls in boards.values() for line in ls)
+        top = event_top(event, [line for ls in boards.values() for line in ls])
         if top is None:
             continue
         for lines in boards.values():
@@ -143,32 +180,32 @@ def full_set(section: FileSection, most: int) -> int:
     return max(most, len({r for r, _ns in meetings}) * per_round)
 
 
-def _totals_style(event: FileEvent, convert) -> tuple[str, int]:
-    """``"played"`` or ``"factored"``, and how many pair totals the better one reproduces."""
-    score = Counter()
+def _totals_style(event: FileEvent, convert) -> tuple[str, Fraction]:
+    """``"played"`` or ``"factored"``, and how far the better one is from the file's pair
+    totals (the sum of the gaps: the file rounds each line, so no candidate is exact)."""
+    gap = {"played": Fraction(0), "factored": Fraction(0)}
     for section in event.sections:
         points = _pair_points(section, convert)
         full = full_set(section, max((c for _p, c in points.values()), default=0))
         for pair in section.pairs:
             got = points.get((pair.number, pair.direction if section.directional else ""))
-            if got is None or pair.total is None:
+            if got is None or pair.total is None or not got[1]:
                 continue
             pts, count = got
-            score["played"] += _close(pair.total, pts)
-            if count:
-                score["factored"] += _close(pair.total, pts * full / count)
-    best = "factored" if score["factored"] > score["played"] else "played"
-    return best, score[best]
+            gap["played"] += abs(Fraction(pair.total) - pts)
+            gap["factored"] += abs(Fraction(pair.total) - pts * full / count)
+    best = "factored" if gap["factored"] < gap["played"] else "played"
+    return best, gap[best]
 
 
 def _matchpoint_conventions(event: FileEvent) -> dict:
     groups = field_boards(event, per_section=False)
-    marks = _marks_style(groups)
+    marks = _marks_style(event, groups)
     out = {"marks": marks}
     counts: dict[tuple[int, int], int] = {}  # (group, board) → real results
     theoretical: dict[int, int] = {}
     for g, boards in enumerate(groups):
-        top = file_top(line for ls in boards.values() for line in ls)
+        top = event_top(event, [line for ls in boards.values() for line in ls])
         theoretical[g] = int(top / 2 + 1) if top else max(map(len, boards.values()), default=1)
         for number, lines in boards.items():
             counts[(g, number)] = sum(1 for ln in lines if _real(ln))
@@ -189,9 +226,9 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
                 return factored(mark, n, big_n, factoring)
             return 2 * (big_n - 1) - factored(2 * (n - 1) - mark, n, big_n, factoring)
 
-        totals, hits = _totals_style(event, convert)
-        if best is None or hits > best[2]:
-            best = (factoring, totals, hits)
+        totals, gap = _totals_style(event, convert)
+        if best is None or gap < best[2]:
+            best = (factoring, totals, gap)
     factoring, totals, _hits = best
     if factoring is not None:
         out["factoring"] = factoring
