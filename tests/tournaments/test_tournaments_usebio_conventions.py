@@ -12,12 +12,15 @@ from fractions import Fraction
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
+from django.utils.html import escape
 from endplay.parsers import pbn as endplay_pbn
 from usebio_writer import Event, Line, Section, Style, write
 
 from tournaments.exports import pbn
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
+from tournaments.imports.usebio_conventions import describe
 from tournaments.models import Board, RankingScope, StoredRanking, Tournament
 from tournaments.models.uploads import ImportState, ResultImport
 from tournaments.movements import howell
@@ -244,3 +247,71 @@ def test_the_same_file_twice_is_refused_then_replaced_without_duplicates(tmp_pat
     assert Tournament.objects.filter(name="Torneo importado").count() == 1
     assert not Tournament.objects.filter(pk=first.tournament.pk).exists()
     assert first.tournament.slug in out.getvalue()
+
+
+def _upload(client, text: str, name: str = "otro.xml", replace: bool = False):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    data = {"file": SimpleUploadedFile(name, text.encode(), content_type="application/xml")}
+    if replace:
+        data["replace"] = "on"
+    return client.post(reverse("uploads:imports"), data)
+
+
+def test_the_secretary_imports_from_the_page_with_the_commands_report_and_replaces(
+        client, secretary):
+    """Same report as the command (conventions, differences with the rules tried); a second
+    upload of the file is refused with a form to replace it; replacing leaves one copy."""
+    from django.urls import reverse
+
+    text = write(two_sections_board_short(random.Random(7)), Style(marks="raw"))
+    client.force_login(secretary)
+    response = _upload(client, text)
+    record = ResultImport.objects.get()
+    assert response["Location"] == reverse("uploads:import", args=[record.pk])
+    page = client.get(response["Location"]).content.decode()
+    assert record.state == ImportState.DONE and 'id="verify-clean"' in page
+    with translation.override("es"):  # the page's language: the report's words
+        words = describe(record.summary["conventions"])
+        assert "; ".join(words) in usebio.report_text(record)
+    shown = page.split('id="import-conventions"')[1].split("</p>")[0]
+    assert all(escape(w) in shown for w in words) and record.summary["conventions"]["marks"] \
+        == "raw"
+    tournament_page = client.get(reverse("results:tournament", args=[record.tournament.slug]))
+    assert 'id="imported-conventions"' in tournament_page.content.decode()
+
+    second = _upload(client, text, name="otra-vez.xml")
+    refused = ResultImport.objects.get(file_name="otra-vez.xml")
+    page = client.get(second["Location"]).content.decode()
+    assert refused.state == ImportState.FAILED and 'id="replace-form"' in page
+    assert Tournament.objects.filter(name="Torneo importado").count() == 1
+
+    third = _upload(client, text, name="otra-vez.xml", replace=True)
+    done = ResultImport.objects.get(pk=int(third["Location"].rstrip("/").split("/")[-1]))
+    assert done.state == ImportState.DONE and done.summary["replaced"]
+    assert Tournament.objects.filter(name="Torneo importado").count() == 1
+    assert 'id="import-replaced"' in client.get(third["Location"]).content.decode()
+
+
+def test_a_running_import_shows_its_progress_and_polls_until_done(client, director):
+    """A big file is imported in the worker: its page shows a progress bar polled by htmx,
+    and reloads itself once the report is there."""
+    from django.urls import reverse
+
+    from tournaments.imports.usebio import _progress
+
+    record = ResultImport.objects.create(file_name="grande.xml", key="k-1",
+                                         state=ImportState.RUNNING)
+    _progress("k-1", 42)
+    client.force_login(director)
+    page = client.get(reverse("uploads:import", args=[record.pk])).content.decode()
+    assert 'hx-trigger="every 2s"' in page and 'value="42"' in page
+    poll = client.get(reverse("uploads:import", args=[record.pk]), HTTP_HX_REQUEST="true")
+    assert 'value="42"' in poll.content.decode() and "<html" not in poll.content.decode()
+    usebio.import_file(write(mitchell_sitout(random.Random(9))), file_name="grande.xml",
+                       key="k-1")
+    record.refresh_from_db()
+    assert record.state == ImportState.DONE and ResultImport.objects.count() == 1
+    done = client.get(reverse("uploads:import", args=[record.pk]), HTTP_HX_REQUEST="true")
+    assert done.status_code == 204 and done["HX-Refresh"] == "true"

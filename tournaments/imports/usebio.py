@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -575,6 +576,37 @@ def remove_import(tournament: Tournament) -> None:
     tournament.delete()
 
 
+def clean_file_name(file_name: str) -> str:
+    """An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
+    unencodable characters reach the record."""
+    return "".join(c for c in file_name if c.isprintable()).encode(
+        "utf-8", "replace").decode("utf-8")
+
+
+def import_progress(key: str) -> int:
+    """How far the import with this key has got (0-100), for its page's progress bar."""
+    return int(cache.get(f"usebio-import:{key}", 0) or 0) if key else 0
+
+
+def _progress(key: str, percent: int) -> None:
+    # The cache, not the record: the import runs in one transaction the page cannot see into.
+    if key:
+        cache.set(f"usebio-import:{key}", percent, 3600)
+
+
+def _record(key: str, **fields) -> ResultImport:
+    """The import's record: the one the page made when the file was sent (being imported),
+    completed, or a new one (the command, or a page without a key)."""
+    pending = ResultImport.objects.filter(key=key, state=ImportState.RUNNING).first() \
+        if key else None
+    if pending is None:
+        return ResultImport.objects.create(key=key, **fields)
+    for name, value in fields.items():
+        setattr(pending, name, value)
+    pending.save()
+    return pending
+
+
 def import_file(data: bytes | str, *, file_name: str = "", user=None,
                 key: str = "", replace: bool = False) -> ResultImport:
     """Parse, import and verify; a refused file is recorded with its error and raises
@@ -582,17 +614,16 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
     call with the same key returns the first call's import instead of importing again.
     A file imported before is refused (``AlreadyImported``, the record names the earlier
     tournament) unless ``replace``: then the earlier tournament gives way to the new one."""
-    # An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
-    # unencodable characters reach the record.
-    file_name = "".join(c for c in file_name if c.isprintable()).encode(
-        "utf-8", "replace").decode("utf-8")
+    file_name = clean_file_name(file_name)
     if key:
-        done = ResultImport.objects.filter(key=key).first()
+        done = ResultImport.objects.filter(key=key).exclude(state=ImportState.RUNNING).first()
         if done is not None:
             return done
     digest = content_hash(data)
     try:
+        _progress(key, 5)
         event = parse(data)
+        _progress(key, 30)
         with transaction.atomic():
             earlier = earlier_import(digest, event)
             if earlier is not None and not replace:
@@ -604,30 +635,34 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
                 from .usebio_teams import import_teams, verify_teams
 
                 tournament, outcome = import_teams(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify_teams(tournament, event)
             elif event.event_type == "INDIVIDUAL":
                 from .usebio_individual import import_individual
 
                 tournament, outcome = import_individual(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
             else:
                 tournament, outcome = import_event(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
             Tournament.objects.filter(pk=tournament.pk).update(
                 import_hash=digest, import_identifier=event.identifier)
             summary = outcome["summary"]
             if replaced:
                 summary["replaced"] = replaced
-            return ResultImport.objects.create(
-                file_name=file_name[:200], key=key, tournament=tournament,
-                state=ImportState.DONE,
-                summary=summary, differences=differences, created_by=user)
+            record = _record(key, file_name=file_name[:200], tournament=tournament,
+                             state=ImportState.DONE, summary=summary,
+                             differences=differences, created_by=user)
+        _progress(key, 100)
+        return record
     except UsebioError as exc:
-        ResultImport.objects.create(
-            file_name=file_name[:200], key=key, state=ImportState.FAILED, error=exc.message,
-            tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
-            summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
-            created_by=user)
+        _record(key, file_name=file_name[:200], state=ImportState.FAILED, error=exc.message,
+                tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
+                summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
+                created_by=user)
+        _progress(key, 100)
         raise
 
 

@@ -1,4 +1,4 @@
-"""How another scorer scored a USEBIO file, recognised from the file's own figures (pure).
+"""How another scorer scored a USEBIO file, recognised from the file's own figures.
 
 Scorers agree on the laws but not on every convention, and a club compares our figures with
 theirs. Each convention below is recognised by which candidate reproduces the file's numbers;
@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
+from django.utils.translation import gettext_lazy as _
+
 from ..models import ScoringMethod
 from ..scoring import imps
 from ..scoring.butler import butler_datum
@@ -37,23 +39,25 @@ from .usebio_rows import FileEvent, FileLine, FileSection
 
 BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean") for round_to in (None, 10)]
 RULE_NAMES = {
-    "marks": {"neuberg": "Neuberg-factored marks per line",
-              "raw": "raw marks per line on the board's own top"},
-    "factoring": {"neuberg": "Neuberg when totalling", "ratio": "plain ratio when totalling"},
-    "totals": {"played": "totals on the boards played",
-               "factored": "totals factored up to the full set"},
-    "butler_datum": {"course": "datum without the top and bottom results",
-                     "mean": "datum the mean of all results"},
-    "butler_round_to": {None: "datum not rounded", 10: "datum rounded to 10"},
-    "butler_field": {"section": "datum per section", "field": "datum over the field"},
-    "places": {"shared": "tied places shared (3=)"},
-    "artificial": {"awarded": "artificial scores as awarded"},
+    "marks": {"neuberg": _("Neuberg-factored marks per line"),
+              "raw": _("raw marks per line on the board's own top")},
+    "factoring": {"neuberg": _("Neuberg when totalling"),
+                  "ratio": _("plain ratio when totalling")},
+    "totals": {"played": _("totals on the boards played"),
+               "factored": _("totals factored up to the full set")},
+    "butler_datum": {"course": _("datum without the top and bottom results"),
+                     "mean": _("datum the mean of all results")},
+    "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
+    "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
+    "places": {"shared": _("tied places shared (3=)")},
+    "artificial": {"awarded": _("artificial scores as awarded")},
 }
 
 
 def describe(conventions: dict) -> list[str]:
-    """The conventions in words (English; the report translates them)."""
-    return [RULE_NAMES[k].get(v, f"{k}={v}") for k, v in conventions.items() if k in RULE_NAMES]
+    """The conventions in words, in the reader's language."""
+    return [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
+            if k in RULE_NAMES]
 
 
 def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
