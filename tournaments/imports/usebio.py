@@ -471,7 +471,8 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     line_mark, total_of = _ours_vs_file(conventions)
     tried = _tried(conventions)
     shared = conventions.get("places") == "shared"
-    pairs = event.event_type != "INDIVIDUAL"  # an individual's lines hold four players
+    # an individual's lines hold four players; IMP events give a relay nothing (no average)
+    pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS
     out: list[dict] = []
     sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
         session__tournament=tournament).select_related("session")}

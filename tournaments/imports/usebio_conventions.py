@@ -260,6 +260,28 @@ def _butler_conventions(event: FileEvent) -> dict:
             "butler_field": "section" if per_section else "field"}
 
 
+def places_shared(event: FileEvent) -> bool:
+    """Ties written as one place (``3=``) for every group of pairs showing the same score; a
+    file that also parts equal scores by a tie-break (places 2 and 3) keeps ours."""
+    shared = parted = False
+    for section in event.sections:
+        groups: dict[tuple, set] = defaultdict(set)
+        for p in section.pairs:
+            if p.place is not None:
+                shown = p.percentage if p.percentage is not None else p.total
+                groups[(p.direction, shown)].add(p.place)
+        for (_line, shown), places in groups.items():
+            members = [p for p in section.pairs if p.place in places and (
+                p.percentage if p.percentage is not None else p.total) == shown]
+            if len(members) < 2 or shown is None:
+                continue
+            if len(places) == 1:
+                shared = True
+            else:
+                parted = True
+    return shared and not parted
+
+
 def detect(event: FileEvent) -> dict:
     """The conventions the file was scored with (see the module's docstring)."""
     if event.scoring_method == ScoringMethod.MATCHPOINTS and event.event_type != "INDIVIDUAL":
@@ -268,9 +290,7 @@ def detect(event: FileEvent) -> dict:
         out = _butler_conventions(event)
     else:
         out = {}
-    places = [(p.place, p.tied) for s in event.sections for p in s.pairs if p.place]
-    numbers = Counter(place for place, _t in places)
-    if any(tied for _p, tied in places) or any(c > 1 for c in numbers.values()):
+    if places_shared(event):
         out["places"] = "shared"
     if any(line.adjustment and line.adjustment.get("kind") == "artificial"
            and line.ns_mark is not None for s in event.sections for ls in s.boards.values()

@@ -230,6 +230,41 @@ def parse_score(text: str) -> tuple[int | None, dict | None]:
     return score, None
 
 
+UNPLAYED_REASONS = ("justified", "player_fault", "organisation", "relay")
+
+
+def parse_adjustment(text: str, score: int | None) -> dict | None:
+    """A line's ``ADJUSTMENT`` (our export's extension, see ``exports.usebio``): a split,
+    a weighted score or a not-played board's reason; None when the line has none."""
+    words = (text or "").upper().split()
+    if not words:
+        return None
+    problem = UsebioError(_("“%(value)s” is not an adjusted score.") % {"value": _shown(text)})
+    try:
+        if words[0] == "SPLIT" and len(words) == 3:
+            ns, ew = int(words[1]), int(words[2])
+            if not (is_legal_score(ns) and is_legal_score(ew)):
+                raise problem
+            return {"kind": "split", "ns_score": ns, "ew_score": ew}
+        if words[0] == "WEIGHTED" and len(words) >= 3:
+            outcomes = []
+            for item in words[1:]:
+                weight, _colon, value = item.partition(":")
+                number = Decimal(weight)
+                if not number.is_finite() or number <= 0 or not is_legal_score(int(value)):
+                    raise problem
+                outcomes.append([int(number) if number == number.to_integral_value()
+                                 else str(number), int(value)])
+            if sum(Decimal(str(w)) for w, _s in outcomes) != 100:
+                raise problem
+            return {"kind": "weighted", "outcomes": outcomes}
+        if words[0] == "NP" and len(words) == 2 and words[1].lower() in UNPLAYED_REASONS:
+            return {"kind": "not_played", "reason": words[1].lower()}
+    except (ValueError, InvalidOperation) as exc:
+        raise problem from exc
+    raise problem
+
+
 def _place(text: str) -> tuple[int | None, bool]:
     tied = text.endswith("=")
     return _int(text.rstrip("=").split("-")[0], "PLACE"), tied
@@ -320,9 +355,13 @@ def traveller_line(t: ET.Element, label: str) -> FileLine:
         south = west = None
     try:
         score, adjustment = parse_score(_text(t, "SCORE"))
+        extended = parse_adjustment(_text(t, "ADJUSTMENT"), score)
     except UsebioError as exc:
         raise UsebioError(_("%(where)s: %(problem)s") % {"where": label,
                                                           "problem": exc.message}) from exc
+    if extended is not None:
+        adjustment = extended
+        score = score if extended["kind"] == "weighted" else None
     ns_mark, ew_mark = _marks(t)
     declarer = _text(t, "PLAYED_BY").upper()[:1]
     if declarer and declarer not in SEATS:
