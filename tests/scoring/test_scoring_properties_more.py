@@ -447,3 +447,37 @@ def test_course25_opposite_fractional_margins_share_the_row_s_thirty_vps():
     assert team_vps(Fraction(127, 10), 12, "course25") == 19
     assert team_vps(Fraction(-127, 10), 12, "course25") == 11
     assert team_vps(Fraction(-23, 2), 12, "course25") == team_vps(-11, 12, "course25")
+
+
+# --- The fast paths equal the definitions (issue 20: Butler and cross-IMPs at ≥ 500k/s) -----
+
+wide_scores = st.integers(min_value=-790, max_value=790).map(lambda v: v * 10) | st.integers(
+    min_value=-9000, max_value=9000)
+
+
+@PROFILE
+@given(st.lists(wide_scores, min_size=1, max_size=70), rules, roundings,
+       st.lists(st.tuples(wide_scores, wide_scores), max_size=2))
+def test_imp_pairs_marks_equal_the_definitions_on_any_field(board, rule, round_to, splits):
+    """Every real line is IMPed against the datum (Butler) or against each other result
+    averaged over the comparisons (cross), a split line each side on its own score; computed
+    here with Fractions, one comparison at a time, and whatever the field's size or spread
+    (the core switches between a lookup table and bisection)."""
+    entries = [*board, *(Split(ns, ew) for ns, ew in splits)]
+    datum = butler_datum(board, rule, round_to)
+    butler = score_imp_pairs_board(entries, "butler", rule=rule, round_to=round_to)
+    for s, mark in zip(board, butler, strict=False):
+        assert mark.ns == imps(Fraction(s) - datum) == -mark.ew
+    for (ns, ew), mark in zip(splits, butler[len(board):], strict=True):
+        assert (mark.ns, mark.ew) == (imps(ns - datum), -imps(ew - datum))
+    assert butler_imps(board, rule, round_to) == [m.ns for m in butler[:len(board)]]
+
+    def cross(score, others):
+        return (Fraction(sum(imps(score - o) for o in others), len(others)) if others
+                else Fraction(0))
+
+    marks = score_imp_pairs_board(entries, "cross")
+    for i, (s, mark) in enumerate(zip(board, marks, strict=False)):
+        assert mark.ns == cross(s, board[:i] + board[i + 1:]) == -mark.ew
+    for (ns, ew), mark in zip(splits, marks[len(board):], strict=True):
+        assert (mark.ns, mark.ew) == (cross(ns, board), -cross(ew, board))

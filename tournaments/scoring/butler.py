@@ -17,13 +17,14 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 from numbers import Real
 from typing import Literal
 
 from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
 from .adjusted import Real as RealResult
 from .errors import ScoringError
-from .imps import cross_imps_exact, imps
+from .imps import cross_imp_sums, imps, imps_against
 from .vp import team_vps
 
 DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
@@ -32,6 +33,10 @@ AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
     Role.PARTLY_AT_FAULT: Fraction(0),
     Role.OFFENDER: Fraction(-2),
 }
+
+
+def _whole(values: Sequence[Real]) -> bool:
+    return all(type(v) is int for v in values)
 
 
 def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> Fraction:
@@ -44,14 +49,17 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
     """
     if not scores:
         raise ScoringError("scores", list(scores), "a datum needs at least one result")
-    values = sorted(Fraction(str(s)) if isinstance(s, float) else Fraction(s) for s in scores)
+    # Whole points (the usual case) are summed as ints and divided once.
+    values = sorted(s if type(s) is int else Fraction(str(s)) if isinstance(s, float)
+                    else Fraction(s) for s in scores)
     if callable(rule):
         datum = Fraction(rule(scores))
     elif rule == "course":
         kept = values[1:-1] if len(values) >= 3 else values
-        datum = sum(kept, Fraction(0)) / len(kept)
+        datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
     elif rule == "mean":
-        datum = sum(values, Fraction(0)) / len(values)
+        datum = (Fraction(sum(values), len(values)) if _whole(values)
+                 else sum(values) / Fraction(len(values)))
     else:
         raise ScoringError("rule", rule, "datum rule must be 'course', 'mean' or a callable")
     if round_to:
@@ -63,6 +71,8 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
 def butler_imps(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> list[int]:
     """NS IMPs of each result against the datum (EW gets the negative)."""
     datum = butler_datum(scores, rule, round_to)
+    if all(type(s) is int for s in scores):
+        return imps_against(scores, datum.numerator, datum.denominator)
     return [imps(Fraction(str(s)) - datum if isinstance(s, float) else s - datum) for s in scores]
 
 
@@ -70,6 +80,30 @@ def butler_imps(scores: Sequence[Real], rule: DatumRule = "course", round_to: in
 class LineImps:
     ns: Fraction | None
     ew: Fraction | None
+
+
+# Marks shared by every line that scores them (LineImps is frozen): a board of whole scores,
+# the common case, then builds no Fraction and no LineImps per line.
+_BUTLER_LINES: dict[int, LineImps] = {v: LineImps(Fraction(v), Fraction(-v)) for v in range(-24, 25)}
+
+
+@lru_cache(maxsize=1 << 16)
+def _cross_line(total: int, comparisons: int) -> LineImps:
+    value = Fraction(total, comparisons)
+    return LineImps(value, -value)
+
+
+def _whole_scores_board(scores: list[int], method: str, rule: DatumRule,
+                        round_to: int | None) -> tuple[LineImps, ...] | None:
+    """The marks of a board of real results only, or None to take the general path."""
+    if method == "butler":
+        datum = butler_datum(scores, rule, round_to)
+        return tuple(_BUTLER_LINES[v]
+                     for v in imps_against(scores, datum.numerator, datum.denominator))
+    if method == "cross":
+        comparisons = max(len(scores) - 1, 1)
+        return tuple(_cross_line(total, comparisons) for total in cross_imp_sums(scores))
+    return None
 
 
 def _artificial_imps(value: object, table: dict[Role, Fraction]) -> Fraction:
@@ -93,24 +127,37 @@ def score_imp_pairs_board(
     line combines its outcomes' IMPs by weight; an artificial line gets the
     AEB ±2/0 (``Artificial(Role..., Role...)``); a not-played line gets nothing.
     """
+    if entries and all(type(e) is int for e in entries):
+        marks = _whole_scores_board(list(entries), method, rule, round_to)
+        if marks is not None:
+            return marks
     table = artificial or AEB_ARTIFICIAL_IMPS
     items = [as_entry(e) for e in entries]
     field = [e.ns_score if isinstance(e, RealResult) else e for e in items if isinstance(e, int | RealResult)]
     if method == "butler":
         datum = butler_datum(field, rule, round_to) if field else None
+        cache: dict[int, Fraction] = {}
 
         def against(score: int, member: bool = False) -> Fraction:
             if datum is None:
                 raise ScoringError("entries", entries, "no real result to compute a datum from")
-            return Fraction(imps(score - datum))
+            if score not in cache:
+                cache[score] = Fraction(imps_against((score,), datum.numerator,
+                                                     datum.denominator)[0])
+            return cache[score]
     elif method == "cross":
+        # Σ imps(s − o) over the whole field; a real result's own comparison adds imps(0) = 0,
+        # so leaving it out (member) only changes the number of comparisons divided by.
+        field_sums = dict(zip(field, cross_imp_sums(field), strict=True))
+
         def against(score: int, member: bool = False) -> Fraction:
-            others = list(field)
-            if member:
-                others.remove(score)  # a real result is not compared with itself
-            if not others:
+            comparisons = len(field) - 1 if member else len(field)
+            if comparisons <= 0:
                 return Fraction(0)
-            return cross_imps_exact([score, *others])[0]
+            total = field_sums.get(score)
+            if total is None:
+                total = cross_imp_sums([score, *field])[0]
+            return Fraction(total, comparisons)
     else:
         raise ScoringError("method", method, "must be 'butler' or 'cross'")
 

@@ -25,6 +25,15 @@ def _check(value: object, field: str) -> None:
         raise ScoringError(field, value, "must be a number of points")
 
 
+# IMPs of every whole-point difference from −SPAN to +SPAN, looked up at ``d + SPAN``: a list
+# index is the cheapest step a Python loop can take, and boards are scored a hundred thousand
+# results at a time. Differences outside the span (never seen at a club) take the bisection.
+SPAN = 8000
+_IMPS_BY_DIFFERENCE: tuple[int, ...] = tuple(
+    bisect_right(IMP_THRESHOLDS, abs(d)) * (1 if d >= 0 else -1) for d in range(-SPAN, SPAN + 1)
+)
+
+
 def imps(difference: Real) -> int:
     """IMPs for a point difference (signed): ``imps(-430) == -10``."""
     _check(difference, "difference")
@@ -32,18 +41,41 @@ def imps(difference: Real) -> int:
     return n if difference >= 0 else -n
 
 
-def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
-    """Σ over the other results of imps(own − other), for each result, in O(k log k).
+def imps_against(scores: Sequence[int], numerator: int, denominator: int = 1) -> list[int]:
+    """imps(s − numerator/denominator) for each whole-point score, in integer arithmetic.
 
-    For one threshold t, #{others ≤ s − t} minus #{others ≥ s + t} is that
-    threshold's contribution; both counts are bisections of the sorted scores,
-    and the loop stops once s ± t leaves the range of scores.
+    A Butler datum is a fraction; comparing ``s·q − p`` with each threshold times ``q`` gives
+    exactly what the Fraction subtraction would, without building a Fraction per result.
     """
+    if denominator == 1:
+        table, span, p = _IMPS_BY_DIFFERENCE, SPAN, numerator
+        if all(-span <= s - p <= span for s in (min(scores, default=p), max(scores, default=p))):
+            return [table[s - p + span] for s in scores]
+    scaled = [t * denominator for t in IMP_THRESHOLDS]
+    out = []
     for s in scores:
-        _check(s, "score")
-    ordered = sorted(scores)
-    if not ordered:
+        d = s * denominator - numerator
+        out.append(bisect_right(scaled, d) if d >= 0 else -bisect_right(scaled, -d))
+    return out
+
+
+def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
+    """Σ over the other results of imps(own − other), for each result.
+
+    A club board (up to SMALL_FIELD whole scores) is compared pair by pair through the
+    lookup table. A larger field takes O(k log k): for one threshold t, #{others ≤ s − t}
+    minus #{others ≥ s + t} is that threshold's contribution; both counts are bisections of
+    the sorted scores, and the loop stops once s ± t leaves the range of scores.
+    """
+    if not scores:
         return []
+    if all(type(s) is int for s in scores):
+        if len(scores) <= SMALL_FIELD and max(scores) - min(scores) <= SPAN:
+            return _cross_imp_sums_small(scores)
+    else:
+        for s in scores:
+            _check(s, "score")
+    ordered = sorted(scores)
     n, lo, hi = len(ordered), ordered[0], ordered[-1]
     sums: dict[Real, int] = {}
     for s in set(scores):
@@ -54,6 +86,21 @@ def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
                 break
             total += bisect_right(ordered, below) - (n - bisect_left(ordered, above))
         sums[s] = total
+    return [sums[s] for s in scores]
+
+
+# Up to this many results a board is compared pair by pair through the lookup table (k² list
+# indexings); larger fields use the sorted bisection above, which grows as k·log k.
+SMALL_FIELD = 48
+
+
+def _cross_imp_sums_small(scores: Sequence[int]) -> list[int]:
+    table = _IMPS_BY_DIFFERENCE
+    shifted = [SPAN - s for s in scores]
+    sums: dict[int, int] = {}
+    for s in scores:
+        if s not in sums:
+            sums[s] = sum([table[s + o] for o in shifted])
     return [sums[s] for s in scores]
 
 
