@@ -194,9 +194,9 @@ def test_a_line_no_convention_reproduces_is_reported_with_both_figures_and_the_r
     wrong = "5.5" if value != "5.5" else "0.5"
     record = _import(head + marker + wrong + "<" + rest)
     [diff] = [d for d in record.differences if d["what"] == "mark NS"]
-    assert diff["file"] == wrong and diff["ours"] == str(round(float(value), 2)) \
-        or Fraction(diff["ours"]) == Fraction(value)
-    assert "Neuberg" in diff["tried"]
+    assert diff["file"] == wrong
+    assert abs(Fraction(diff["ours"]) - Fraction(value)) <= Fraction(1, 20)  # the true mark
+    assert "Neuberg" in diff["tried"] and describe({"marks": "raw"})[0] in diff["tried"]
     text_report = usebio.report_text(record)
     assert wrong in text_report and "Neuberg" in text_report
 

@@ -52,6 +52,7 @@ from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
 from ..services.teams import TEAM_METHODS
 from .usebio_conventions import (
+    alternatives,
     awarded_percentages,
     describe,
     detect,
@@ -450,8 +451,11 @@ def _ours_vs_file(conventions: dict):
 
 
 def _tried(conventions: dict) -> str:
-    """The rules a line was checked under, for a difference no convention explains."""
-    return "; ".join(describe(conventions)) or _("the club's own rules")
+    """The rules a figure was checked under, and the others tried, for a difference no
+    known convention explains."""
+    used = "; ".join(describe(conventions)) or _("the club's own rules")
+    others = alternatives(conventions)
+    return used + (f" ({_('also tried')}: {'; '.join(others)})" if others else "")
 
 
 def _shown(value) -> str:

@@ -54,6 +54,13 @@ RULE_NAMES = {
 }
 
 
+def alternatives(conventions: dict) -> list[str]:
+    """The other rules tried for each recognised convention (they reproduced the file less
+    well), in words: a difference left over is one no known convention explains."""
+    return [str(name) for key, value in conventions.items() if key in RULE_NAMES
+            for other, name in RULE_NAMES[key].items() if other != value]
+
+
 def describe(conventions: dict) -> list[str]:
     """The conventions in words, in the reader's language."""
     return [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
