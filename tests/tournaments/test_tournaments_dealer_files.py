@@ -11,6 +11,7 @@ import random
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from tournaments.exports.deals import hands, random_deal
 from tournaments.imports.dealer_dup import DealerFileError, read_dup
@@ -64,7 +65,7 @@ def test_a_dup_file_becomes_the_same_deals():
 def test_a_bad_dup_file_is_refused_whole_saying_which_board(mangle, words):
     rng = random.Random(12)
     raw = mangle(dup_file([random_deal(rng) for _ in range(3)]))
-    with pytest.raises(DealerFileError) as caught:
+    with translation.override("en"), pytest.raises(DealerFileError) as caught:
         read_dup(raw, set(range(1, 10)))
     assert any(words in p for p in caught.value.problems), caught.value.problems
 
