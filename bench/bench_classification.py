@@ -63,7 +63,7 @@ def build(sections: int = SECTIONS, tables: int = TABLES_PER_SECTION, rounds: in
     from tournaments.demo import board_plan, table_play
     from tournaments.models import Board, Result, Seating
     from tournaments.scoring import ns_score
-    from tournaments.services import plan, setup
+    from tournaments.services import plan, registration, setup
 
     rng = random.Random(seed)
     tournament = setup.create_tournament(name="Bench", date=datetime.date(2025, 1, 1))
@@ -71,7 +71,7 @@ def build(sections: int = SECTIONS, tables: int = TABLES_PER_SECTION, rounds: in
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Bench {i:03d}", licence_number=f"B-{i:04d}")
         for i in range(sections * tables * 4))
-    entries = [setup.register_entry(tournament, players[i:i + 2])
+    entries = [registration.register_entry(tournament, players[i:i + 2])
                for i in range(0, len(players), 2)]
     movement = mitchell_movement(tables, rounds, boards_per_round)
     per = tables * 2

@@ -94,7 +94,7 @@ def seat(name: str, tables: int, rounds: int, first_licence: int):
     """A started, provisionally published one-section Mitchell built through the services."""
     from clubsite.models import Member
     from tournaments.movements import mitchell
-    from tournaments.services import publish, setup
+    from tournaments.services import publish, registration, setup
 
     tournament = setup.create_tournament(name=name, date=datetime.date(2026, 11, 22),
                                          public_results=True)
@@ -102,7 +102,7 @@ def seat(name: str, tables: int, rounds: int, first_licence: int):
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Load {i:04d}", licence_number=f"L-{i:05d}")
         for i in range(first_licence, first_licence + tables * 4))
-    entries = [setup.register_entry(tournament, players[i:i + 2])
+    entries = [registration.register_entry(tournament, players[i:i + 2])
                for i in range(0, len(players), 2)]
     section = setup.add_section(session, "A")
     setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(), entries)

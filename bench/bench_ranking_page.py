@@ -50,7 +50,7 @@ def build(tables: int, first_player: int):
     from tournaments.demo import board_plan, table_play
     from tournaments.models import Board, Result, Seating
     from tournaments.scoring import ns_score
-    from tournaments.services import plan, publish
+    from tournaments.services import plan, publish, registration
     from tournaments.services import setup as event_setup
 
     rng = random.Random(tables)
@@ -60,7 +60,7 @@ def build(tables: int, first_player: int):
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Bench {i:04d}", licence_number=f"BR-{i:05d}")
         for i in range(first_player, first_player + tables * 4))
-    entries = [event_setup.register_entry(tournament, players[i:i + 2])
+    entries = [registration.register_entry(tournament, players[i:i + 2])
                for i in range(0, len(players), 2)]
     section = event_setup.add_section(session, "A")
     event_setup.seat_section(section, mitchell_movement(tables), entries)

@@ -6,10 +6,10 @@ with ``BENCH_DATABASE_URL=postgres://…`` (a database that may be wiped). Two m
 
 - the pure part: standings from the match scores (``standing_lines`` + ``rank_teams``) and
   ``swiss_pairings`` for the next round, per round, on in-memory matches;
-- the service: ``teams.draw_next_round`` after each complete round, which re-classifies the
+- the service: ``team_events.draw_next_round`` after each complete round, which re-classifies the
   session (loads every result so far, scores each match from both rooms, stores match scores
   and standings) and then draws; results of each round are bulk-inserted beforehand as the
-  tables would have sent them. Also the standings read (``teams.standings``) and its queries.
+  tables would have sent them. Also the standings read (``team_standings.standings``) and its queries.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def pure_swiss(n: int, rng: random.Random) -> list[float]:
     """CPU seconds per round for standings + draw, on in-memory matches."""
     from tournaments.movements.teams import swiss_pairings
     from tournaments.scoring.vp import vp_for_margin
-    from tournaments.services.teams import rank_teams, standing_lines
+    from tournaments.services.team_standings import rank_teams, standing_lines
 
     teams = {e: (e, f"T{e}") for e in range(1, n + 1)}
     matches: list[SimpleNamespace] = []
@@ -76,19 +76,19 @@ def service_swiss(n: int, rng: random.Random) -> dict:
 
     from clubsite.models import Member
     from tournaments.models import Board, EventType, Result, ScoringMethod, TeamMatch
+    from tournaments.services import registration, team_events, team_standings
     from tournaments.services import setup as tsetup
-    from tournaments.services import teams
 
     tournament = tsetup.create_tournament(name=f"Bench {n}", date=datetime.date(2026, 1, 1),
                                           event_type=EventType.TEAMS,
                                           scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="swiss", swiss_rounds=ROUNDS, boards_per_match=BOARDS)
+    team_events.configure(tournament, format="swiss", swiss_rounds=ROUNDS, boards_per_match=BOARDS)
     members = Member.objects.bulk_create(
         Member(first_name=f"J{n}-{i}", last_name="Bench", licence_number=f"B{n}-{i:04d}")
         for i in range(4 * n))
     for i in range(n):
-        tsetup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
-    session = teams.start_teams(tournament)
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     draws, cpus, counts = [], [], []
     for round_ in range(1, ROUNDS + 1):
@@ -108,7 +108,7 @@ def service_swiss(n: int, rng: random.Random) -> dict:
         if round_ == ROUNDS:
             break
         start, cpu = time.perf_counter(), time.process_time()
-        teams.draw_next_round(tournament)
+        team_events.draw_next_round(tournament)
         draws.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
     from tournaments.services.classification import classify_session
@@ -118,7 +118,7 @@ def service_swiss(n: int, rng: random.Random) -> dict:
     final = time.perf_counter() - start
     start = time.perf_counter()
     with CaptureQueriesContext(connection) as queries:
-        table = teams.standings(session)
+        table = team_standings.standings(session)
     read = time.perf_counter() - start
     met = [frozenset((m.home_id, m.away_id)) for m in TeamMatch.objects.filter(session=session)
            if m.away_id]

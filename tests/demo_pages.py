@@ -13,7 +13,7 @@ from tournaments.models import (
     TeamMatch,
     Tournament,
 )
-from tournaments.services import entry
+from tournaments.services import table_round
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,6 @@ def demo_pages() -> DemoPages:
     evening = Tournament.objects.get(slug__endswith="-tarde")
     table_code = TableCode.objects.filter(section__session__tournament=evening,
                                           active=True).order_by("table").first()
-    tr = entry.table_round(table_code)
+    tr = table_round.table_round(table_code)
     table = ["/table/play/", f"/table/play/{tr.round}/{tr.boards[0].board.number}/"]
     return DemoPages(public=public, member=member, table=table, table_code=table_code)

@@ -23,14 +23,18 @@ PACKAGES = ("clubsite", "tournaments", "laws")
 OUTER_SERVICES_ALLOWED = {
     "tournaments.services.snapshot",  # the one read of an event (frozen dataclasses)
     "tournaments.services.errors",  # the error type a service raises
-    "tournaments.services.setup",  # imports create the tournament, sessions and entries
+    "tournaments.services.setup",  # imports create the tournament and its sessions
+    "tournaments.services.registration",  # … and register its entries
     "tournaments.services.entry",  # imports write results the way a table does
     "tournaments.services.classification",  # imports classify what they wrote
-    "tournaments.services.teams",  # imports start a teams event
+    "tournaments.services.team_events",  # imports start a teams event
+    "tournaments.services.team_schedule",  # … lay out its rounds and matches
+    "tournaments.services.team_matches",  # … and compare both rooms of a board
     "tournaments.services.printing",  # set-up cards: what a table card shows
     "tournaments.services.individual",  # set-up cards of an individual event
     "tournaments.services.board_visibility",  # the results PDF hides unplayed boards
     "tournaments.services.bridge_words",  # seats and lines in the reader's language
+    "tournaments.services.board_words",  # contracts, leads and deals as shown (pure)
 }
 
 
@@ -38,28 +42,17 @@ OUTER_SERVICES_ALLOWED = {
 # The tests fail on any circle or arrow not listed here, and on a listed one that is gone (so
 # the list only shrinks). Empty means the layers hold.
 KNOWN_CYCLES: list[set[str]] = [
-    {
-        "tournaments.exports.data", "tournaments.exports.federation", "tournaments.exports.pbn",
-        "tournaments.exports.pbn_teams", "tournaments.exports.teams_data",
-        "tournaments.exports.usebio", "tournaments.exports.usebio_teams",
-        "tournaments.imports.usebio", "tournaments.imports.usebio_individual",
-        "tournaments.imports.usebio_teams", "tournaments.jobs", "tournaments.pdf",
-        "tournaments.pdf_tables", "tournaments.services.classification",
-        "tournaments.services.entry", "tournaments.services.individual",
-        "tournaments.services.knockout", "tournaments.services.publish",
-        "tournaments.services.results", "tournaments.services.setup",
-        "tournaments.services.teams", "tournaments.services.triplicate", "tournaments.tasks",
-    },
-    {"tournaments.models.entries", "tournaments.models.event", "tournaments.models.teams"},
-    {"tournaments.views.table", "tournaments.views.teams_table"},
+    {"tournaments.exports.data", "tournaments.exports.teams_data"},
+    {"tournaments.exports.federation", "tournaments.jobs", "tournaments.pdf"},
+    {"tournaments.exports.pbn", "tournaments.exports.pbn_teams"},
+    {"tournaments.exports.usebio", "tournaments.exports.usebio_teams"},
+    {"tournaments.imports.usebio", "tournaments.imports.usebio_individual",
+     "tournaments.imports.usebio_teams"},
 ]
 KNOWN_UPWARD: set[str] = {
-    "tournaments.services.classification → tournaments.tasks",
-    "tournaments.services.publish → tournaments.jobs",
     "tournaments.exports.data → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.plan",
     "tournaments.pdf → tournaments.services.results",
-    "tournaments.pdf_tables → tournaments.services.results",
 }
 
 

@@ -25,7 +25,7 @@ from clubsite.models import Member
 from . import demo_deals
 from .models import Board, EventType, Section, TableCode, Tournament
 from .scoring import contract_score, is_vulnerable
-from .services import entry, individual, plan, publish, setup
+from .services import corrections, entry, individual, plan, publish, registration, setup
 from .services.classification import classify_session
 from .services.errors import KeyReused
 
@@ -145,7 +145,7 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
 
 
 def _pairs(tournament: Tournament, players: list[Member]) -> list:
-    return [setup.register_entry(tournament, players[i:i + 2])
+    return [registration.register_entry(tournament, players[i:i + 2])
             for i in range(0, len(players) - 1, 2)]
 
 
@@ -156,7 +156,7 @@ def _director() -> User | None:
 def _award_60_40(section: Section, round_: int, table: int) -> None:
     """The director's 60/40 (Law 12C2) on the first board of a table's round."""
     slot = plan.slot_for(section.movement, round_, table)
-    entry.adjust_score(
+    corrections.adjust_score(
         user=_director(), section=section, round=round_, table=table,
         board=slot.boards[0] + section.board_offset,
         adjustment={"kind": "artificial", "ns": 60, "ew": 40},
@@ -221,7 +221,7 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
                                          venue="Sala pequeña", event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in players[:16]]
+    entries = [registration.register_entry(tournament, [m]) for m in players[:16]]
     setup.seat_section(section, individual.build_movement(16), entries)
     deal_from_data(section)
     setup.start_session(session)
@@ -234,32 +234,32 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
 
 def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
     from .models import EventType, ScoringMethod
-    from .services import teams
+    from .services import team_events
 
     tournament = setup.create_tournament(name="Swiss de equipos de otoño", date=day,
                                          venue="Sala principal", event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
+    team_events.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
     names = ("Los Ases", "Tréboles", "Sin Triunfo", "Contra y Recontra", "Gran Slam",
              "Impasse", "Squeeze", "Finesse")
     start = 0
     for i, name in enumerate(names):
         size = 5 if i == 0 else 4  # the first team has a fifth player
-        setup.register_entry(tournament, players[start:start + size], name=name)
+        registration.register_entry(tournament, players[start:start + size], name=name)
         start += size
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for round_number in range(1, 5):
         section.refresh_from_db()
         deal_from_data(section)
         play_rounds(section, rng, only=round_number)
         if round_number == 2:  # a board that could not be played: average plus / average
-            entry.adjust_score(
+            corrections.adjust_score(
                 user=_director(), section=section, round=2, table=3, board=8,
                 adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                 reason="Mano inservible; no hubo tiempo de jugar otra.", law="12C2")
         if round_number < 4:
-            teams.draw_next_round(tournament, user=_director())
+            team_events.draw_next_round(tournament, user=_director())
     setup.finish_session(session)
     publish.publish_final(tournament, user=_director())
     return tournament

@@ -93,7 +93,7 @@ def results_published(tournament_pk: int, language: str | None = None) -> int:
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def refresh_results_pdf(tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
-    (queued by ``publish.results_corrected`` at the end of its window): the current version,
+    (queued by ``results_pdf.results_corrected`` at the end of its window): the current version,
     in every language and session asked for before. Run twice, it finds the PDFs made."""
     from .models import Tournament
     from .pdf import refresh_results

@@ -35,9 +35,7 @@ from .models import Section, TableCode, Tournament
 from .models.boards import Seat
 from .models.uploads import PdfKind, PdfState, ResultsPdf
 from .services import board_visibility, individual, plan
-from .services.bridge_words import seat_word
-from .services.results import (
-    PUBLISHED,
+from .services.board_words import (
     contract_call,
     double_dummy_rows,
     lead_card,
@@ -46,6 +44,8 @@ from .services.results import (
     strain_headers,
     trick_result,
 )
+from .services.bridge_words import seat_word
+from .services.results import PUBLISHED
 
 VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext_lazy("E-W"),
               "All": gettext_lazy("All")}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .services.results import Call
+from .services.board_words import Call
 
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106

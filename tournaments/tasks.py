@@ -33,10 +33,27 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
     after a redelivery, only costs time; it is skipped when a classification that started
     after ``window_end`` already covers every change it stands for.
     """
-    from .services.classification import run_requested
+    from .services.reclassification import run_requested
 
     return run_requested(session_id, window_end)
 
 
 # Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.
-from . import jobs  # noqa: E402, F401
+from . import jobs  # noqa: E402
+
+# --- receivers of ``services.signals`` (connected in ``TournamentsConfig.ready``) -----------
+# The services decide whether and when; these only queue.
+
+
+def queue_classification(sender, *, session_id: int, window_end: float,
+                         countdown: int | None, **kwargs) -> None:
+    classify_session_task.apply_async((session_id, window_end), countdown=countdown)
+
+
+def queue_results_pdf(sender, *, tournament_id: int, **kwargs) -> None:
+    jobs.results_published.delay(tournament_id)
+
+
+def queue_results_pdf_refresh(sender, *, tournament_id: int, countdown: int | None,
+                              **kwargs) -> None:
+    jobs.refresh_results_pdf.apply_async((tournament_id,), countdown=countdown)

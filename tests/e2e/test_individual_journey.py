@@ -28,7 +28,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import plan, setup
+from tournaments.services import plan, registration
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -108,7 +108,7 @@ def test_sixteen_player_individual(live_server, new_page):
     others = Member.objects.filter(is_guest=False, status="active").exclude(pk=lucia.pk) \
         .order_by("licence_number")[:PLAYERS - 1]
     for member in others:
-        setup.register_entry(tournament, [member])
+        registration.register_entry(tournament, [member])
     page.reload()
     assert page.locator("#entry-list tr.entry-row").count() == PLAYERS
     screenshot(page, "individual-1-entries")

@@ -18,7 +18,7 @@ from teams_pages import create_teams_event, save_team_settings
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from tournaments.models import TableCode, TeamMatch
-from tournaments.services import setup, teams
+from tournaments.services import registration, team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +37,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     tournament = create_teams_event(page, base, "Copa por eliminatorias")
     players = list(Member.objects.filter(is_guest=False, status="active")
                    .order_by("licence_number")[:16])
-    entries = [setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Copa {i + 1}")
+    entries = [registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Copa {i + 1}")
                for i in range(4)]
     save_team_settings(page, base, tournament, format="knockout", boards_per_match="2",
               knockout_tie="extra_boards", tie_boards="2")
@@ -47,8 +47,8 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page.wait_for_selector(".message.success")
     page.click("#start-teams")
     page.wait_for_selector("#knockout-box")
-    session = teams.teams_session(tournament)
-    assert teams.numbers_of(session)[entries[3].pk] == 1 and session.rounds == 2
+    session = team_schedule.teams_session(tournament)
+    assert team_schedule.numbers_of(session)[entries[3].pk] == 1 and session.rounds == 2
     codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     devices = {}
     for table in range(1, 5):
@@ -92,7 +92,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page.wait_for_selector(".message.success")
     screenshot(page, "knockout-3-director-final")
     final = TeamMatch.objects.get(session=session, round=2)
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     assert (numbers[final.home_id], numbers[final.away_id]) == (2, 4)
     for table in (1, 2):
         devices[table].goto(f"{base}/table/play/")

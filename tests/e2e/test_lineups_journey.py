@@ -18,7 +18,7 @@ from test_layout import SMALL_TARGETS
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamLineup, TeamMatch
-from tournaments.services import lineups, publish, setup, teams
+from tournaments.services import lineups, publish, registration, setup, team_events
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -41,12 +41,12 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
     tournament = setup.create_tournament(name="Liga de equipos", date=datetime.date.today(),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS, public_results=True)
-    teams.configure(tournament, format="round_robin", boards_per_match=20)
+    team_events.configure(tournament, format="round_robin", boards_per_match=20)
     players = list(Member.objects.filter(is_guest=False, status="active")
                    .order_by("licence_number")[:10])
-    setup.register_entry(tournament, players[:5], name="Los Ases")
-    setup.register_entry(tournament, players[5:10], name="Las Damas")
-    session = teams.start_teams(tournament)
+    registration.register_entry(tournament, players[:5], name="Los Ases")
+    registration.register_entry(tournament, players[5:10], name="Las Damas")
+    session = team_events.start_teams(tournament)
     match = TeamMatch.objects.select_related("home", "away").get(session=session, number=1)
     home, away = lineups.squad(match.home), lineups.squad(match.away)
 

@@ -19,7 +19,7 @@ from clubsite.models import Member
 from tournaments.demo import play_rounds
 from tournaments.models import Seating
 from tournaments.movements import mitchell
-from tournaments.services import classification, plan, setup
+from tournaments.services import classification, plan, registration, session_scores, setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def _played_first_session():
                                          sessions=2)
     players = list(Member.objects.filter(is_guest=False).order_by("licence_number")
                    [:4 * TABLES])
-    entries = [setup.register_entry(tournament, players[2 * i:2 * i + 2])
+    entries = [registration.register_entry(tournament, players[2 * i:2 * i + 2])
                for i in range(2 * TABLES)]
     first = tournament.sessions.get(number=1)
     section = setup.add_section(first)
@@ -47,7 +47,7 @@ def _played_first_session():
 
 
 def _ranking_after_session_one(tournament) -> dict[int, int]:
-    ranked, _totals, _names = classification.event_standings(
+    ranked, _totals, _names = session_scores.event_standings(
         tournament, [tournament.sessions.get(number=1)])
     return {r.standing.pair: i for i, r in enumerate(ranked, start=1)}
 

@@ -11,7 +11,7 @@ from table_device import expected_score, fill_board, sign_in, sign_in_by_link
 
 from clubsite.models import Member
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import setup
+from tournaments.services import registration, setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def seven_table_mitchell():
     tournament = setup.create_tournament(name="Martes tarde", date=datetime.date(2025, 3, 4))
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    pairs = [setup.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(14)]
+    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(14)]
     setup.seat_section(section, mitchell_dict(TABLES, ROUNDS, BOARDS_PER_ROUND), pairs)
     setup.start_session(session)
     return section

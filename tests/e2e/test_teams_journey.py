@@ -28,7 +28,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.scoring.teams import match_imps
-from tournaments.services import classification, setup, teams
+from tournaments.services import classification, registration, team_schedule, team_standings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     assert page.locator("#entry-list .badge-captain").count() == 1
     screenshot(page, "teams-1-entries")
     for i in range(1, TEAMS):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
 
     # Swiss, 4 rounds of 7 boards on the WBF scale; start.
     page.goto(f"{base}/director/{tournament.pk}/")
@@ -84,7 +84,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     screenshot(page, "teams-2-settings")
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     assert session.is_running and session.sections.get().tables == 8
     codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     assert sorted(codes) == list(range(1, 9))
@@ -121,7 +121,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
         shown = _standing_on_page(page)
         classification.ensure_current(session)
         stored = [(line.number, Decimal(str(float(line.points))).quantize(Decimal("0.01")))
-                  for line in teams.standings(session)]
+                  for line in team_standings.standings(session)]
         assert shown == stored and len(shown) == TEAMS
         total_vps = sum(p for _t, p in shown)
         assert total_vps == pytest.approx(Decimal(20 * 4 * round_), abs=Decimal("0.1"))
@@ -134,7 +134,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
             fits_its_box(first, "#match-boards")
             assert first.locator("#match-boards tbody tr").count() == BOARDS
 
-        numbers = teams.numbers_of(session)
+        numbers = team_schedule.numbers_of(session)
         played |= {frozenset((numbers[m.home_id], numbers[m.away_id]))
                    for m in TeamMatch.objects.filter(session=session, round=round_)}
         if round_ == ROUNDS:
@@ -196,7 +196,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
     for i in range(6):
-        setup.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
+        registration.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
     save_team_settings(page, base, robin, format="round_robin", round_robin_method="roman",
               boards_per_match="4")
     page.click("#start-teams")
@@ -214,7 +214,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
 
     # Two rounds from its six tables' devices; the standings give each team the VPs the
     # scoring core computes from those results.
-    session = teams.teams_session(robin)
+    session = team_schedule.teams_session(robin)
     for code in TableCode.objects.filter(session=session, active=True):
         device = devices[code.table]
         sign_in(device, base, code)
@@ -230,7 +230,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
 def _core_vps(session) -> dict[int, Decimal]:
     """Each team's VPs straight from the scoring core: both rooms of every board, each team's
     own margin over the match's boards on the event's scale."""
-    event, numbers = teams.team_event(session.tournament), teams.numbers_of(session)
+    event, numbers = team_schedule.team_event(session.tournament), team_schedule.numbers_of(session)
     scores = {(r.round, r.table, r.board.number): r.ns_score for r in Result.objects.filter(
         section__session=session, status=ResultStatus.OK).select_related("board")}
     vps = dict.fromkeys(numbers.values(), Decimal(0))

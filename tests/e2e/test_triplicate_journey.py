@@ -24,7 +24,7 @@ from clubsite.models import Member
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.scoring.imps import imps
 from tournaments.scoring.teams import patton_points
-from tournaments.services import setup, teams
+from tournaments.services import registration, team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -78,12 +78,12 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
 
     tournament = create_teams_event(page, base, "Triplicado")
     for i in range(3):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {'ABC'[i]}")
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {'ABC'[i]}")
     save_team_settings(page, base, tournament, format="triplicate", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
     screenshot(page, "triplicate-1-director")
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     assert session.is_running and session.rounds == 4 and session.sections.get().tables == 3
     codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     devices = {}
@@ -129,11 +129,11 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     # A Patton evening: four teams, three boards a match, the course's round robin.
     patton = create_teams_event(page, base, "Patton")
     for i in range(4):
-        setup.register_entry(patton, players[4 * i:4 * i + 4], name=f"Patton {i + 1}")
+        registration.register_entry(patton, players[4 * i:4 * i + 4], name=f"Patton {i + 1}")
     save_team_settings(page, base, patton, format="patton", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
-    session = teams.teams_session(patton)
+    session = team_schedule.teams_session(patton)
     codes = {c.table: c for c in TableCode.objects.filter(session=session, active=True)}
     assert sorted(codes) == [1, 2, 3, 4] and session.rounds == 3
     for table in (1, 2, 3, 4):
@@ -145,10 +145,10 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
             post_stored(device, round_, plays)
         device.close()
     expected = {n: 0 for n in (1, 2, 3, 4)}
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     rows = {(r.round, r.board.number, r.table): r.ns_score
             for r in Result.objects.filter(section__session=session)}
-    for m in teams.rounds_with_matches(session).values():
+    for m in team_schedule.rounds_with_matches(session).values():
         for match in m:
             for b in range((match.round - 1) * BOARDS + 1, match.round * BOARDS + 1):
                 net = (rows[(match.round, b, match.open_table)]

@@ -23,7 +23,7 @@ from tournaments import jobs
 from tournaments.models import TableCode, TournamentStatus
 from tournaments.models.uploads import PdfState, ResultsPdf, Upload, UploadState
 from tournaments.services import entry as entry_service
-from tournaments.services import plan, setup
+from tournaments.services import plan, registration, setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,7 @@ def finished_tournament():
     tournament = setup.create_tournament(name="Miércoles noche", date=datetime.date(2025, 5, 7))
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    pairs = [setup.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(6)]
+    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(6)]
     setup.seat_section(section, mitchell_dict(3, 3, 2), pairs)
     setup.start_session(session)
     codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}

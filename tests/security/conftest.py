@@ -34,7 +34,7 @@ from tests.tournaments.conftest import (  # noqa: F401 (fixtures used by name)
     movements,
     pairs,
 )
-from tournaments.views.table import SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY
 
 
 @dataclass

@@ -17,7 +17,7 @@ says what another table's device gets for them.
 from dataclasses import dataclass
 
 from clubsite.permissions import AUTHENTICATED, PUBLIC, Role
-from tournaments.views.table import TABLE_DEVICE
+from tournaments.views.table_device import TABLE_DEVICE
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ from tests.security.hostile_corpus import SEED, corpus
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
-from tournaments.services import entry, setup
-from tournaments.views.table import SESSION_KEY
+from tournaments.services import entry, registration, setup
+from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -266,7 +266,7 @@ def world(demo_club, mitchell_session, members):
     planned = setup.create_tournament(name="Planned", date=datetime.date(2025, 5, 6))
     planned_section = setup.add_section(planned.sessions.get())
     setup.seat_section(planned_section, mitchell_dict(4, 4, 2),
-                       [setup.register_entry(planned, members[30 + 2 * i:32 + 2 * i])
+                       [registration.register_entry(planned, members[30 + 2 * i:32 + 2 * i])
                         for i in range(8)])
     # Teams: a Swiss and a knockout before their start (settings, seeds, start), a running
     # Swiss (its draw, a match's line-ups), knockouts with a tied match and a decided stage.
@@ -285,7 +285,7 @@ def world(demo_club, mitchell_session, members):
                                          event_type=EventType.INDIVIDUAL)
     individual_section = setup.add_section(individual.sessions.get())
     for m in members[:16]:
-        setup.register_entry(individual, [m])
+        registration.register_entry(individual, [m])
     # Session 2 of a two-session event waits for its seating; a finished event waits for its
     # final publication.
     seating = worlds.two_sessions(members, second_played=False, name="Seating")

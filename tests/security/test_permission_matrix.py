@@ -41,7 +41,7 @@ from tests.security.permission_expectations import (
 )
 from tests.security.route_args import url_of
 from tournaments.models import Result, ResultStatus, Tournament
-from tournaments.services import entry
+from tournaments.services import table_round
 
 # Django's admin guards itself (staff only); ``test_admin_site_is_for_staff_only`` checks it.
 SKIPPED_NAMESPACES = ("admin",)
@@ -232,7 +232,7 @@ def test_a_table_device_is_sent_to_login_from_staff_pages(world):
 
 def _unplayed_board_of(table_code):
     """A board the table plays in its current round with nothing stored yet."""
-    tr = entry.table_round(table_code)
+    tr = table_round.table_round(table_code)
     board = next(b.board for b in tr.boards if b.result is None)
     return tr.round, board
 

@@ -15,7 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from tournaments.models import EventType, ScoringMethod, TeamMatch
-from tournaments.services import entry, publish, setup, teams
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 
 
 def teams_event(members, *, format="swiss", count=4, name="Equipos", start=True,
@@ -23,11 +23,11 @@ def teams_event(members, *, format="swiss", count=4, name="Equipos", start=True,
     """``count`` teams of four; started (round or stage 1 drawn) unless ``start`` is False."""
     tournament = setup.create_tournament(name=name, date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS, scoring_method=scoring)
-    teams.configure(tournament, format=format, boards_per_match=2, **settings)
+    team_events.configure(tournament, format=format, boards_per_match=2, **settings)
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     if start:
-        teams.start_teams(tournament)
+        team_events.start_teams(tournament)
     return tournament
 
 
@@ -48,7 +48,7 @@ def knockout(members, *, name="Copa KO", played=None, director=None):
     tournament = teams_event(members, format="knockout", name=name,
                              scoring=ScoringMethod.IMPS, knockout_tie="extra_boards",
                              tie_boards=2)
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     matches = list(TeamMatch.objects.filter(session=session, round=1).order_by("number"))
     for m, scores in zip(matches, played or (), strict=False):
         play_match(m, scores, director)

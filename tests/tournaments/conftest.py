@@ -11,7 +11,7 @@ import pytest
 
 from clubsite.models import Member
 from tournaments.models import ScoringMethod
-from tournaments.services import setup
+from tournaments.services import registration, setup
 
 
 def mitchell_dict(tables: int, rounds: int, boards_per_round: int) -> dict:
@@ -69,7 +69,7 @@ def members(db):
 
 
 def make_pairs(tournament, members, count):
-    return [setup.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(count)]
+    return [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(count)]
 
 
 @pytest.fixture

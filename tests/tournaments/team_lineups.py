@@ -5,7 +5,7 @@ import datetime
 import uuid
 
 from tournaments.models import EventType, ScoringMethod, TeamMatch
-from tournaments.services import entry, lineups, setup, teams
+from tournaments.services import entry, lineups, registration, setup, team_events, team_schedule
 
 
 def teams_of_six(members, boards=20, count=4):
@@ -13,14 +13,14 @@ def teams_of_six(members, boards=20, count=4):
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="round_robin", boards_per_match=boards)
+    team_events.configure(tournament, format="round_robin", boards_per_match=boards)
     squads = [members[6 * i:6 * i + 6] for i in range(count)]
     for i, squad in enumerate(squads):
-        setup.register_entry(tournament, squad, name=f"Equipo {i + 1}")
-    session = teams.start_teams(tournament)
+        registration.register_entry(tournament, squad, name=f"Equipo {i + 1}")
+    session = team_events.start_teams(tournament)
     match = TeamMatch.objects.select_related("home", "away", "session").get(
         session=session, round=1, number=1)
-    by_team = {e.pk: s for e, s in zip(teams.teams_of(tournament), squads, strict=True)}
+    by_team = {e.pk: s for e, s in zip(team_schedule.teams_of(tournament), squads, strict=True)}
     return match, by_team[match.home_id], by_team[match.away_id]
 
 

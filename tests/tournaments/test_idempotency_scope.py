@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import entry
+from tournaments.services import corrections, entry
 from tournaments.services.errors import KeyReused
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def test_same_key_different_content_is_refused_and_nothing_overwritten(mitchell_
 def test_replay_after_a_director_correction_is_still_a_duplicate(mitchell_session, director):
     """The device resends what it first sent; the director changed the row meanwhile."""
     first = post(mitchell_session, 1, 1, 1, "k")
-    entry.correct_result(first.result, user=director, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(first.result, user=director, contract="4S", declarer="N", tricks=11,
                          reason="Scorer's slip")
     again = post(mitchell_session, 1, 1, 1, "k")
     assert again.outcome == "duplicate" and again.result.tricks == 11

@@ -23,7 +23,7 @@ from tournaments.models import (
     StoredRanking,
     TableCode,
 )
-from tournaments.services import entry, publish, setup
+from tournaments.services import corrections, entry, publish, registration, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -54,15 +54,15 @@ def one_new_row(action, do):
 
 def test_director_correction_adjustment_removal(mitchell_session, director):
     row = post(mitchell_session)
-    corrected = one_new_row(AuditAction.CORRECTED, lambda: entry.correct_result(
+    corrected = one_new_row(AuditAction.CORRECTED, lambda: corrections.correct_result(
         row, user=director, contract="4S", declarer="N", tricks=11, reason="Error"))
     assert (corrected.user, corrected.before["tricks"], corrected.after["tricks"]) == (
         director, 10, 11)
-    adjusted = one_new_row(AuditAction.ADJUSTED, lambda: entry.adjust_score(
+    adjusted = one_new_row(AuditAction.ADJUSTED, lambda: corrections.adjust_score(
         user=director, section=mitchell_session, round=1, table=1, board=1,
         adjustment={"kind": "artificial", "ns": "A+", "ew": "A-"}, reason="Mano sucia"))
     assert adjusted.before["adjustment"] is None and adjusted.after["adjustment"]
-    removed = one_new_row(AuditAction.DELETED, lambda: entry.remove_result(
+    removed = one_new_row(AuditAction.DELETED, lambda: corrections.remove_result(
         row, user=director, reason="Pareja equivocada"))
     assert (removed.before["status"], removed.after["status"]) == ("ok", "rejected")
 
@@ -88,11 +88,11 @@ def test_conflict_resolution_and_penalty(mitchell_session, director):
     clash = entry.submit_result(table_code=code(mitchell_session, 1), round=1, board=1,
                                 contract="4S", declarer="N", tricks=9, idempotency_key="other")
     assert clash.outcome == "conflict"
-    resolved = one_new_row(AuditAction.RESOLVED, lambda: entry.resolve_conflict(
+    resolved = one_new_row(AuditAction.RESOLVED, lambda: corrections.resolve_conflict(
         clash.result, user=director, keep_new=True, reason="Confirmado"))
     assert resolved.before["tricks"] == 10 and resolved.after["tricks"] == 9
     pair = mitchell_session.seatings.get(number=2, direction="EW").entry
-    penalty = one_new_row(AuditAction.PENALTY, lambda: entry.add_penalty(
+    penalty = one_new_row(AuditAction.PENALTY, lambda: corrections.add_penalty(
         user=director, entry=pair, session=mitchell_session.session, fraction_of_top="0.5",
         reason="Tardanza"))
     assert penalty.user == director and penalty.after["fraction_of_top"] == "0.5"
@@ -105,14 +105,14 @@ def test_publication_withdrawal_substitution(mitchell_session, director, members
         tournament, user=director))
     assert published.user == director
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    withdrawn = one_new_row(AuditAction.WITHDRAWN, lambda: setup.withdraw_entry(
+    withdrawn = one_new_row(AuditAction.WITHDRAWN, lambda: registration.withdraw_entry(
         pair, user=director, reason="Enfermo"))
     assert (withdrawn.before["status"], withdrawn.after["status"]) == ("active", "withdrawn")
     other = mitchell_session.seatings.get(number=4, direction="NS").entry
     leaving = other.players.first()
     joining = Member.objects.create(first_name="Nuevo", last_name="Jugador",
                                     licence_number="SUB-1")
-    substituted = one_new_row(AuditAction.SUBSTITUTE, lambda: setup.substitute_player(
+    substituted = one_new_row(AuditAction.SUBSTITUTE, lambda: registration.substitute_player(
         other, leaving=leaving, joining=joining, user=director, reason="Cansado"))
     assert substituted.before["member"] == leaving.pk
     assert substituted.after["member"] == joining.pk
@@ -193,7 +193,7 @@ def test_audit_csv_has_the_sessions_rows_in_local_time(director_client, mitchell
     settings.TIME_ZONE = "Europe/Madrid"
     tournament = mitchell_session.session.tournament
     row = post(mitchell_session)
-    entry.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
+    corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
                          reason="=HYPERLINK(\"http://evil\")")
     utc = datetime.datetime(2025, 7, 1, 18, 30, tzinfo=datetime.UTC)
     AuditEntry.objects.filter(result=row).update(at=utc)
@@ -201,7 +201,7 @@ def test_audit_csv_has_the_sessions_rows_in_local_time(director_client, mitchell
     AuditEntry.objects.create(tournament=tournament, session=other,
                               action=AuditAction.MOVEMENT, user=director, after={"x": 1})
     pair = mitchell_session.seatings.get(number=3, direction="NS").entry
-    setup.withdraw_entry(pair, user=director, reason="Enfermo")  # tournament-wide
+    registration.withdraw_entry(pair, user=director, reason="Enfermo")  # tournament-wide
 
     url = reverse("director:audit_csv", args=[tournament.pk])
     response = director_client.get(url, {"session": mitchell_session.session_id})

@@ -21,14 +21,14 @@ from tests.tournaments.conftest import make_pairs, mitchell_dict
 from tournaments.models import Board, Result, SessionStatus, TableCode, TournamentStatus
 from tournaments.movements.howell import howell
 from tournaments.movements.mitchell import mitchell
-from tournaments.services import board_visibility, entry, plan, publish, setup
+from tournaments.services import board_visibility, entry, plan, publish, registration, setup
 from tournaments.services.board_visibility import (
     BoardVisibility,
     SectionPlan,
     complete_boards,
     scheduled_plays,
 )
-from tournaments.views.table import SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY
 
 DEAL = "N:AKQ2.JT9.876.543 JT9.AKQ2.543.876 876.543.AKQ2.JT9 543.876.JT9.AKQ2"
 NORTH = '<span class="suit-s">♠</span> AKQ2'  # North's spades as the hand record shows them
@@ -316,15 +316,15 @@ def test_the_provisional_results_pdf_omits_boards_still_in_play(members, directo
 @pytest.mark.django_db
 def test_a_teams_match_shows_a_boards_scores_once_every_match_played_it(members, director):
     from tournaments.models import EventType, ScoringMethod, TeamMatch
-    from tournaments.services import teams
+    from tournaments.services import team_events
 
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
+    team_events.configure(tournament, format="swiss", boards_per_match=2, swiss_rounds=3)
     for i in range(4):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
-    session = teams.start_teams(tournament)
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     first, second = TeamMatch.objects.filter(session=session, round=1).order_by("number")
 

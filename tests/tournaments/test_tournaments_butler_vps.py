@@ -21,7 +21,7 @@ from tournaments.models import (
     VPScale,
 )
 from tournaments.scoring import display_round, vp_for_margin
-from tournaments.services import classification, entry, plan, publish, setup
+from tournaments.services import classification, corrections, entry, plan, publish, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_without_the_setting_the_same_event_ranks_in_imps(butler, director):
 def test_a_penalty_comes_off_the_vps(butler, director):
     enter(butler, director, BOARDS_1_2)
     ns1 = Seating.objects.get(section=butler, number=1, direction="NS").entry
-    entry.add_penalty(user=director, entry=ns1, session=butler.session, fraction_of_top=1,
+    corrections.add_penalty(user=director, entry=ns1, session=butler.session, fraction_of_top=1,
                       reason="late")
     classification.classify_session(butler.session)
     row = StoredRanking.objects.get(session=butler.session, scope=RankingScope.SECTION,

@@ -29,7 +29,7 @@ from tournaments.scoring import (
     score_imp_pairs_board,
     score_session,
 )
-from tournaments.services import classification, entry, setup
+from tournaments.services import classification, corrections, registration, session_data, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +77,7 @@ def test_mitchell_ranking_equals_the_core(mitchell_session):
 def test_howell_sitout_and_adjustment_equal_the_core(howell_session, director):
     section = howell_session
     play_rounds(section, random.Random(2))
-    adjusted = entry.adjust_score(user=director, section=section, round=2, table=2, board=10,
+    adjusted = corrections.adjust_score(user=director, section=section, round=2, table=2, board=10,
                                   adjustment={"kind": "artificial", "ns": 60, "ew": 40},
                                   reason="Ley 12C2", law="12C2")
     classification.classify_session(section.session)
@@ -157,7 +157,7 @@ def test_withdrawn_pair_is_not_ranked_and_its_opponents_sit_out(mitchell_session
     section = mitchell_session
     play_rounds(section, random.Random(5), rounds=3)
     gone = Seating.objects.get(section=section, number=7, direction="EW").entry
-    setup.withdraw_entry(gone, user=director, reason="Enfermedad")
+    registration.withdraw_entry(gone, user=director, reason="Enfermedad")
     play_rounds(section, random.Random(6))
     classification.classify_session(section.session)
     ranked = set(StoredRanking.objects.filter(section=section).values_list("entry_id", flat=True))
@@ -189,7 +189,7 @@ def test_ensure_current_reclassifies_only_after_a_change(mitchell_session, direc
     session.refresh_from_db()
     assert not classification.ensure_current(session)
     row = Result.objects.first()
-    entry.correct_result(row, user=director, contract="1NT", declarer="S", tricks=7, reason="x")
+    corrections.correct_result(row, user=director, contract="1NT", declarer="S", tricks=7, reason="x")
     session.refresh_from_db()
     assert classification.ensure_current(session)
 
@@ -197,10 +197,10 @@ def test_ensure_current_reclassifies_only_after_a_change(mitchell_session, direc
 def test_classification_load_is_constant_in_queries(mitchell_session):
     play_rounds(mitchell_session, random.Random(9), rounds=2)
     with CaptureQueriesContext(connection) as small:
-        classification.load_session(mitchell_session.session)
+        session_data.load_session(mitchell_session.session)
     play_rounds(mitchell_session, random.Random(9))
     with CaptureQueriesContext(connection) as big:
-        classification.load_session(mitchell_session.session)
+        session_data.load_session(mitchell_session.session)
     assert len(small.captured_queries) == len(big.captured_queries) <= 6
 
 

@@ -24,8 +24,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services import entry as entry_service
-from tournaments.services import plan, setup
-from tournaments.views.table import SESSION_KEY as TABLE_SESSION_KEY
+from tournaments.services import plan, registration, section_movements, setup
+from tournaments.views.table_device import SESSION_KEY as TABLE_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -149,7 +149,7 @@ def test_editing_the_session_count_adds_and_drops_empty_sessions(director_client
 def test_live_search_is_accent_insensitive_and_marks_players_taken(director_client, members):
     tournament = setup.create_tournament(name="Búsqueda", date=datetime.date(2025, 1, 2))
     pena = Member.objects.create(first_name="Inés", last_name="Peña", licence_number="X-1")
-    setup.register_entry(tournament, [pena, members[0]])
+    registration.register_entry(tournament, [pena, members[0]])
     url = reverse("director:member_search", args=[tournament.pk])
     html = director_client.get(url, {"q2": "ines pena", "slot": "2"},
                                HTTP_HX_REQUEST="true").content.decode()
@@ -225,7 +225,7 @@ def test_withdraw_and_substitute(director_client, mitchell_session, members):
 
 def test_plan_reads_the_cores_mitchell_contestants(draft_section):
     """The core names Mitchell pairs "3NS"/"3EW"; the stored movement must seat and resolve."""
-    movement = setup.build_movement("mitchell", tables=7, rounds=7, boards_per_round=2,
+    movement = section_movements.build_movement("mitchell", tables=7, rounds=7, boards_per_round=2,
                                     pairs=14)
     assert movement["rounds"][0]["tables"][0]["ns"] == "1NS"
     entries = list(Entry.objects.filter(tournament=draft_section.session.tournament))
@@ -313,7 +313,7 @@ def test_manual_howell_and_bad_manual_input_kept(director_client, draft_section)
 
 def test_change_rounds_before_start_and_hand_seating(director_client, draft_section):
     entries = list(Entry.objects.filter(tournament=draft_section.session.tournament))
-    setup.seat_section(draft_section, setup.build_movement(
+    setup.seat_section(draft_section, section_movements.build_movement(
         "mitchell", tables=7, rounds=7, boards_per_round=2, pairs=14), entries)
     director_client.post(reverse("director:change_rounds", args=[draft_section.pk]),
                          {"rounds": "5", "reason": "Vamos tarde"})
@@ -339,9 +339,9 @@ def test_late_pair_takes_the_free_place(director_client, members, pairs):
     tournament = setup.create_tournament(name="Tarde", date=datetime.date(2025, 1, 2))
     entries = pairs(tournament, members, 13)
     section = setup.add_section(tournament.sessions.get())
-    setup.seat_section(section, setup.build_movement("mitchell", tables=7, rounds=7,
+    setup.seat_section(section, section_movements.build_movement("mitchell", tables=7, rounds=7,
                                                      boards_per_round=2, pairs=14), entries)
-    late = setup.register_entry(tournament, members[40:42])
+    late = registration.register_entry(tournament, members[40:42])
     response = director_client.post(reverse("director:late_entry", args=[section.pk]),
                                     {"entry": late.pk, "place": ""})
     assert response.status_code == 302
@@ -352,7 +352,7 @@ def test_late_pair_takes_the_free_place(director_client, members, pairs):
 
 def test_start_session(director_client, draft_section):
     entries = list(Entry.objects.filter(tournament=draft_section.session.tournament))
-    setup.seat_section(draft_section, setup.build_movement(
+    setup.seat_section(draft_section, section_movements.build_movement(
         "mitchell", tables=7, rounds=7, boards_per_round=2, pairs=14), entries)
     response = director_client.post(reverse("director:session_start",
                                             args=[draft_section.session_id]))

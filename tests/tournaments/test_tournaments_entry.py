@@ -3,7 +3,7 @@
 import pytest
 
 from tournaments.models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
-from tournaments.services import entry, setup
+from tournaments.services import corrections, entry, setup
 from tournaments.services.errors import InvalidResult, NotAllowed
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +59,7 @@ def test_different_content_goes_to_the_director(mitchell_session, director):
     assert post(mitchell_session, 1, 1, 1, "phone-2", tricks=9).result.pk == clash.result.pk
     assert Result.objects.count() == 2
     assert AuditEntry.objects.filter(action=AuditAction.CONFLICT).count() == 1
-    kept = entry.resolve_conflict(clash.result, user=director, keep_new=True,
+    kept = corrections.resolve_conflict(clash.result, user=director, keep_new=True,
                                   reason="Los jugadores confirman 9 bazas")
     assert kept.pk == clash.result.pk and kept.status == ResultStatus.OK
     first.result.refresh_from_db()
@@ -117,7 +117,7 @@ def test_passed_out_board(mitchell_session):
 
 def test_director_corrections_are_audited(mitchell_session, director):
     row = post(mitchell_session, 1, 1, 1, "k").result
-    entry.correct_result(row, user=director, contract="4SX", declarer="N", tricks=9,
+    corrections.correct_result(row, user=director, contract="4SX", declarer="N", tricks=9,
                          reason="Error al anotar", law="79A")
     row.refresh_from_db()
     assert (row.contract, row.ns_score) == ("4SX", -100)
@@ -126,7 +126,7 @@ def test_director_corrections_are_audited(mitchell_session, director):
     assert audit.before["ns_score"] == 420 and audit.after["ns_score"] == -100
     assert not audit.override
     with pytest.raises(InvalidResult):
-        entry.correct_result(row, user=director, contract="3NT", declarer="S", tricks=9,
+        corrections.correct_result(row, user=director, contract="3NT", declarer="S", tricks=9,
                              reason="")
 
 
@@ -139,7 +139,7 @@ def test_director_corrections_are_audited(mitchell_session, director):
     {"kind": "not_played", "reason": "player_fault"},
 ])
 def test_adjusted_scores_are_audited(mitchell_session, director, adjustment):
-    row = entry.adjust_score(user=director, section=mitchell_session, round=1, table=1, board=2,
+    row = corrections.adjust_score(user=director, section=mitchell_session, round=1, table=1, board=2,
                              adjustment=adjustment, reason="Ley aplicada", law="12C")
     assert row.adjustment == adjustment and row.status == ResultStatus.OK
     audit = AuditEntry.objects.get(action=AuditAction.ADJUSTED)
@@ -151,14 +151,14 @@ def test_malformed_adjustments_are_refused(mitchell_session, director):
                 {"kind": "weighted", "outcomes": [[30, 420], [60, -50]]}, {"kind": "magic"},
                 {"kind": "fouled"}):
         with pytest.raises(InvalidResult):
-            entry.adjust_score(user=director, section=mitchell_session, round=1, table=1,
+            corrections.adjust_score(user=director, section=mitchell_session, round=1, table=1,
                                board=2, adjustment=bad, reason="x")
     assert Result.objects.count() == 0
 
 
 def test_fouled_board_keeps_the_real_result(mitchell_session, director):
     post(mitchell_session, 1, 1, 1, "k")
-    row = entry.adjust_score(user=director, section=mitchell_session, round=1, table=1, board=1,
+    row = corrections.adjust_score(user=director, section=mitchell_session, round=1, table=1, board=1,
                              adjustment={"kind": "fouled", "group": "2"}, reason="Mano cambiada",
                              law="87")
     assert row.ns_score == 420 and Result.objects.count() == 1
@@ -166,6 +166,6 @@ def test_fouled_board_keeps_the_real_result(mitchell_session, director):
 
 def test_penalty_is_audited(mitchell_session, director):
     entry_ = mitchell_session.seatings.get(number=2, direction="EW").entry
-    entry.add_penalty(user=director, entry=entry_, session=mitchell_session.session,
+    corrections.add_penalty(user=director, entry=entry_, session=mitchell_session.session,
                       fraction_of_top="0.25", reason="Tardanza", law="90")
     assert AuditEntry.objects.get(action=AuditAction.PENALTY).after["fraction_of_top"] == "0.25"

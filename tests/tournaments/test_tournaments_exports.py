@@ -137,7 +137,7 @@ def two_sessions(demo_club):
     import datetime
 
     from clubsite.models import Member
-    from tournaments.services import setup
+    from tournaments.services import registration, setup
     from tournaments.services.classification import classify_tournament
 
     mitchell = {"kind": "mitchell", "tables": 3, "sitout": None, "rounds": [
@@ -148,7 +148,7 @@ def two_sessions(demo_club):
     tournament = setup.create_tournament(name="Dos sesiones", date=datetime.date(2025, 6, 1),
                                          sessions=2)
     players = list(Member.objects.filter(is_guest=False).order_by("licence_number")[:12])
-    pairs = [setup.register_entry(tournament, players[2 * i:2 * i + 2]) for i in range(6)]
+    pairs = [registration.register_entry(tournament, players[2 * i:2 * i + 2]) for i in range(6)]
     for session, order in zip(tournament.sessions.order_by("number"), (pairs, pairs[::-1]),
                               strict=True):
         section = setup.add_section(session)

@@ -27,7 +27,15 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import Standing, display_round, rank, score_board
-from tournaments.services import classification, entry, plan, setup
+from tournaments.services import (
+    classification,
+    corrections,
+    entry,
+    plan,
+    registration,
+    setup,
+    table_round,
+)
 from tournaments.services import individual as individual_service
 from tournaments.services.errors import InvalidResult, NotAllowed, TournamentError
 
@@ -41,7 +49,7 @@ def individual_section(members):
                                          event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in members[:16]]
+    entries = [registration.register_entry(tournament, [m]) for m in members[:16]]
     setup.seat_section(section, individual_service.build_movement(16), entries)
     setup.start_session(session)
     return section
@@ -59,8 +67,8 @@ def test_an_individual_entry_is_one_player(members):
     tournament = setup.create_tournament(name="I", date=datetime.date(2025, 4, 1),
                                          event_type=EventType.INDIVIDUAL)
     with pytest.raises(TournamentError):
-        setup.register_entry(tournament, members[:2])
-    entry_ = setup.register_entry(tournament, [members[0]])
+        registration.register_entry(tournament, members[:2])
+    entry_ = registration.register_entry(tournament, [members[0]])
     assert entry_.display_name == members[0].full_name
 
 
@@ -186,7 +194,7 @@ def test_an_artificial_score_gives_each_player_their_side_s_percentage(individua
                                                                       director):
     play_all(individual_section)
     row = Result.objects.filter(section=individual_section, round=1, table=1).first()
-    entry.adjust_score(user=director, section=individual_section, round=1, table=1,
+    corrections.adjust_score(user=director, section=individual_section, round=1, table=1,
                        board=row.board.number, adjustment={"kind": "artificial", "ns": 60,
                                                            "ew": 40},
                        reason="Law 12C2", law="12C2")
@@ -202,7 +210,7 @@ def test_a_director_correction_rescores_all_four_players(individual_section, dir
     play_all(individual_section)
     classification.classify_session(individual_section.session)
     row = Result.objects.filter(section=individual_section, round=2, table=3).first()
-    entry.correct_result(row, user=director, contract="7NT", declarer="E", tricks=13,
+    corrections.correct_result(row, user=director, contract="7NT", declarer="E", tricks=13,
                          reason="wrong entry")
     classification.classify_session(individual_section.session)
     marks = {m.entry_id: m.mark for m in StoredMark.objects.filter(
@@ -220,17 +228,17 @@ def test_a_director_correction_rescores_all_four_players(individual_section, dir
 def test_a_missing_player_stops_the_table_with_a_clear_message(individual_section, director):
     slot = plan.slot_for(individual_section.movement, 1, 1)
     west = Seating.objects.get(section=individual_section, number=slot.players[3]).entry
-    setup.withdraw_entry(west, user=director, reason="ill")
+    registration.withdraw_entry(west, user=director, reason="ill")
     code = TableCode.objects.get(section=individual_section, table=1)
     with pytest.raises(InvalidResult):
         entry.submit_result(table_code=code, round=1, board=slot.boards[0], contract="PASS",
                             idempotency_key="w")
-    assert not entry.table_round(code, 1).plays
+    assert not table_round.table_round(code, 1).plays
 
 
 def test_table_round_shows_four_seats_and_where_each_player_goes(individual_section):
     code = TableCode.objects.get(section=individual_section, table=2)
-    tr = entry.table_round(code, 1)
+    tr = table_round.table_round(code, 1)
     assert [(s.seat, s.number) for s in tr.seats] == list(zip("NSEW", (5, 6, 7, 8),
                                                               strict=True))
     assert tr.plays and tr.individual
@@ -257,7 +265,7 @@ def test_smaller_individuals_play_through_the_services(members, players):
                                          event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in members[:players]]
+    entries = [registration.register_entry(tournament, [m]) for m in members[:players]]
     setup.seat_section(section, individual_service.build_movement(players, 2), entries)
     # every board is played equally often, so the pool's one top is each board's top
     assert len(set(plan.plays_per_board(section.movement).values())) == 1
@@ -367,7 +375,7 @@ def test_an_imp_individual_penalty_is_taken_in_imps(individual_section, director
     imp_individual(individual_section, ScoringMethod.BUTLER)
     enter_board_1(individual_section, director)
     six = Seating.objects.get(section=individual_section, number=6).entry
-    entry.add_penalty(user=director, entry=six, session=individual_section.session,
+    corrections.add_penalty(user=director, entry=six, session=individual_section.session,
                       fraction_of_top=3, reason="slow play")
     classification.classify_session(individual_section.session)
     points = {r.entry_id: r.points for r in StoredRanking.objects.filter(

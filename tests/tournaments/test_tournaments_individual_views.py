@@ -19,7 +19,7 @@ from tournaments.models import (
     StoredRanking,
     TableCode,
 )
-from tournaments.services import individual, plan, publish, setup
+from tournaments.services import individual, plan, publish, registration, setup
 from tournaments.tables import IndividualImpRankingTable, IndividualRankingTable
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def individual_event(members, players=16):
                                          event_type=EventType.INDIVIDUAL)
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    entries = [setup.register_entry(tournament, [m]) for m in members[:players]]
+    entries = [registration.register_entry(tournament, [m]) for m in members[:players]]
     return section, entries
 
 

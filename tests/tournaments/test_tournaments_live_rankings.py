@@ -27,7 +27,14 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import BoardResult, TravellerLine, display_round, score_session
-from tournaments.services import classification, entry, publish, setup
+from tournaments.services import (
+    classification,
+    corrections,
+    entry,
+    publish,
+    reclassification,
+    setup,
+)
 from tournaments.tasks import classify_session_task
 
 
@@ -94,7 +101,7 @@ def test_a_tables_post_queues_the_classification_and_does_not_run_it(
         client, shown, broker, monkeypatch, django_capture_on_commit_callbacks):
     before = version(shown)
     now = 1_800_000_000.0  # the clock stands still: the window's end is exact, never timed
-    monkeypatch.setattr(classification, "time", SimpleNamespace(time=lambda: now))
+    monkeypatch.setattr(reclassification, "time", SimpleNamespace(time=lambda: now))
     with django_capture_on_commit_callbacks(execute=True):
         response = post_from_table(client, shown, table=1, round_=3, board=5)
     assert response.json()["outcome"] == "created"
@@ -122,7 +129,7 @@ def test_a_burst_of_posts_gives_one_classification_per_window(
     for table, board in slots[:10]:
         post(table, board)
     assert len(broker) == 1  # ten posts, one task
-    cache.delete(classification._pending_key(shown.session_id))  # the window's key expires
+    cache.delete(reclassification._pending_key(shown.session_id))  # the window's key expires
     for table, board in slots[10:]:
         post(table, board)
     assert len(broker) == 2  # the next window: one more
@@ -135,8 +142,8 @@ def test_a_burst_of_posts_gives_one_classification_per_window(
     late = time.time() + 60
     monkeypatch.setattr(classification, "time", SimpleNamespace(time=lambda: late))
     before = version(shown)
-    assert classification.run_requested(*second) == before + 1
-    assert classification.run_requested(*first) is None
+    assert reclassification.run_requested(*second) == before + 1
+    assert reclassification.run_requested(*first) is None
     assert version(shown) == before + 1
     assert stored_percentages(shown) == core_percentages(shown)
 
@@ -153,8 +160,8 @@ def test_a_stale_page_asks_the_worker_and_says_what_it_shows(client, shown, brok
     assert 'id="ranking-through"' in html and 'data-pending="1"' in html
     client.get(section_url(shown))
     assert len(broker) == 1  # other readers in the window are covered by that request
-    cache.delete(classification._pending_key(shown.session_id))  # the window ends,
-    classification.run_requested(*broker[0][0])  # then the queued task runs
+    cache.delete(reclassification._pending_key(shown.session_id))  # the window ends,
+    reclassification.run_requested(*broker[0][0])  # then the queued task runs
     html = client.get(section_url(shown)).content.decode()
     assert 'id="ranking-through"' in html and 'data-pending' not in html  # still running
     assert stored_percentages(shown) == core_percentages(shown)
@@ -166,7 +173,7 @@ def test_a_directors_correction_is_ranked_at_once(
     before = version(shown)
     row = Result.objects.filter(section=shown, status=ResultStatus.OK).first()
     with django_capture_on_commit_callbacks(execute=True):
-        entry.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
+        corrections.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
                              reason="Tecleado mal")
     assert version(shown) == before + 1 and broker == []
     assert stored_percentages(shown) == core_percentages(shown)

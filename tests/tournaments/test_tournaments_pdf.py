@@ -69,12 +69,12 @@ def test_results_pdf_is_made_stored_and_reused(demo_events, tmp_path, request_pd
 
 def test_a_correction_makes_a_new_version(demo_events, request_pdf):
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     tournament = demo_events["Howell del jueves"]
     first, _created = request_pdf(tournament, language="es")
     row = Result.objects.filter(section__session__tournament=tournament).first()
-    entry.correct_result(row, user=None, contract="3NT", declarer="N", tricks=10,
+    corrections.correct_result(row, user=None, contract="3NT", declarer="N", tricks=10,
                          reason="Corrección", override=True)
     second, created = request_pdf(tournament, language="es")
     assert created and second.version != first.version
@@ -222,7 +222,7 @@ def _visible_lines(block):
 
 def test_fixed_width_columns_align_wrap_headers_and_colour_suits():
     from tournaments.pdf_tables import Column, Marked, layout
-    from tournaments.services.results import contract_call
+    from tournaments.services.board_words import contract_call
 
     block = layout([Column("NS"), Column("Contract", right=False), Column("NS score")],
                    [["A1", contract_call("4H"), 420], ["B12", contract_call("PASS"), 0],
@@ -260,7 +260,7 @@ def test_a_table_goes_beside_another_only_when_the_line_has_room():
 
 def test_hand_diagram_puts_each_hand_at_its_seat():
     from tournaments.pdf_tables import hand_diagram
-    from tournaments.services.results import parse_deal
+    from tournaments.services.board_words import parse_deal
 
     deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
     lines = _visible_lines(hand_diagram(parse_deal(deal), 7))
@@ -276,10 +276,10 @@ def test_hand_diagram_puts_each_hand_at_its_seat():
 
 def _correct(tournament, contract: str, tricks: int):
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     row = Result.objects.filter(section__session__tournament=tournament).order_by("pk").first()
-    entry.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
+    corrections.correct_result(row, user=None, contract=contract, declarer="N", tricks=tricks,
                          reason="Corrección", override=True)
 
 
@@ -373,7 +373,7 @@ def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
     from django.urls import reverse
 
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     client.force_login(director)
     url = reverse("uploads:pdf", args=[two_sessions.slug])
@@ -396,7 +396,7 @@ def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
     row = Result.objects.filter(section__session__number=1,
                                 section__session__tournament=two_sessions).first()
     with django_capture_on_commit_callbacks(execute=True):  # classified once committed
-        entry.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
+        corrections.correct_result(row, user=director, contract="3NT", declarer="N", tricks=12,
                              reason="Corrección", override=True)
     items = client.get(url).context["pdfs"]
     assert {(i.session_number, i.current) for i in items} == {(2, True), (0, False)}

@@ -13,7 +13,7 @@ from tournaments import pdf as pdfs
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, Result, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
-from tournaments.services import entry, publish
+from tournaments.services import corrections, publish
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def final(demo_club, movements, monkeypatch, settings, tmp_path):
 
 def correct(tournament, tricks):
     row = Result.objects.filter(section__session__tournament=tournament).order_by("pk").first()
-    entry.correct_result(row, user=None, contract="3NT", declarer="N", tricks=tricks,
+    corrections.correct_result(row, user=None, contract="3NT", declarer="N", tricks=tricks,
                          reason="Corrección", override=True)
 
 

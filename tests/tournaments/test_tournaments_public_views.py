@@ -31,7 +31,7 @@ from tournaments.models import (
     StoredRanking,
 )
 from tournaments.scoring import BoardResult, TravellerLine, display_round, score_session
-from tournaments.services import entry, publish, results, setup
+from tournaments.services import board_words, corrections, publish, results, scorecards, setup
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def finished(section, director, seed=1, *, adjust=True, final=True):
     play_rounds(section, random.Random(seed))
     adjusted = None
     if adjust:
-        adjusted = entry.adjust_score(
+        adjusted = corrections.adjust_score(
             user=director, section=section, round=2, table=2,
             board=section.movement["rounds"][1]["tables"][1]["boards"][0],
             adjustment={"kind": "artificial", "ns": 60, "ew": 40},
@@ -303,7 +303,7 @@ def test_stale_rankings_are_reclassified_before_reading(client, mitchell, direct
     version = Session.objects.get(pk=session.pk).ranking_version
     row = Result.objects.filter(section=section, status=ResultStatus.OK,
                                 adjustment__isnull=True).first()
-    entry.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
+    corrections.correct_result(row, user=director, contract="7NT", declarer="N", tricks=13,
                          reason="Tecleado mal")
     response = client.get(section_url(tournament))
     assert Session.objects.get(pk=session.pk).ranking_version == version + 1
@@ -418,18 +418,18 @@ def test_scorecard_shows_contracts_with_suit_symbols(client, mitchell):
 def test_contract_lead_and_result_formatting():
     from django.utils import translation
 
-    call = results.contract_call("3NTX")
+    call = board_words.contract_call("3NTX")
     for language, no_trumps in (("en", "NT"), ("es", "SA"), ("pt", "ST")):
         with translation.override(language):  # the word follows the reader's language
             assert (call.text, str(call.symbol), call.suffix) == ("3", no_trumps, "X")
-    assert results.contract_call("4S").symbol == "♠"
-    assert results.contract_call("PASS").suffix == "PASS"
-    lead = results.lead_card("HT")
+    assert board_words.contract_call("4S").symbol == "♠"
+    assert board_words.contract_call("PASS").suffix == "PASS"
+    lead = board_words.lead_card("HT")
     assert (lead.symbol, lead.css, lead.suffix) == ("♥", "suit-h", "10")
-    assert results.trick_result("4S", 10) == "="
-    assert results.trick_result("4S", 11) == "+1"
-    assert results.trick_result("4S", 8) == "−2"
-    assert results.trick_result("PASS", None) == ""
+    assert board_words.trick_result("4S", 10) == "="
+    assert board_words.trick_result("4S", 11) == "+1"
+    assert board_words.trick_result("4S", 8) == "−2"
+    assert board_words.trick_result("PASS", None) == ""
 
 
 # --- travellers and hand records ------------------------------------------------------------
@@ -479,8 +479,8 @@ def test_law_citation_falls_back_to_plain_text(db):
     from laws.models import Edition
 
     Edition.objects.all().delete()  # the laws tests may have imported them for the session
-    assert results.law_link("12C2", "es") == {"text": "12C2", "url": "", "title": ""}
-    assert results.law_link("", "es") is None
+    assert scorecards.law_link("12C2", "es") == {"text": "12C2", "url": "", "title": ""}
+    assert scorecards.law_link("", "es") is None
 
 
 def test_frequency_table_counts_scores_with_their_marks(client, mitchell):
@@ -525,9 +525,9 @@ def test_hand_record_with_double_dummy_and_par(client, mitchell):
 
 
 def test_parse_deal_rejects_malformed_text():
-    assert results.parse_deal("") is None
-    assert results.parse_deal("N:AKQ.JT9") is None
-    hands = results.parse_deal("E:AKQ2.JT9.876.543 JT9.AKQ2.543.876 876.543.AKQ2.JT9 "
+    assert board_words.parse_deal("") is None
+    assert board_words.parse_deal("N:AKQ.JT9") is None
+    hands = board_words.parse_deal("E:AKQ2.JT9.876.543 JT9.AKQ2.543.876 876.543.AKQ2.JT9 "
                                "543.876.JT9.AKQ2")
     assert hands["E"][0][2] == "AKQ2" and hands["S"][1][2] == "AKQ2"
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tournaments.demo import play_rounds
 from tournaments.models import AuditAction, AuditEntry, Result, TableCode, TournamentStatus
-from tournaments.services import entry, progress, publish, setup
+from tournaments.services import corrections, entry, progress, publish, setup
 from tournaments.services.errors import CorrectionPeriodOver, TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -28,21 +28,21 @@ def test_final_publication_and_correction_period(mitchell_session, director):
     tournament.refresh_from_db()
     assert tournament.correction_period_ends == published + datetime.timedelta(minutes=30)
     row = Result.objects.first()
-    entry.correct_result(row, user=director, contract="2H", declarer="E", tricks=8,
+    corrections.correct_result(row, user=director, contract="2H", declarer="E", tricks=8,
                          reason="Dentro del plazo")
     # the period ends
     tournament.published_at = timezone.now() - datetime.timedelta(minutes=31)
     tournament.save()
     row.refresh_from_db()
     with pytest.raises(CorrectionPeriodOver):
-        entry.correct_result(row, user=director, contract="3H", declarer="E", tricks=9,
+        corrections.correct_result(row, user=director, contract="3H", declarer="E", tricks=9,
                              reason="Fuera de plazo")
-    entry.correct_result(row, user=director, contract="3H", declarer="E", tricks=9,
+    corrections.correct_result(row, user=director, contract="3H", declarer="E", tricks=9,
                          reason="Error de cómputo (Ley 79C2)", law="79C2", override=True)
     audits = list(AuditEntry.objects.filter(action=AuditAction.CORRECTED).order_by("at", "id"))
     assert [a.override for a in audits] == [False, True]
     with pytest.raises(CorrectionPeriodOver):
-        entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+        corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                            adjustment={"kind": "artificial", "ns": 50, "ew": 50}, reason="x")
 
 

@@ -20,7 +20,7 @@ from tournaments.demo import play_rounds
 from tournaments.models import Result, Session, TableCode
 from tournaments.services import publish, windows
 from tournaments.tasks import classify_session_task
-from tournaments.views.table import SESSION_KEY
+from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -35,7 +35,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.movements import howell, mitchell
-from tournaments.services import entry, plan, setup
+from tournaments.services import corrections, plan, registration, setup
 from tournaments.services.classification import classify_tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def _build(spec: dict) -> Tournament:
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, spec["movement"],
-                       [setup.register_entry(tournament, members[2 * i:2 * i + 2])
+                       [registration.register_entry(tournament, members[2 * i:2 * i + 2])
                         for i in range(spec["pairs"])])
     for board in Board.objects.filter(session=session):
         board.deal = random_deal(rng)
@@ -101,7 +101,7 @@ def _build(spec: dict) -> Tournament:
     if spec["adjust"] is not None:
         played = [s for s in plan.slots(section.movement) if s.ns is not None and s.ew is not None]
         slot = played[spec["adjust"][0] % len(played)]
-        entry.adjust_score(user=None, section=section, round=slot.round, table=slot.table,
+        corrections.adjust_score(user=None, section=section, round=slot.round, table=slot.table,
                            board=slot.boards[0] + section.board_offset,
                            adjustment=spec["adjust"][1],
                            reason="Generated adjusted score.", law="12C2")

@@ -20,7 +20,7 @@ from tournaments.models import (
     Session,
     StoredRanking,
 )
-from tournaments.services import classification, plan, session_seating, setup
+from tournaments.services import plan, registration, session_scores, session_seating, setup
 from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +145,7 @@ def _seat_by_rank(session: Session, planned) -> dict[int, tuple[int | None, int 
 
 def _assert_order_is_the_ranking(tournament, session, planned):
     """The serpentine's ranks are the places of the ranking after the previous session."""
-    ranking, totals, _names = classification.event_standings(
+    ranking, totals, _names = session_scores.event_standings(
         tournament, list(Session.objects.filter(tournament=tournament, number__lt=session.number)))
     order = {r.standing.pair: i for i, r in enumerate(ranking, start=1)}
     for section in planned.sections:
@@ -230,8 +230,8 @@ def test_a_withdrawal_and_a_late_pair_between_sessions(members, pairs, director)
     tournament, entries = make_event(members, pairs, sessions=3, sections=2, tables=3)
     play(tournament.sessions.get(number=1))
     gone = entries[1]  # NS 2 of section A: group 1
-    setup.withdraw_entry(gone, user=director, reason="enfermedad")
-    late = setup.register_entry(tournament, members[40:42])
+    registration.withdraw_entry(gone, user=director, reason="enfermedad")
+    late = registration.register_entry(tournament, members[40:42])
     planned = session_seating.plan_seating(tournament.sessions.get(number=2), "pools")
     assert planned.withdrawn == [gone] and planned.late == [late]
     session_seating.apply_seating(planned, user=director)
@@ -251,7 +251,7 @@ def test_a_withdrawal_and_a_late_pair_between_sessions(members, pairs, director)
 def test_a_pair_registered_after_the_last_session_is_ranked_last(members, pairs, director):
     tournament, entries = make_event(members, pairs, sessions=2, sections=1, tables=4, rounds=2)
     play(tournament.sessions.get(number=1))
-    late = setup.register_entry(tournament, members[40:42])
+    late = registration.register_entry(tournament, members[40:42])
     planned = seat(tournament.sessions.get(number=2), "serpentine", director)
     seats = {s.entry.pk: s for s in planned.sections[0].seats}
     assert seats[late.pk].rank == 9 and seats[late.pk].late
@@ -289,7 +289,7 @@ def test_refused_when_the_method_cannot_take_the_field(members, pairs, director)
     with pytest.raises(TournamentError):
         session_seating.plan_seating(tournament.sessions.get(number=2), "serpentine")
     # a late pair and no free place to keep the seating
-    setup.register_entry(tournament, members[40:42])
+    registration.register_entry(tournament, members[40:42])
     with pytest.raises(TournamentError):
         session_seating.plan_seating(tournament.sessions.get(number=2), "same")
     with pytest.raises(TournamentError):
@@ -302,7 +302,7 @@ def test_rotation_refused_when_two_lines_would_differ_by_two(members, pairs, dir
     play(tournament.sessions.get(number=1))
     # two pairs of group 1 (NS-A) leave: in session 2 NS-A has 1 pair against 3 of group 4
     for e in entries[:2]:
-        setup.withdraw_entry(e, user=director, reason="se van")
+        registration.withdraw_entry(e, user=director, reason="se van")
     with pytest.raises(TournamentError):
         session_seating.plan_seating(tournament.sessions.get(number=2), "pools")
     assert _nothing_seated(tournament)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from multisession import make_event, play
 
 from tournaments.models import Seating
-from tournaments.services import plan, session_seating, setup
+from tournaments.services import plan, registration, session_seating
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,7 @@ def test_confirm_refused_when_the_field_changed_since_the_preview(
                                    {"method": "serpentine", "action": "preview"})
     fingerprint = preview.context["plan"].fingerprint
     entry = second_session.tournament.entries.first()
-    setup.withdraw_entry(entry, user=director, reason="enfermedad")
+    registration.withdraw_entry(entry, user=director, reason="enfermedad")
     refused = director_client.post(_url(second_session), {
         "method": "serpentine", "action": "confirm", "fingerprint": fingerprint})
     assert refused.status_code == 400

@@ -14,7 +14,7 @@ from tournaments.models import (
     TableCode,
 )
 from tournaments.scoring import board_conditions
-from tournaments.services import plan, setup
+from tournaments.services import plan, registration, setup
 from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,7 @@ def test_howell_with_a_sitout_leaves_the_phantom_unseated(howell_session):
     section = howell_session
     numbers = sorted(Seating.objects.filter(section=section).values_list("number", flat=True))
     assert numbers == [1, 2, 3, 4, 5, 6, 7]
-    assert setup.free_places(section) == [(8, "")]
+    assert registration.free_places(section) == [(8, "")]
     sitting_out = [s for s in plan.slots(section.movement) if 8 in (s.ns, s.ew)]
     assert sorted(s.ew for s in sitting_out) == [1, 2, 3, 4, 5, 6, 7]
 
@@ -60,16 +60,16 @@ def test_too_many_pairs_for_the_movement_are_refused(members, movements, pairs):
 
 def test_a_player_cannot_be_in_two_entries(members):
     tournament = setup.create_tournament(name="Doble", date=datetime.date(2025, 1, 2))
-    setup.register_entry(tournament, members[:2])
+    registration.register_entry(tournament, members[:2])
     with pytest.raises(TournamentError):
-        setup.register_entry(tournament, [members[1], members[2]])
+        registration.register_entry(tournament, [members[1], members[2]])
 
 
 def test_mixed_pairs_put_the_man_south_or_east(members):
     tournament = setup.create_tournament(name="Mixto", date=datetime.date(2025, 1, 2), mixed=True)
     man = next(m for m in members if m.gender == "M")
     woman = next(m for m in members if m.gender == "F")
-    entry = setup.register_entry(tournament, [man, woman])
+    entry = registration.register_entry(tournament, [man, woman])
     order = list(entry.entry_players.order_by("seat").values_list("member_id", flat=True))
     assert order == [woman.pk, man.pk]
 
@@ -78,31 +78,31 @@ def test_late_pair_takes_the_sitout_place(members, director, movements, pairs):
     tournament = setup.create_tournament(name="Tarde", date=datetime.date(2025, 1, 2))
     section = setup.add_section(tournament.sessions.get())
     setup.seat_section(section, movements.howell(), pairs(tournament, members, 7))
-    late = setup.register_entry(tournament, members[20:22], late=True)
-    seating = setup.add_late_entry(section, late, user=director)
+    late = registration.register_entry(tournament, members[20:22], late=True)
+    seating = registration.add_late_entry(section, late, user=director)
     assert (seating.number, seating.direction) == (8, "")
-    assert setup.free_places(section) == []
+    assert registration.free_places(section) == []
     assert AuditEntry.objects.filter(action=AuditAction.LATE, user=director).count() == 1
-    another = setup.register_entry(tournament, members[22:24])
+    another = registration.register_entry(tournament, members[22:24])
     with pytest.raises(TournamentError):
-        setup.add_late_entry(section, another, user=director)
+        registration.add_late_entry(section, another, user=director)
 
 
 def test_withdrawal_and_substitute_are_logged(mitchell_session, members, director):
     entry = Seating.objects.get(section=mitchell_session, number=3, direction="NS").entry
     leaving = entry.entry_players.order_by("seat").first().member
     joining = members[40]
-    setup.substitute_player(entry, leaving=leaving, joining=joining, user=director,
+    registration.substitute_player(entry, leaving=leaving, joining=joining, user=director,
                             reason="Indisposición")
     entry.refresh_from_db()
     assert joining.full_name in entry.display_name and leaving.full_name not in entry.display_name
-    setup.withdraw_entry(entry, user=director, reason="Se marchan")
+    registration.withdraw_entry(entry, user=director, reason="Se marchan")
     entry.refresh_from_db()
     assert entry.status == EntryStatus.WITHDRAWN
     actions = set(AuditEntry.objects.values_list("action", flat=True))
     assert {AuditAction.SUBSTITUTE, AuditAction.WITHDRAWN} <= actions
     with pytest.raises(TournamentError):
-        setup.withdraw_entry(entry, user=director, reason=" ")
+        registration.withdraw_entry(entry, user=director, reason=" ")
 
 
 def test_rounds_change_before_start_only(members, director, movements, pairs):

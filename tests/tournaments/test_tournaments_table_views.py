@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import entry, plan, setup
-from tournaments.views.table import SESSION_KEY
+from tournaments.services import entry, plan, setup, table_round
+from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -449,7 +449,7 @@ def test_current_round_and_moves_in_a_mitchell(client, mitchell_session):
 
 def test_moves_in_a_howell_with_a_sitout(howell_session):
     movement = howell_session.movement
-    moves = {m.what: m for m in entry.moves_after(movement, 1, 2)}
+    moves = {m.what: m for m in table_round.moves_after(movement, 1, 2)}
     # round 1 table 2: 2 v 7; round 2: pair 2 sits NS at table 4 against pair 1 ... read
     # the movement itself to check the answer is where the pair actually plays
     for what in ("NS", "EW"):
@@ -461,10 +461,10 @@ def test_moves_in_a_howell_with_a_sitout(howell_session):
     sitting_out = next(s.ew for s in entry.plan.slots(movement) if s.round == 2 and s.ns == 8)
     here = next(s for s in entry.plan.slots(movement) if s.round == 1
                 and sitting_out in (s.ns, s.ew))
-    move = next(m for m in entry.moves_after(movement, 1, here.table)
+    move = next(m for m in table_round.moves_after(movement, 1, here.table)
                 if m.number == sitting_out)
     assert move.sitout and move.table == 1
-    assert entry.moves_after(movement, 7, 1) == []
+    assert table_round.moves_after(movement, 7, 1) == []
 
 
 def test_sitout_round_in_a_howell_shows_no_boards(client, howell_session):

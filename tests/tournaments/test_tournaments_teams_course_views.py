@@ -15,7 +15,7 @@ from django.urls import reverse
 from tests.tournaments.test_tournaments_teams_knockout_views import SETTINGS
 from tests.tournaments.test_tournaments_teams_views import sign_in, teams_event
 from tournaments.models import ScoringMethod, TeamMatch
-from tournaments.services import teams
+from tournaments.services import team_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def run_course_match(director_client, members, **settings):
     assert director_client.post(url, SETTINGS | settings).status_code == 302
     assert director_client.post(reverse("director:teams_start", args=[tournament.pk])
                                 ).status_code == 302
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     section = session.sections.get()
 
     def line(table, board, data):

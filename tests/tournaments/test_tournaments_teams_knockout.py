@@ -11,19 +11,27 @@ from tournaments.models import (
     StoredRanking,
     TeamMatch,
 )
-from tournaments.services import classification, entry, knockout, teams
+from tournaments.services import (
+    classification,
+    corrections,
+    knockout,
+    knockout_bracket,
+    team_events,
+    team_schedule,
+    team_standings,
+)
 from tournaments.services.errors import TournamentError
 
 
 def knockout_event(members, count, *, boards=2, tie="extra_boards", tie_boards=2, **settings):
     tournament = make_teams_event(members, count, fmt="knockout", method=ScoringMethod.IMPS,
                                   boards=boards)
-    teams.configure(tournament, knockout_tie=tie, tie_boards=tie_boards, **settings)
+    team_events.configure(tournament, knockout_tie=tie, tie_boards=tie_boards, **settings)
     return tournament
 
 
 def stage(session, number):
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     return [(numbers[m.home_id], numbers[m.away_id])
             for m in TeamMatch.objects.filter(session=session, round=number).order_by("number")]
 
@@ -47,7 +55,7 @@ def test_six_teams_byes_go_to_the_top_seeds_and_winners_advance(members, directo
     """8-place bracket 1-8, 4-5, 2-7, 3-6 (seeding_order): places 7 and 8 are byes, so seeds
     1 and 2 go straight to stage 2, where they meet the winners of 4-5 and 3-6."""
     tournament = knockout_event(members, 6)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     assert session.rounds == 3
     assert stage(session, 1) == [(4, 5), (3, 6)]
     section = session.sections.get()
@@ -77,7 +85,7 @@ def test_six_teams_byes_go_to_the_top_seeds_and_winners_advance(members, directo
         knockout.draw_next_stage(tournament)  # the final is not decided
     play_round(session, director, 3, {1: (420, 170)})
     classification.ensure_current(session)
-    stages, champion = knockout.live_bracket(session)
+    stages, champion = knockout_bracket.live_bracket(session)
     assert champion.number == 2 and champion.through
     assert [m.a.number for m in stages[0]] == [1, 4, 2, 3]
     assert [m.b.number for m in stages[0]] == [None, 5, None, 6]
@@ -88,10 +96,10 @@ def test_six_teams_byes_go_to_the_top_seeds_and_winners_advance(members, directo
 
 def test_the_directors_seeds_number_the_teams(members):
     tournament = knockout_event(members, 4)
-    entries = teams.teams_of(tournament)
+    entries = team_schedule.teams_of(tournament)
     knockout.set_seeds(tournament, [entries[2].pk, entries[0].pk, entries[3].pk, entries[1].pk])
-    session = teams.start_teams(tournament)
-    numbers = teams.numbers_of(session)
+    session = team_events.start_teams(tournament)
+    numbers = team_schedule.numbers_of(session)
     assert [numbers[e.pk] for e in entries] == [2, 4, 1, 3]
     assert stage(session, 1) == [(1, 4), (2, 3)]
     with pytest.raises(TournamentError):
@@ -100,7 +108,7 @@ def test_the_directors_seeds_number_the_teams(members):
 
 def test_seeds_must_name_registered_teams_once(members):
     tournament = knockout_event(members, 3)
-    entries = teams.teams_of(tournament)
+    entries = team_schedule.teams_of(tournament)
     with pytest.raises(TournamentError):
         knockout.set_seeds(tournament, [entries[0].pk, entries[0].pk])
 
@@ -108,7 +116,7 @@ def test_seeds_must_name_registered_teams_once(members):
 def test_carry_over_decides_the_match(members, director):
     """The home team wins the boards by 6 IMPs but the visitors bring 10: they go through."""
     tournament = knockout_event(members, 2)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     m = match(session, 1, 1)
     knockout.set_carry_over(tournament, m.pk, home=0, away=10, user=director)
     m = play_boards(session, director, m, {1: (420, 170), 2: (420, 420)})
@@ -123,12 +131,12 @@ def test_carry_over_decides_the_match(members, director):
 
 def test_a_tie_plays_extra_boards_at_the_same_tables(members, director):
     tournament = knockout_event(members, 2, tie_boards=2)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     m = match(session, 1, 1)
     with pytest.raises(TournamentError):
         knockout.add_tie_segment(tournament, m.pk)  # nothing played yet
     m = play_boards(session, director, m, {1: (420, 170), 2: (170, 420)})
-    assert (m.margin, m.winner_id) == (0, None) and knockout.is_tied(m)
+    assert (m.margin, m.winner_id) == (0, None) and knockout_bracket.is_tied(m)
     assert not knockout.can_draw_stage(session)
     boards = knockout.add_tie_segment(tournament, m.pk, user=director)
     assert boards == [3, 4]
@@ -137,11 +145,11 @@ def test_a_tie_plays_extra_boards_at_the_same_tables(members, director):
     assert set(Board.objects.filter(session=session).values_list("number", flat=True)) == {
         1, 2, 3, 4}
     m.refresh_from_db()
-    assert m.tie_segments == [[3, 4]] and m.winner_id is None and not knockout.is_tied(m)
-    (stage_one,) = teams.progress(session)  # the tie-break boards are counted as expected
+    assert m.tie_segments == [[3, 4]] and m.winner_id is None and not knockout_bracket.is_tied(m)
+    (stage_one,) = team_schedule.progress(session)  # the tie-break boards are counted as expected
     assert (stage_one.results, stage_one.expected, stage_one.complete) == (4, 8, False)
     m = play_boards(session, director, m, {3: (420, 450), 4: (420, 420)})  # −30: 1 IMP
-    assert teams.progress(session)[0].complete
+    assert team_schedule.progress(session)[0].complete
     assert (m.margin, m.winner_id, m.decided_by) == (-1, m.away_id, "tie_boards")
     with pytest.raises(TournamentError):
         knockout.add_tie_segment(tournament, m.pk)  # decided
@@ -155,7 +163,7 @@ def test_a_tie_plays_extra_boards_at_the_same_tables(members, director):
 ])
 def test_a_tie_decided_by_the_stated_rule(members, director, rule, boards, winner, decided_by):
     tournament = knockout_event(members, 2, boards=len(boards), tie=rule)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     m = play_boards(session, director, match(session, 1, 1), boards)
     assert m.margin == 0
     assert (m.winner_id, m.decided_by) == (getattr(m, f"{winner}_id"), decided_by)
@@ -168,16 +176,16 @@ def test_course_knockout_total_through_the_services(members, director):
     own IMPs: split board (−7 − 8)/2 = −7.5, artificial board (+3 + 0)/2 = +1.5, so A wins by
     23 − 6 − 7.5 + 1.5 = +11 (the services' round-robin test covers the +13/−9 totals)."""
     tournament = knockout_event(members, 2, boards=5)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for board, open_ns, closed_ns in ((3, 620, 0), (4, 420, -100), (5, 170, 400)):
         enter(section, director, 1, 1, board, open_ns)
         enter(section, director, 1, 2, board, closed_ns)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                        adjustment={"kind": "split", "ns_score": -140, "ew_score": -200},
                        reason="Información no autorizada", law="16B")
     enter(section, director, 1, 2, 1, 140)
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=2,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=2,
                        adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                        reason="Mano no jugable", law="12C2")
     enter(section, director, 1, 2, 2, 140)
@@ -192,10 +200,10 @@ def test_course_knockout_total_through_the_services(members, director):
 def test_knockout_settings_are_checked(members):
     tournament = knockout_event(members, 2)
     with pytest.raises(TournamentError):
-        teams.configure(tournament, tie_boards=0)
-    teams.start_teams(tournament)
+        team_events.configure(tournament, tie_boards=0)
+    team_events.start_teams(tournament)
     with pytest.raises(TournamentError):
-        teams.configure(tournament, knockout_seeding="draw")
+        team_events.configure(tournament, knockout_seeding="draw")
 
 
 # --- round robin in legs ----------------------------------------------------------------------
@@ -205,8 +213,8 @@ def test_double_round_robin_swaps_home_and_away_in_the_second_leg(members, direc
     """C03 l.253: "si el encuentro es a doble vuelta, en la segunda se invierten las
     posiciones de la primera": leg 2 is leg 1 with the home team visiting."""
     tournament = make_teams_event(members, 4, fmt="round_robin", boards=1)
-    teams.configure(tournament, legs=2)
-    session = teams.start_teams(tournament)
+    team_events.configure(tournament, legs=2)
+    session = team_events.start_teams(tournament)
     table = schedule(session)
     assert session.rounds == 6 and sorted(table) == [1, 2, 3, 4, 5, 6]
     for r in (1, 2, 3):
@@ -217,24 +225,24 @@ def test_double_round_robin_swaps_home_and_away_in_the_second_leg(members, direc
     for r in range(1, 7):
         play_round(session, director, r, {1: (420, 170), 2: (420, 170)})
     classification.ensure_current(session)
-    lines = {line.number: line for line in teams.standings(session)}
+    lines = {line.number: line for line in team_standings.standings(session)}
     assert {n: line.matches for n, line in lines.items()} == {1: 6, 2: 6, 3: 6, 4: 6}
     assert all(line.won == line.lost == 18 for line in lines.values())  # 3 wins, 3 losses
     assert StoredRanking.objects.filter(tournament=tournament).count() == 8
-    assert all(e.status == EntryStatus.ACTIVE for e in teams.teams_of(tournament))
+    assert all(e.status == EntryStatus.ACTIVE for e in team_schedule.teams_of(tournament))
 
 
 def test_legs_are_checked(members):
     tournament = make_teams_event(members, 4, fmt="round_robin")
     with pytest.raises(TournamentError):
-        teams.configure(tournament, legs=0)
+        team_events.configure(tournament, legs=0)
     with pytest.raises(TournamentError):
-        teams.configure(tournament, legs=5)
+        team_events.configure(tournament, legs=5)
 
 
 def test_a_knockout_is_scored_in_imps_even_in_a_vp_tournament(members, director):
     tournament = make_teams_event(members, 2, fmt="knockout", method=ScoringMethod.VPS, boards=2)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     m = play_boards(session, director, match(session, 1, 1), {1: (420, 170), 2: (420, 420)})
     assert (m.home_vp, m.away_vp, m.margin, m.winner_id) == (None, None, 6, m.home_id)
-    assert [(line.number, line.points) for line in teams.standings(session)] == [(1, 6), (2, -6)]
+    assert [(line.number, line.points) for line in team_standings.standings(session)] == [(1, 6), (2, -6)]

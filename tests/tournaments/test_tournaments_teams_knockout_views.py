@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from tests.tournaments.test_tournaments_teams_views import sign_in, teams_event
 from tournaments.models import ScoringMethod, TeamMatch
-from tournaments.services import classification, entry, publish, teams
+from tournaments.services import classification, entry, publish, team_events, team_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -40,20 +40,20 @@ def test_director_runs_a_knockout_with_seeds_a_carry_over_and_a_tie(director_cli
     tournament = knockout_event(members, 4)
     url = reverse("director:teams", args=[tournament.pk])
     assert director_client.post(url, SETTINGS).status_code == 302
-    event = teams.team_event(tournament)
+    event = team_schedule.team_event(tournament)
     assert (event.format, event.knockout_tie, event.tie_boards) == ("knockout", "extra_boards", 2)
     assert b'id="seeds-form"' in director_client.get(url).content
-    entries = teams.teams_of(tournament)
+    entries = team_schedule.teams_of(tournament)
     # The director seeds the fourth team first; the others follow in registration order.
     seeds = reverse("director:knockout_seeds", args=[tournament.pk])
     assert director_client.post(seeds, {f"seed-{entries[3].pk}": "1"}).status_code == 302
-    assert teams.team_event(tournament).seeds == [entries[3].pk, entries[0].pk, entries[1].pk,
+    assert team_schedule.team_event(tournament).seeds == [entries[3].pk, entries[0].pk, entries[1].pk,
                                                   entries[2].pk]
     director_client.post(seeds, {f"seed-{entries[0].pk}": "1", f"seed-{entries[1].pk}": "1"})
-    assert teams.team_event(tournament).seeds[0] == entries[3].pk  # same seed twice: refused
+    assert team_schedule.team_event(tournament).seeds[0] == entries[3].pk  # same seed twice: refused
     director_client.post(reverse("director:teams_start", args=[tournament.pk]))
-    session = teams.teams_session(tournament)
-    assert teams.numbers_of(session)[entries[3].pk] == 1
+    session = team_schedule.teams_session(tournament)
+    assert team_schedule.numbers_of(session)[entries[3].pk] == 1
     m1, m2 = TeamMatch.objects.filter(session=session, round=1).order_by("number")
     assert m1.home_id == entries[3].pk  # seed 1 v seed 4
     page = director_client.get(url).content.decode()
@@ -111,8 +111,8 @@ def test_director_runs_a_knockout_with_seeds_a_carry_over_and_a_tie(director_cli
 
 def test_public_bracket_shows_byes_and_pending_winners(client, members, director):
     tournament = knockout_event(members, 3)
-    teams.configure(tournament, format="knockout", boards_per_match=1)
-    session = teams.start_teams(tournament)
+    team_events.configure(tournament, format="knockout", boards_per_match=1)
+    session = team_events.start_teams(tournament)
     publish.publish_provisional(tournament, user=director)
     page = client.get(reverse("results:teams_bracket", args=[tournament.slug]))
     assert page.status_code == 200 and page.context["champion"] is None
@@ -130,8 +130,8 @@ def test_public_bracket_shows_byes_and_pending_winners(client, members, director
 
 def test_players_cannot_reach_the_knockout_actions(player_client, members):
     tournament = knockout_event(members, 2)
-    teams.configure(tournament, format="knockout")
-    session = teams.start_teams(tournament)
+    team_events.configure(tournament, format="knockout")
+    session = team_events.start_teams(tournament)
     m = TeamMatch.objects.get(session=session)
     for url in (reverse("director:knockout_draw", args=[tournament.pk]),
                 reverse("director:knockout_seeds", args=[tournament.pk]),
@@ -149,5 +149,5 @@ def test_a_round_robin_in_two_legs_from_the_settings_page(director_client, membe
     assert director_client.post(url, data).status_code == 302
     assert director_client.post(url, data | {"legs": 9}).status_code == 400
     director_client.post(reverse("director:teams_start", args=[tournament.pk]))
-    session = teams.teams_session(tournament)
-    assert session.rounds == 6 and teams.drawn_rounds(session) == 6
+    session = team_schedule.teams_session(tournament)
+    assert session.rounds == 6 and team_schedule.drawn_rounds(session) == 6

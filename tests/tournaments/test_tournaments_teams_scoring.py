@@ -14,7 +14,17 @@ from tournaments.models import (
     StoredRanking,
     TeamMatch,
 )
-from tournaments.services import classification, entry, setup, teams, triplicate
+from tournaments.services import (
+    classification,
+    corrections,
+    registration,
+    setup,
+    team_events,
+    team_matches,
+    team_schedule,
+    triplicate,
+    triplicate_scores,
+)
 from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -24,9 +34,9 @@ def make_event(members, count, **settings):
     tournament = setup.create_tournament(name="Equipos", date=datetime.date(2025, 5, 6),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, **({"format": "round_robin", "boards_per_match": 4} | settings))
+    team_events.configure(tournament, **({"format": "round_robin", "boards_per_match": 4} | settings))
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     return tournament
 
 
@@ -65,7 +75,7 @@ FOUR_BOARDS = ((420, 420), (430, 420), (170, 120), (-200, 420))
 ])
 def test_match_points_in_each_scoring(members, director, scoring, home, away):
     tournament = make_event(members, 2, scoring=scoring)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     match = TeamMatch.objects.get(session=session)
     play_match(session, director, match, FOUR_BOARDS)
     classification.ensure_current(session)
@@ -77,7 +87,7 @@ def test_match_points_in_each_scoring(members, director, scoring, home, away):
     else:
         assert (match.home_points, match.away_points) == (home, away)
         assert (match.home_won, match.home_lost) == (2, 12)  # IMPs kept for the tie-breaks
-    lines = teams.match_boards(match)
+    lines = team_matches.match_boards(match)
     if scoring == "patton":
         assert [(b.home_points, b.away_points) for b in lines] == [(4, 4), (4, 4), (5, 3), (1, 7)]
 
@@ -86,12 +96,12 @@ def test_patton_points_follow_the_courses_table_at_each_threshold(members, direc
     """C03 l.189-193 at its band edges: 10 → 4-4, 20 → 5-3, 110 → 5-3, 120 → 6-2, 310 → 6-2,
     320 → 7-1, 750 → 7-1, 760 → 8-0."""
     tournament = make_event(members, 2, format="patton", boards_per_match=8)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     match = TeamMatch.objects.get(session=session)
     nets = (10, 20, 110, 120, 310, 320, 750, 760)
     play_match(session, director, match, [legal_pair(n) for n in nets])
     classification.ensure_current(session)
-    lines = teams.match_boards(match)
+    lines = team_matches.match_boards(match)
     assert [b.home_points for b in lines] == [4, 5, 5, 6, 6, 7, 7, 8]
     assert [b.away_points for b in lines] == [4, 3, 3, 2, 2, 1, 1, 0]
     match.refresh_from_db()
@@ -103,9 +113,9 @@ def test_a_split_score_gives_each_team_its_own_board_points(members, director):
     B wins (2); in Patton A gets 2 (−280 is in 120-310) and B 7 (340 in 320-750)."""
     for scoring, expected in (("bam", (0, 2)), ("patton", (2, 7)), ("total", (-280, 340))):
         tournament = make_event(members, 2, scoring=scoring, boards_per_match=3)
-        session = teams.start_teams(tournament)
+        session = team_events.start_teams(tournament)
         section = session.sections.get()
-        entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+        corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                            adjustment={"kind": "split", "ns_score": -140, "ew_score": -200},
                            reason="Información no autorizada", law="16B")
         enter(section, director, 1, 2, 1, 140)
@@ -118,9 +128,9 @@ def test_an_artificial_score_is_refused_by_board_points(members, director):
     """±3 IMPs (Law 12C2b) give no board, Patton or total-point value: the board is left out of
     those points and the match page flags it; the IMPs still count it."""
     tournament = make_event(members, 2, scoring="bam", boards_per_match=3)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
-    entry.adjust_score(user=director, section=section, round=1, table=1, board=1,
+    corrections.adjust_score(user=director, section=section, round=1, table=1, board=1,
                        adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
                        reason="Mano no jugable", law="12C2")
     enter(section, director, 1, 2, 1, 140)
@@ -130,12 +140,12 @@ def test_an_artificial_score_is_refused_by_board_points(members, director):
     match = TeamMatch.objects.get(session=session)
     assert (match.home_points, match.away_points) == (2, 0)  # board 2 only: +20 for A
     assert match.home_won == 3 + 1
-    assert [b.refused for b in teams.match_boards(match)] == [True, False, False]
+    assert [b.refused for b in team_matches.match_boards(match)] == [True, False, False]
 
 
 def test_patton_evening_is_the_courses_round_robin_with_patton_points(members, director):
     tournament = make_event(members, 4, format="patton", boards_per_match=3)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     assert (session.rounds, section.tables, session.boards_per_round) == (3, 4, 3)
     met = {frozenset((m.home_id, m.away_id)) for m in TeamMatch.objects.filter(session=session)}
@@ -145,13 +155,13 @@ def test_patton_evening_is_the_courses_round_robin_with_patton_points(members, d
               for r in section.movement["rounds"]]
     assert stored == [pairs for _r, pairs, _bye in rounds]
     with pytest.raises(TournamentError):  # the movement is laid out
-        teams.configure(tournament, format="round_robin")
+        team_events.configure(tournament, format="round_robin")
 
 
 def test_patton_needs_three_to_eight_boards(members):
     tournament = make_event(members, 4)
     with pytest.raises(TournamentError):
-        teams.configure(tournament, format="patton", boards_per_match=2)
+        team_events.configure(tournament, format="patton", boards_per_match=2)
 
 
 # --- triplicate -----------------------------------------------------------------------------
@@ -160,7 +170,7 @@ def test_patton_needs_three_to_eight_boards(members):
 def test_triplicate_lays_out_the_courses_table(members):
     """C03 l.224-236: pairs 1-6, teams A = 1 & 2, B = 3 & 6, C = 4 & 5, four rounds."""
     tournament = make_event(members, 3, format="triplicate", boards_per_match=3)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     movement = session.sections.get().movement
     assert [[(t["ns_pair"], t["ew_pair"]) for t in r["tables"]] for r in movement["rounds"]] == [
         [(1, 6), (5, 2), (3, 4)],
@@ -181,7 +191,7 @@ def test_triplicate_needs_three_teams(members):
         tournament = make_event(members, count, format="triplicate", boards_per_match=3,
                                 name=f"T{count}")
         with pytest.raises(TournamentError):
-            teams.start_teams(tournament)
+            team_events.start_teams(tournament)
 
 
 def test_triplicate_compares_the_tables_two_by_two(members, director):
@@ -192,33 +202,33 @@ def test_triplicate_compares_the_tables_two_by_two(members, director):
     2 v 3: 220 → 6 to pairs 5 and 4, −6 to 3 and 2.
     Pairs: 1 +16, 2 0, 3 −16, 4 +16, 5 0, 6 −16 → A (1, 2) +16, B (3, 6) −32, C (4, 5) +16."""
     tournament = make_event(members, 3, format="triplicate", boards_per_match=3)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for table, score in ((1, 420), (2, 170), (3, -50)):
         enter(section, director, 1, table, 1, score)
     classification.ensure_current(session)
-    assert triplicate.pair_totals(session) == {1: 16, 2: 0, 3: -16, 4: 16, 5: 0, 6: -16}
-    a, b, c = teams.teams_of(tournament)
+    assert triplicate_scores.pair_totals(session) == {1: 16, 2: 0, 3: -16, 4: 16, 5: 0, 6: -16}
+    a, b, c = team_schedule.teams_of(tournament)
     assert event_points(tournament) == {a.pk: 16, b.pk: -32, c.pk: 16}
     table1 = TeamMatch.objects.get(session=session, round=1, number=1)
-    lines = triplicate.table_boards(table1)
+    lines = triplicate_scores.table_boards(table1)
     assert (lines[0].ns_imps, lines[0].ew_imps) == (16, -16) and not lines[1].compared
-    progress = teams.progress(session)[0]
+    progress = team_schedule.progress(session)[0]
     assert (progress.results, progress.expected) == (3, 9)
 
 
 def test_triplicate_with_only_two_tables_in_compares_those(members, director):
     tournament = make_event(members, 3, format="triplicate", boards_per_match=3)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     enter(section, director, 1, 1, 1, 420)
     enter(section, director, 1, 3, 1, -50)
     classification.ensure_current(session)
-    assert triplicate.pair_totals(session) == {1: 10, 6: -10, 3: -10, 4: 10, 5: 0, 2: 0}
+    assert triplicate_scores.pair_totals(session) == {1: 10, 6: -10, 3: -10, 4: 10, 5: 0, 2: 0}
 
 
 def test_compare_tables_is_zero_sum_and_symmetric():
-    ns, ew = triplicate.compare_tables({1: 420, 2: 170, 3: -50})
+    ns, ew = triplicate_scores.compare_tables({1: 420, 2: 170, 3: -50})
     assert sum(ns.values()) + sum(ew.values()) == 0
     assert ns == {1: Fraction(16), 2: Fraction(0), 3: Fraction(-16)}
     assert ew == {1: Fraction(-16), 2: Fraction(0), 3: Fraction(16)}

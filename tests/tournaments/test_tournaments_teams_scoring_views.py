@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import EventType, Result, ScoringMethod, TableCode, TeamMatch
-from tournaments.services import entry, publish, setup, teams
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,9 @@ def event(members, count, **settings):
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     if settings:
-        teams.configure(tournament, **settings)
+        team_events.configure(tournament, **settings)
     return tournament
 
 
@@ -49,14 +49,14 @@ def test_director_sets_the_scoring_and_a_player_cannot(director_client, player, 
     url = reverse("director:teams", args=[tournament.pk])
     assert b'name="scoring"' in director_client.get(url).content
     assert director_client.post(url, SETTINGS | {"scoring": "bam"}).status_code == 302
-    assert teams.team_event(tournament).unit == "bam"
+    assert team_schedule.team_event(tournament).unit == "bam"
     player_client = Client()
     player_client.force_login(player)
     assert player_client.post(url, SETTINGS | {"scoring": "patton"}).status_code == 403
-    assert teams.team_event(tournament).scoring == "bam"
+    assert team_schedule.team_event(tournament).scoring == "bam"
     # a Patton with two boards a match is refused with the form
     bad = director_client.post(url, SETTINGS | {"format": "patton", "boards_per_match": 2})
-    assert bad.status_code == 400 and teams.team_event(tournament).format == "round_robin"
+    assert bad.status_code == 400 and team_schedule.team_event(tournament).format == "round_robin"
 
 
 @pytest.mark.parametrize(("scoring", "unit", "home"), [
@@ -69,7 +69,7 @@ def test_public_standings_and_match_in_each_unit(client, members, director, scor
     1 IMP; board-a-match 2 + 1 + 2 = 5; total points 30; Patton 5 + 4 + 4 = 13 (C03
     l.189-193)."""
     tournament = event(members, 2, **(SETTINGS | {"scoring": scoring}))
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     match = TeamMatch.objects.get(session=session)
     for board, open_ns, closed_ns in ((1, 420, 400), (2, 620, 620), (3, 630, 620)):
@@ -100,7 +100,7 @@ def test_a_triplicate_is_played_at_the_table_devices(client, director_client, di
     assert director_client.post(url, SETTINGS | {"format": "triplicate"}).status_code == 302
     assert director_client.post(reverse("director:teams_start", args=[tournament.pk])
                                 ).status_code == 302
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     assert session.is_running and TableCode.objects.filter(session=session).count() == 3
     # Board 1 (nobody vulnerable): 4S= at table 1 (+420), 2S+2 at table 2 (+170),
     # 4S−1 at table 3 (−50): the course's comparisons give pairs 1 and 4 +16 each.

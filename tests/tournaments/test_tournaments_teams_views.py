@@ -15,7 +15,7 @@ from tournaments.models import (
     TeamMatch,
     TournamentStatus,
 )
-from tournaments.services import entry, publish, setup, teams
+from tournaments.services import entry, publish, registration, setup, team_events, team_schedule
 from tournaments.services.errors import NotAllowed
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +25,10 @@ def teams_event(members, count=4, **settings):
     tournament = setup.create_tournament(name="Liga", date=datetime.date(2025, 6, 3),
                                          event_type=EventType.TEAMS,
                                          scoring_method=ScoringMethod.VPS)
-    teams.configure(tournament, **({"format": "swiss", "boards_per_match": 2,
+    team_events.configure(tournament, **({"format": "swiss", "boards_per_match": 2,
                                     "swiss_rounds": 3} | settings))
     for i in range(count):
-        setup.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
     return tournament
 
 
@@ -83,22 +83,22 @@ def test_director_configures_starts_and_draws(director_client, members, director
                                      "vp_scale": "course25", "bye_vp": "12",
                                      "tie_breaks": "h2h,diff,quotient"})
     assert bad.status_code == 400 and "25 PV" in bad.content.decode()
-    assert teams.team_event(tournament).vp_scale == "wbf20"
+    assert team_schedule.team_event(tournament).vp_scale == "wbf20"
     ok = director_client.post(url, {"format": "swiss", "round_robin_method": "roman",
                                     "swiss_rounds": 2, "boards_per_match": 2,
                                     "vp_scale": "wbf20-discrete", "bye_vp": "12",
                                     "tie_breaks": "diff,quotient,h2h"})
     assert ok.status_code == 302
-    assert teams.team_event(tournament).vp_scale == "wbf20-discrete"
+    assert team_schedule.team_event(tournament).vp_scale == "wbf20-discrete"
     assert director_client.post(reverse("director:teams_start", args=[tournament.pk])
                                 ).status_code == 302
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     assert session.is_running and TeamMatch.objects.filter(session=session).count() == 2
     page = director_client.get(url).content.decode()
     assert 'id="round-progress"' in page and "draw-force" in page
     # drawing before the round is complete is refused with a message
     director_client.post(reverse("director:teams_draw", args=[tournament.pk]))
-    assert teams.drawn_rounds(session) == 1
+    assert team_schedule.drawn_rounds(session) == 1
     section = session.sections.get()
     for m in TeamMatch.objects.filter(session=session):
         for table in (m.open_table, m.closed_table):
@@ -111,7 +111,7 @@ def test_director_configures_starts_and_draws(director_client, members, director
     console = reverse("director:console", args=[session.pk])
     assert b'id="console-draw"' in director_client.get(console).content
     director_client.post(reverse("director:teams_draw", args=[tournament.pk]))
-    assert teams.drawn_rounds(session) == 2
+    assert team_schedule.drawn_rounds(session) == 2
     page = director_client.get(console)
     assert page.status_code == 200 and b'id="console-draw"' not in page.content
 
@@ -125,7 +125,7 @@ def test_players_and_visitors_cannot_reach_the_teams_director_pages(client, play
         assert player_client.get(url).status_code in (403, 405)
     client.logout()
     assert client.get(reverse("director:teams", args=[tournament.pk])).status_code == 302
-    assert not teams.drawn_rounds(teams.teams_session(tournament))
+    assert not team_schedule.drawn_rounds(team_schedule.teams_session(tournament))
 
 
 # --- table devices --------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_players_and_visitors_cannot_reach_the_teams_director_pages(client, play
 
 def test_a_room_enters_its_own_boards_and_sees_the_comparison(client, members):
     tournament = teams_event(members, 4)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     match = TeamMatch.objects.get(session=session, round=1, number=1)
     sign_in(client, session, 1)
     home = client.get(reverse("table:home"))
@@ -175,7 +175,7 @@ def test_a_room_enters_its_own_boards_and_sees_the_comparison(client, members):
 
 def test_a_device_cannot_post_for_another_tables_room(client, members):
     tournament = teams_event(members, 4)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     sign_in(client, session, 3)
     assert post_json(client, result_data(round_=2, board=3)).status_code == 403
     assert post_json(client, result_data(board=9)).status_code == 403
@@ -184,7 +184,7 @@ def test_a_device_cannot_post_for_another_tables_room(client, members):
 
 def test_a_swiss_table_waits_for_the_draw(client, members, director):
     tournament = teams_event(members, 4)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for m in TeamMatch.objects.filter(session=session):
         for table in (m.open_table, m.closed_table):
@@ -197,7 +197,7 @@ def test_a_swiss_table_waits_for_the_draw(client, members, director):
     assert page.context["waiting_draw"] and 'id="waiting-draw"' in page.content.decode()
     assert (page.context["tr"].round, page.context["tr"].rounds) == (1, 3)  # of the 3 planned
     assert 'http-equiv="refresh"' in page.content.decode()
-    teams.draw_next_round(tournament, user=director)
+    team_events.draw_next_round(tournament, user=director)
     # the refreshed page moves on to the new round by itself
     page = client.get(reverse("table:home"))
     assert not page.context["waiting_draw"] and page.context["tr"].round == 2
@@ -211,7 +211,7 @@ def test_a_swiss_table_waits_for_the_draw(client, members, director):
 
 def test_public_pages_show_standings_rounds_and_matches(client, members, director):
     tournament = teams_event(members, 4)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     for m in TeamMatch.objects.filter(session=session):
         for board in (1, 2):
@@ -274,14 +274,14 @@ def test_only_a_knockout_offers_a_bracket(client, members, director, format_):
     """A Swiss or round robin is decided by its standings: no bracket link, its address not
     found; a knockout's nav links its bracket."""
     tournament = teams_event(members, 4, format=format_)
-    teams.start_teams(tournament)
+    team_events.start_teams(tournament)
     publish.publish_provisional(tournament, user=director)
     page = client.get(reverse("results:teams", args=[tournament.slug])).content.decode()
     assert 'id="nav-standings"' in page and 'id="nav-bracket"' not in page
     assert client.get(reverse("results:teams_bracket", args=[tournament.slug])
                       ).status_code == 404
     knockout = teams_event(members, 4, format="knockout", boards_per_match=2)
-    teams.start_teams(knockout)
+    team_events.start_teams(knockout)
     publish.publish_provisional(knockout, user=director)
     page = client.get(reverse("results:teams", args=[knockout.slug])).content.decode()
     assert 'id="nav-bracket"' in page

@@ -204,11 +204,11 @@ def test_json_mode_with_basic_credentials_and_pbn(fed, endpoint, mitchell, uploa
 @pytest.mark.django_db
 def test_a_correction_is_a_new_upload(fed, endpoint, mitchell, upload):
     from tournaments.models import Result
-    from tournaments.services import entry
+    from tournaments.services import corrections
 
     first, _created = upload(endpoint, tournament=mitchell)
     row = Result.objects.filter(section__session__tournament=mitchell).first()
-    entry.correct_result(row, user=None, contract="3NT", declarer="N", tricks=7,
+    corrections.correct_result(row, user=None, contract="3NT", declarer="N", tricks=7,
                          reason="Corrección", override=True)
     second, created = upload(endpoint, tournament=mitchell)
     assert created and second.upload_id != first.upload_id

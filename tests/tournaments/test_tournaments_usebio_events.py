@@ -289,16 +289,16 @@ def test_commands_export_and_import_teams_and_individual(swiss, individual, tmp_
 @pytest.mark.parametrize("method", ["vps", "imps"])
 def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, method):
     """Three teams, all play all: each round one team has the bye (12 VPs, or 0 IMPs)."""
-    from tournaments.services import setup, teams
+    from tournaments.services import registration, setup, team_events
 
     tournament = setup.create_tournament(name="Liga a tres", date=DAY,
                                          event_type=EventType.TEAMS, scoring_method=method)
-    teams.configure(tournament, format="round_robin", boards_per_match=4,
+    team_events.configure(tournament, format="round_robin", boards_per_match=4,
                     vp_scale="wbf20-discrete")
     players = _players()
     for i, name in enumerate(("Norte", "Sur", "Este")):
-        setup.register_entry(tournament, players[4 * i:4 * i + 4], name=name)
-    session = teams.start_teams(tournament)
+        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=name)
+    session = team_events.start_teams(tournament)
     section = session.sections.get()
     demo.deal_from_data(section)
     demo.play_rounds(section, random.Random(3))
@@ -330,11 +330,11 @@ def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tm
     )
     from tournaments.exports import federation
     from tournaments.models.uploads import FileFormat
-    from tournaments.services import teams
+    from tournaments.services import team_events
     from tournaments.services.errors import TournamentError
 
     tournament = knockout_event(members, 4)
-    session = teams.start_teams(tournament)
+    session = team_events.start_teams(tournament)
     play_boards(session, director, match(session, 1, 1), {1: (420, -50), 2: (420, 420)})
     with pytest.raises(TournamentError) as refused:
         usebio.export(tournament)
@@ -357,13 +357,13 @@ def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tm
                                       {"format": "round_robin", "scoring": "total"}])
 def test_usebio_refuses_events_scored_in_points_or_by_table(members, kind):
     from tests.tournaments.test_tournaments_teams import make_teams_event
-    from tournaments.services import teams
+    from tournaments.services import team_events
     from tournaments.services.errors import TournamentError
 
     tournament = make_teams_event(members, 3 if kind["format"] == "triplicate" else 4,
                                   fmt="round_robin", boards=4)
-    teams.configure(tournament, **kind)
+    team_events.configure(tournament, **kind)
     with pytest.raises(TournamentError):
         usebio.export(tournament)
-    teams.configure(tournament, format="round_robin", scoring="imps", boards_per_match=4)
+    team_events.configure(tournament, format="round_robin", scoring="imps", boards_per_match=4)
     assert "<MATCH>" not in usebio.export(tournament)  # not started: refused no more, no matches

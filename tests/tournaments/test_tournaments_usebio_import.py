@@ -240,13 +240,13 @@ def test_round_trip_of_the_movements_phantom_howell_shows_no_difference(members)
     import datetime
 
     from tournaments.movements import howell
-    from tournaments.services import setup
+    from tournaments.services import registration, setup
 
     tournament = setup.create_tournament(name="Howell impar", date=datetime.date(2025, 4, 3))
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, howell(pairs=7, boards_per_round=3).to_dict(),
-                       [setup.register_entry(tournament, members[2 * i:2 * i + 2])
+                       [registration.register_entry(tournament, members[2 * i:2 * i + 2])
                         for i in range(7)])
     setup.start_session(session)
     demo.play_rounds(section, random.Random(4))

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..models import Section, Session, TeamMatch
 from ..scoring import display_round
-from ..services import teams
+from ..services import team_matches
 from .data import Line, Participant, SessionData
 
 
@@ -55,7 +55,7 @@ def load_matches(session: Session, data: SessionData) -> list[MatchData]:
     section = Section.objects.filter(session=session).order_by("letter").first()
     if section is None or not data.sections:
         return []
-    boards_of = teams.boards_of_matches(section.movement or {})
+    boards_of = team_matches.boards_of_matches(section.movement or {})
     people: dict[int, Participant] = {p.entry_id: p for s in data.sections
                                       for p in s.participants}
     lines: dict[tuple[int, int, int], Line] = {}
@@ -77,9 +77,9 @@ def load_matches(session: Session, data: SessionData) -> list[MatchData]:
                 closed_line = lines.get((m.round, m.closed_table, number))
                 compared = None
                 if open_line is not None and closed_line is not None:
-                    compared = teams.compare_board(
-                        teams.room_score(open_line.ns_score, open_line.adjustment),
-                        teams.room_score(closed_line.ns_score, closed_line.adjustment))
+                    compared = team_matches.compare_board(
+                        team_matches.room_score(open_line.ns_score, open_line.adjustment),
+                        team_matches.room_score(closed_line.ns_score, closed_line.adjustment))
                 match.boards.append(MatchBoard(
                     number, open_line, closed_line,
                     _imps(compared.home_imps) if compared else None,

@@ -240,7 +240,7 @@ def check_expressible(tournament: Tournament) -> None:
     if tournament.event_type != EventType.TEAMS:
         return
     from ..models import TeamFormat, TeamScoring
-    from ..services.teams import team_event
+    from ..services.team_schedule import team_event
 
     event = team_event(tournament)
     if event.format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON, TeamFormat.TRIPLICATE) \

@@ -47,10 +47,10 @@ from ..models import (
 from ..models.uploads import ImportState, ResultImport
 from ..scoring import board_conditions
 from ..services import entry as entry_service
-from ..services import setup
+from ..services import registration, setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
-from ..services.teams import TEAM_METHODS
+from ..services.team_schedule import TEAM_METHODS
 from .usebio_conventions import (
     alternatives,
     awarded_percentages,
@@ -309,7 +309,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
             entry = entries.get(key)
             if entry is None:
                 try:
-                    entry = setup.register_entry(tournament,
+                    entry = registration.register_entry(tournament,
                                                  [people.member(p) for p in pair.players])
                 except TournamentError as exc:
                     raise UsebioError(_("Pair %(number)s: %(problem)s")

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Board, Entry, EventType, Result, Tournament
-from ..services import setup
+from ..services import registration, setup
 from ..services.errors import TournamentError
 from .usebio import (
     People,
@@ -79,7 +79,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
             key = _pair_key(player)
             if key not in entries:
                 try:
-                    entries[key] = setup.register_entry(
+                    entries[key] = registration.register_entry(
                         tournament, [people.member(player.players[0])])
                 except TournamentError as exc:
                     raise UsebioError(_("Player %(number)s: %(problem)s")

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..scoring import display_round
 from ..scoring.vp import COURSE25_BOARDS, team_vps
-from ..services import setup, teams
+from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
 from .usebio import People, _differs, _result, finish, result_reason, save_deals, save_results
 from .usebio import verify as verify_pairs
@@ -121,14 +121,14 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     if byes:
         settings["bye_vp"] = byes[0]
     try:
-        teams.configure(tournament, **settings)
+        team_events.configure(tournament, **settings)
     except TournamentError as exc:
         raise UsebioError(exc.message) from exc
     people = People(event)
     entries = {}
     for team in fs.pairs:
         try:
-            entries[team.number] = setup.register_entry(
+            entries[team.number] = registration.register_entry(
                 tournament, [people.member(p) for p in team.players],
                 name=team.name[:120])
         except TournamentError as exc:
@@ -141,7 +141,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                                         direction="") for n, e in sorted(entries.items()))
     rounds = []
     for r, pairs, bye in schedule:
-        plan = teams.round_tables(r, pairs, k, bye)
+        plan = team_schedule.round_tables(r, pairs, k, bye)
         for table in plan["tables"]:
             table["boards"] = by_round.get(r, table["boards"])
         rounds.append(plan)
@@ -151,7 +151,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     section.save(update_fields=["movement", "tables"])
     session.rounds, session.boards_per_round = len(rounds), k
     session.save(update_fields=["rounds", "boards_per_round"])
-    TeamMatch.objects.bulk_create(teams._matches(session, schedule, entries))
+    TeamMatch.objects.bulk_create(team_schedule.round_matches(session, schedule, entries))
     setup.ensure_boards(section)
     save_deals(tournament, event.deals, event.conditions)
     boards = {b.number: b for b in Board.objects.filter(session=session)}
@@ -200,7 +200,7 @@ def verify_teams(tournament: Tournament, event: FileEvent) -> list[dict]:
     """Team totals and places (as for pairs), then every match's and board's figures."""
     out = verify_pairs(tournament, event)
     session = tournament.sessions.get()
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     ours = {(m.round, numbers.get(m.home_id)): m for m in
             TeamMatch.objects.filter(session=session).select_related("session")}
     vps = tournament.scoring_method == ScoringMethod.VPS
@@ -220,7 +220,7 @@ def verify_teams(tournament: Tournament, event: FileEvent) -> list[dict]:
               match.home_vp if vps else match.home_margin)
         _note(out, "score (opponents)", where, fm.away_score,
               match.away_vp if vps else match.away_margin)
-        boards = {b.number: b for b in teams.match_boards(match)}
+        boards = {b.number: b for b in team_matches.match_boards(match)}
         for number, (home, away) in sorted(fm.board_imps.items()):
             line = boards.get(number)
             board_where = _("%(match)s, board %(board)s") % {"match": where, "board": number}

@@ -15,6 +15,7 @@ from .event import (
     SessionStatus,
     Tournament,
     TournamentStatus,
+    VPScale,
 )
 from .lineups import TeamLineup
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
@@ -30,7 +31,6 @@ from .teams import (
     TeamScoring,
     TieBreak,
     TieBreakOrder,
-    VPScale,
 )
 
 __all__ = [

@@ -30,11 +30,15 @@ class ScoringMethod(models.TextChoices):
 PAIR_IMP_METHODS = (ScoringMethod.BUTLER, ScoringMethod.CROSS_IMPS)
 
 
+class VPScale(models.TextChoices):
+    WBF20 = "wbf20", _("WBF 20-VP scale, continuous (two decimals)")
+    WBF20_DISCRETE = "wbf20-discrete", _("WBF 20-VP scale, whole VPs")
+    COURSE25 = "course25", _("25-VP scale (AEB course table)")
+
+
 def vp_scales() -> list[tuple[str, str]]:
     """The VP scales a Butler or cross-IMP pairs event may convert its matches with (the
-    teams' scales, ``teams.VPScale``)."""
-    from .teams import VPScale
-
+    teams' scales)."""
     return VPScale.choices
 
 

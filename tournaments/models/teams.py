@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .entries import Entry
-from .event import ScoringMethod, Session, Tournament
+from .event import ScoringMethod, Session, Tournament, VPScale
 
 
 class TeamFormat(models.TextChoices):
@@ -55,12 +55,6 @@ class KnockoutTie(models.TextChoices):
 class RoundRobinMethod(models.TextChoices):
     ROMAN = "roman", _("Roman square")
     INVERSE = "inverse", _("Inverse square")
-
-
-class VPScale(models.TextChoices):
-    WBF20 = "wbf20", _("WBF 20-VP scale, continuous (two decimals)")
-    WBF20_DISCRETE = "wbf20-discrete", _("WBF 20-VP scale, whole VPs")
-    COURSE25 = "course25", _("25-VP scale (AEB course table)")
 
 
 class TieBreak(models.TextChoices):

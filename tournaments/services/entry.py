@@ -1,4 +1,4 @@
-"""The one way a result gets written: by a table device or by the director.
+"""The one way a result gets written: by a table device (or the director entering for one).
 
 Club Wi-Fi drops, so devices resend. A result is stored once whatever happens: the same
 idempotency key from the same device (its table code, or the director) returns the stored
@@ -9,15 +9,14 @@ are serialised by locking that board's row (PostgreSQL), and the database's uniq
 constraints catch whatever a lock cannot (SQLite), after which the write is retried and
 finds the winner's row.
 
-Every change after the first entry goes through a director function here and leaves an
-``AuditEntry`` (who, when, before, after, why); after the Law 79C correction period an
-explicit override is required and recorded.
+Every change after the first entry is the director's (``corrections``) and leaves an
+``AuditEntry`` (who, when, before, after, why, ``audit_result``); what the table sees of its
+round is ``table_round``.
 """
 
 import re
 import time
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
@@ -30,19 +29,15 @@ from ..models import (
     Direction,
     Entry,
     EntryStatus,
-    Penalty,
     Result,
     ResultStatus,
     Seating,
     Section,
-    StoredMark,
     TableCode,
 )
 from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
-from . import classification, individual, plan
-from .adjustments import core_entry
+from . import individual, plan, reclassification
 from .errors import InvalidResult, KeyReused, NotAllowed
-from .publish import correction_allowed
 
 RETRIES = 6
 _LEAD_RE = re.compile(r"^([SHDC])(A|K|Q|J|T|10|[2-9])$")
@@ -198,7 +193,7 @@ def first_row(queryset):
     return next(iter(queryset.order_by()[:1]), None)
 
 
-def _retrying(write):
+def retrying(write):
     """Run ``write`` again when a concurrent writer won a race (unique constraint, or SQLite's
     "database is locked" under a stale snapshot); the next run finds the winner's row."""
     for attempt in range(RETRIES):
@@ -245,10 +240,10 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     if ns_score is not None:
         data["ns_score"] = legal_score(ns_score)
     confirmed = not section.session.tournament.opponent_confirmation or user is not None
-    submission = _retrying(lambda: _write(line, data, idempotency_key, table_code, user,
+    submission = retrying(lambda: _write(line, data, idempotency_key, table_code, user,
                                           confirmed))
     if submission.outcome == "created":
-        classification.result_posted(section.session_id)
+        reclassification.result_posted(section.session_id)
     return submission
 
 
@@ -285,7 +280,7 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
         if effective is None:
             created = Result.objects.create(**fields)
             if table_code is None:  # the director typed it in: the trail says who and when
-                _audit(created, AuditAction.ENTERED, user, None, "", "", False)
+                audit_result(created, AuditAction.ENTERED, user, None, "", "", False)
             return Submission("created", created)
         if _same_result(effective, data):
             return Submission("duplicate", effective)
@@ -352,354 +347,18 @@ def confirm_result(result: Result, *, table_code: TableCode | None = None, user=
             row.confirmed = True
             row.save(update_fields=["confirmed", "modified_at"])
             if user is not None and table_code is None:  # the opponents' tap is no change
-                _audit(row, AuditAction.CONFIRMED, user, before, "", "", False)
+                audit_result(row, AuditAction.CONFIRMED, user, before, "", "", False)
     return row
 
 
-# --- the director's changes -----------------------------------------------------------------
+# --- the audit trail ------------------------------------------------------------------------
 
 
-def _audit(row: Result, action: str, user, before: dict | None, reason: str, law: str,
-           override: bool, table_code=None) -> None:
+def audit_result(row: Result, action: str, user, before: dict | None, reason: str, law: str,
+                 override: bool, table_code=None) -> None:
+    """One line of the audit trail for a result (entered, confirmed, or a director's change)."""
     AuditEntry.objects.create(
         tournament_id=row.section.session.tournament_id, session_id=row.section.session_id,
         result=row, action=action, user=user, table_code=table_code, before=before,
         after=row.snapshot(), reason=reason, law=law, override=override,
     )
-
-
-def _require_reason(reason: str) -> str:
-    if not (reason or "").strip():
-        raise InvalidResult(_("Say why: a change to a result needs a reason."), "reason")
-    return reason.strip()
-
-
-def correct_result(result: Result, *, user, contract: str, declarer: str = "",
-                   tricks: int | None = None, lead: str = "", ns_score: int | None = None,
-                   reason: str, law: str = "", override: bool = False) -> Result:
-    """The director replaces a played result (a wrong entry, a Law 79 correction)."""
-    reason = _require_reason(reason)
-    tournament = result.section.session.tournament
-    overridden = correction_allowed(tournament, override)
-    with transaction.atomic():
-        row = Result.objects.select_for_update().select_related(
-            "board", "section__session").get(pk=result.pk)
-        before = row.snapshot()
-        data = scored(row.board, contract, declarer, tricks)
-        if ns_score is not None:
-            data["ns_score"] = legal_score(ns_score)
-        data["lead"] = normalise_lead(lead)
-        for field, value in data.items():
-            setattr(row, field, value)
-        row.adjustment, row.law, row.reason = None, law, reason
-        row.save()
-        _audit(row, AuditAction.CORRECTED, user, before, reason, law, overridden)
-        classification.changed_by_director(row.section.session_id)
-    return row
-
-
-def adjust_score(*, user, section: Section, round: int, table: int, board: int,
-                 adjustment: dict, reason: str, law: str = "", ns_score: int | None = None,
-                 override: bool = False) -> Result:
-    """Award an adjusted score on a line (with or without a result already there).
-
-    ``adjustment`` is one of the shapes in ``services.adjustments``; a fouled board keeps
-    the real result (``ns_score`` or the stored one).
-    """
-    reason = _require_reason(reason)
-    tournament = section.session.tournament
-    imp = not tournament.is_matchpoints
-    overridden = correction_allowed(tournament, override)
-    line = resolve_line(section, round, table, board)
-    if ns_score is not None:
-        ns_score = legal_score(ns_score)
-    if adjustment.get("kind") == "split":
-        for side in ("ns_score", "ew_score"):
-            legal_score(adjustment.get(side), "split_ns" if side == "ns_score" else "split_ew")
-
-    def write() -> Result:
-        with transaction.atomic():
-            Board.objects.select_for_update().filter(pk=line.board.pk).first()
-            row = Result.objects.filter(section=section, round=round, board=line.board,
-                                        ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
-            before = row.snapshot() if row else None
-            fouled = adjustment.get("kind") == "fouled"
-            score = ns_score if ns_score is not None else (row.ns_score if row else None)
-            core_entry(score if fouled else None, adjustment, imp_scoring=imp)
-            if row is None:
-                row = Result(section=section, board=line.board, round=round, table=table,
-                             ns=line.ns, ew=line.ew, south=line.south, west=line.west,
-                             entered_by=user, confirmed=True)
-            if fouled:
-                row.ns_score = score
-            # Otherwise what was played stays on the row for the record; the adjustment is
-            # what scores.
-            row.adjustment, row.reason, row.law = adjustment, reason, law
-            row.save()
-            _audit(row, AuditAction.ADJUSTED, user, before, reason, law, overridden)
-            classification.changed_by_director(section.session_id)
-            return row
-
-    return _retrying(write)
-
-
-def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
-                     override: bool = False) -> Result:
-    """The director decides between a stored result and a conflicting one; returns the kept row."""
-    reason = _require_reason(reason)
-    if conflict.status != ResultStatus.CONFLICT:
-        raise InvalidResult(_("This result is not in conflict."))
-    overridden = correction_allowed(conflict.section.session.tournament, override)
-    with transaction.atomic():
-        new = Result.objects.select_for_update().get(pk=conflict.pk)
-        old = Result.objects.select_for_update().get(pk=new.conflicts_with_id) \
-            if new.conflicts_with_id else None
-        before = old.snapshot() if old else None
-        if keep_new:
-            if old is not None:
-                old.status = ResultStatus.SUPERSEDED
-                old.save(update_fields=["status", "modified_at"])
-            new.status, new.confirmed = ResultStatus.OK, True
-            new.save(update_fields=["status", "confirmed", "modified_at"])
-            kept = new
-        else:
-            new.status = ResultStatus.REJECTED
-            new.save(update_fields=["status", "modified_at"])
-            kept = old
-        _audit(kept, AuditAction.RESOLVED, user, before, reason, "", overridden)
-        classification.changed_by_director(conflict.section.session_id)
-    return kept
-
-
-def remove_result(result: Result, *, user, reason: str, override: bool = False) -> None:
-    """Take a line off the traveller (entered for the wrong pairs, say); it stays in the trail."""
-    reason = _require_reason(reason)
-    overridden = correction_allowed(result.section.session.tournament, override)
-    with transaction.atomic():
-        row = Result.objects.select_for_update().get(pk=result.pk)
-        before = row.snapshot()
-        row.status = ResultStatus.REJECTED
-        row.save(update_fields=["status", "modified_at"])
-        _audit(row, AuditAction.DELETED, user, before, reason, "", overridden)
-        classification.changed_by_director(result.section.session_id)
-
-
-def add_penalty(*, user, entry: Entry, session, fraction_of_top, reason: str, law: str = "",
-                board: int | None = None, override: bool = False) -> Penalty:
-    """A procedural penalty of ``fraction_of_top`` (e.g. 0.25) of a top off the session total."""
-    reason = _require_reason(reason)
-    fraction = Decimal(str(fraction_of_top))
-    if fraction <= 0 or fraction > 10:
-        raise InvalidResult(_("A penalty is a positive fraction of a top."), "fraction_of_top")
-    overridden = correction_allowed(session.tournament, override)
-    with transaction.atomic():
-        penalty = Penalty.objects.create(session=session, entry=entry, fraction_of_top=fraction,
-                                         board_number=board, law=law, reason=reason,
-                                         given_by=user)
-        AuditEntry.objects.create(
-            tournament_id=session.tournament_id, session=session, action=AuditAction.PENALTY,
-            user=user, after={"entry": entry.pk, "fraction_of_top": str(fraction),
-                              "board": board},
-            reason=reason, law=law, override=overridden,
-        )
-        classification.changed_by_director(session.pk)
-    return penalty
-
-
-
-# --- what a table device sees ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BoardAtTable:
-    """A board of a table's round: its stored result (if any) and whether a conflict waits."""
-
-    board: Board
-    result: Result | None
-    conflict: bool
-
-    @property
-    def done(self) -> bool:
-        return self.result is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Where a pair (``line`` at this table now) or the boards go for the next round."""
-
-    what: str  # "NS", "EW" (the pair sitting there now) or "boards"
-    number: int | None  # the pair's number (None for boards)
-    table: int | None  # None: nowhere (sits out, or boards to a relay)
-    line: str  # "NS"/"EW" where the pair sits next; "" for boards
-    sitout: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TableRound:
-    """One round at one table, as its device shows it."""
-
-    table_code: TableCode
-    round: int
-    rounds: int
-    ns_number: int | None
-    ew_number: int | None
-    ns: Entry | None
-    ew: Entry | None
-    boards: list[BoardAtTable]
-    moves: list  # Move, or individual.PlayerMove in an individual
-    seats: tuple = ()  # individual events: the four individual.SeatAt, N S E W
-
-    @property
-    def individual(self) -> bool:
-        return bool(self.seats)
-
-    @property
-    def plays(self) -> bool:
-        """Both pairs (all four players) are here (not a sit-out round for this table)."""
-        if self.seats:
-            return all(seat.entry is not None for seat in self.seats)
-        return self.ns is not None and self.ew is not None
-
-    @property
-    def complete(self) -> bool:
-        return not self.plays or all(b.done for b in self.boards)
-
-
-def _seated(section: Section) -> dict[tuple[int, str], Entry]:
-    return {(s.number, s.direction): s.entry
-            for s in Seating.objects.filter(section=section).select_related("entry")
-            if s.entry.status == EntryStatus.ACTIVE}
-
-
-def _pair_key(movement: dict, number: int | None, line: str) -> tuple[int | None, str]:
-    return number, line if plan.is_directional(movement) else ""
-
-
-def moves_after(movement: dict, round_number: int, table: int) -> list[Move]:
-    """Pure: where this table's pairs and boards go for the round after ``round_number``
-    ("move to table X, direction Y"); empty after the last round."""
-    here = plan.slot_for(movement, round_number, table)
-    following = [s for s in plan.slots(movement) if s.round == round_number + 1]
-    if here is None or not following:
-        return []
-    directional = plan.is_directional(movement)
-    out = []
-    for line, number in (("NS", here.ns), ("EW", here.ew)):
-        if number is None or plan.is_phantom(movement, number, line):
-            continue
-        spots = [(s, "NS") for s in following if s.ns == number] + \
-                [(s, "EW") for s in following if s.ew == number]
-        if directional:  # a Mitchell number belongs to its line
-            spots.sort(key=lambda spot: spot[1] != line)
-        if not spots:
-            out.append(Move(line, number, None, "", sitout=True))
-            continue
-        slot, new_line = spots[0]
-        opponent = slot.ew if new_line == "NS" else slot.ns
-        other = "EW" if new_line == "NS" else "NS"
-        out.append(Move(line, number, slot.table, new_line,
-                        sitout=plan.is_phantom(movement, opponent, other)))
-    same = [s for s in following if set(s.boards) == set(here.boards)]
-    out.append(Move("boards", None, same[0].table if same else None, ""))
-    return out
-
-
-def table_round(table_code: TableCode, round_number: int | None = None) -> TableRound:
-    """The table's ``round_number`` (by default the first with results missing): its pairs,
-    its boards with what is stored, and the moves for the next round."""
-    section = table_code.section
-    movement = section.movement
-    rounds = plan.round_count(movement)
-    seated = _seated(section)
-    rows = Result.objects.filter(section=section, table=table_code.table,
-                                 status__in=[ResultStatus.OK, ResultStatus.CONFLICT]) \
-        .select_related("board")
-    stored: dict[tuple[int, int], Result] = {}
-    conflicts: set[tuple[int, int]] = set()
-    for row in rows:
-        key = (row.round, row.board.number)
-        if row.status == ResultStatus.OK:
-            stored[key] = row
-        else:
-            conflicts.add(key)
-    slots = {s.round: s for s in plan.slots(movement) if s.table == table_code.table}
-    if round_number is None or round_number not in slots:
-        round_number = next(
-            (r for r, s in sorted(slots.items())
-             if seated.get(_pair_key(movement, s.ns, "NS"))
-             and seated.get(_pair_key(movement, s.ew, "EW"))
-             and any((r, b + section.board_offset) not in stored for b in s.boards)),
-            max(slots, default=1))
-    slot = slots.get(round_number)
-    if slot is None:
-        return TableRound(table_code, round_number, rounds, None, None, None, None, [], [])
-    numbers = [b + section.board_offset for b in slot.boards]
-    boards = {b.number: b for b in Board.objects.filter(
-        session_id=section.session_id, pool=section.pool, number__in=numbers)}
-    seats: tuple = ()
-    if slot.players is not None:
-        seats = tuple(individual.seats_at(slot, {number: e for (number, _line), e
-                                                 in seated.items()}))
-        moves: list = individual.moves_after(movement, round_number, table_code.table)
-    else:
-        moves = moves_after(movement, round_number, table_code.table)
-    return TableRound(
-        table_code, round_number, rounds, slot.ns, slot.ew,
-        seated.get(_pair_key(movement, slot.ns, "NS")),
-        seated.get(_pair_key(movement, slot.ew, "EW")),
-        [BoardAtTable(boards[n], stored.get((round_number, n)),
-                      (round_number, n) in conflicts) for n in numbers if n in boards],
-        moves, seats,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Joined:
-    """Two players' seatings shown as one side of an individual traveller line."""
-
-    first: Seating
-    second: Seating
-
-    @property
-    def label(self) -> str:
-        return f"{self.first.number}–{self.second.number}"
-
-
-def traveller(board: Board) -> tuple[list[dict], int | None]:
-    """The board's results entered so far in its session and pool, best NS score first, with
-    the marks of the current classification (matchpoints scaled to the whole field by
-    Neuberg, or IMPs) and the matchpoint top (None for IMP scoring)."""
-    from collections import Counter
-
-    classification.follow_live(board.session)
-    rows = sorted(Result.objects.filter(board=board, status=ResultStatus.OK)
-                  .select_related("section"),
-                  key=lambda r: (r.ns_score is None, -(r.ns_score or 0), r.section.letter,
-                                 r.table))
-    numbers = {s.entry_id: s for s in Seating.objects.filter(session_id=board.session_id)}
-    marks: dict[tuple[int, str], object] = {
-        (m.result_id, m.direction): m.mark
-        for m in StoredMark.objects.filter(session_id=board.session_id, board_number=board.number,
-                                           result__in=rows)}
-    out = []
-    for row in rows:
-        ns_seat, ew_seat = numbers.get(row.ns_id), numbers.get(row.ew_id)
-        if row.south_id is not None:  # individual: "N–S" and "E–W" player numbers
-            south, west = numbers.get(row.south_id), numbers.get(row.west_id)
-            ns_seat = _Joined(ns_seat, south) if ns_seat and south else ns_seat
-            ew_seat = _Joined(ew_seat, west) if ew_seat and west else ew_seat
-        out.append({
-            "result": row, "section": row.section.letter,
-            "ns_label": ns_seat.label if ns_seat else "",
-            "ew_label": ew_seat.label if ew_seat else "",
-            "ns_mark": marks.get((row.pk, "NS")), "ew_mark": marks.get((row.pk, "EW")),
-        })
-    top = None
-    if board.session.tournament.is_matchpoints:
-        plays: Counter = Counter()
-        for section in Section.objects.filter(session_id=board.session_id, pool=board.pool):
-            plays.update({b + section.board_offset: n
-                          for b, n in plan.plays_per_board(section.movement).items()})
-        expected = max(plays.values(), default=1)  # the classification's one top per pool
-        top = 2 * (expected - 1)
-    return out, top

@@ -37,6 +37,7 @@ from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
 from .errors import InvalidResult, TournamentError
+from .session_data import IMP_METHODS, PoolScore
 
 SEAT_LETTERS = ("N", "S", "E", "W")
 SEAT_NAMES = {"N": gettext_lazy("North"), "S": gettext_lazy("South"),
@@ -277,11 +278,9 @@ def pool_boards(data, sections: list[Section], imp: bool = False
 
 
 def score_pool(data, pool: str, sections: list[Section]):
-    """A ``classification.PoolScore`` for individual sections: matchpoints, or the
+    """A ``session_data.PoolScore`` for individual sections: matchpoints, or the
     tournament's IMP method (Butler, cross-IMPs) with each side's IMPs credited to both
     partners and a penalty's amount read as IMPs, as for IMP pairs."""
-    from .classification import IMP_METHODS, PoolScore
-
     method = data.session.tournament.scoring_method
     if method in IMP_METHODS:
         boards, _expected, _per_player, where = pool_boards(data, sections, imp=True)

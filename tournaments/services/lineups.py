@@ -34,7 +34,7 @@ from ..models import (
     TeamMatch,
 )
 from ..movements import lineups as core
-from . import teams
+from . import team_schedule
 from .errors import NotAllowed, TournamentError
 
 
@@ -64,12 +64,12 @@ def _refuse(error: core.LineupError, field: str | None = None) -> TournamentErro
 def applies(match: TeamMatch) -> bool:
     """Line-ups are for two-room matches (not a bye, not a triplicate's table)."""
     return match.away_id is not None and \
-        not teams.team_event(match.session.tournament).is_triplicate
+        not team_schedule.team_event(match.session.tournament).is_triplicate
 
 
 def match_halves(match: TeamMatch) -> list[list[int]]:
     """The board numbers of each half: one half up to 16 boards, two above (C03 l.136)."""
-    k = teams.team_event(match.session.tournament).boards_per_match
+    k = team_schedule.team_event(match.session.tournament).boards_per_match
     section = match.session.sections.order_by("letter").first()
     boards: list[int] = []
     for rnd in (section.movement or {}).get("rounds", ()) if section else ():
@@ -229,7 +229,7 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
         raise TournamentError(_("This match has no line-ups."))
     if team.pk not in (match.home_id, match.away_id):
         raise NotAllowed(_("This team does not play this match."))
-    if table_code is not None and teams.match_at_table(
+    if table_code is not None and team_schedule.match_at_table(
             match.session, match.round, table_code.table) != match:
         raise NotAllowed(_("This device can only seat the teams of its own match."))
     if half not in range(1, len(match_halves(match)) + 1):

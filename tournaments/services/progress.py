@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from ..models import Board, Result, ResultStatus, Session
 from ..scoring import ScoringError, imps, is_congruent, parse_contract
 from . import plan
-from .classification import load_session
+from .session_data import load_session
 
 OUTLIER_IMPS = 10  # at least this many IMPs away from every other result
 OUTLIER_MIN_RESULTS = 4  # with fewer results nothing is "every other"

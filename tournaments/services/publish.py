@@ -6,19 +6,15 @@ override, which the audit trail records.
 """
 
 import datetime
-import logging
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
+from .classification import classify_tournament
 from .errors import CorrectionPeriodOver, TournamentError
-from .results import PUBLISHED
-from .windows import QUEUED, once_per_window
-
-logger = logging.getLogger(__name__)
+from .results_pdf import queue_results_pdf
 
 
 def correction_period_over(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
@@ -38,46 +34,8 @@ def correction_allowed(tournament: Tournament, override: bool) -> bool:
     return True
 
 
-def _queue_results_pdf(tournament: Tournament) -> None:
-    """Render the results PDF of the version just published, in a worker, after commit."""
-    if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
-        return
-    from ..jobs import results_published
-
-    transaction.on_commit(lambda: results_published.delay(tournament.pk))
-
-
-def results_corrected(tournament_id: int) -> bool:
-    """Published results changed (a director's correction): re-make their PDF; True if a
-    refresh was queued by this call.
-
-    Debounced like ``classification.request_classification``: the first change of a
-    ``RESULTS_PDF_REFRESH_SECONDS`` window queues ``jobs.refresh_results_pdf`` for the end
-    of the window and the others find the window's cache key, so ten corrections in a row
-    give one PDF, of the version after the last one. Without a broker a countdown means
-    nothing (the task runs at once), so there every change re-makes it. Call once the
-    change is committed; a failure to queue is logged and never fails the correction (the
-    PDF page still offers to make it).
-    """
-    if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
-        return False
-    if not Tournament.objects.filter(pk=tournament_id, status__in=PUBLISHED).exists():
-        return False
-    from ..jobs import refresh_results_pdf
-
-    eager = bool(refresh_results_pdf.app.conf.task_always_eager)
-    interval = 0 if eager else max(0, getattr(settings, "RESULTS_PDF_REFRESH_SECONDS", 0))
-    return once_per_window(refresh_results_pdf, (tournament_id,),
-                           key=f"clubsite:pdf-refresh-pending:{tournament_id}",
-                           seconds=interval,
-                           what=f"the results PDF refresh of tournament {tournament_id}"
-                           ) == QUEUED
-
-
 def publish_provisional(tournament: Tournament, *, user) -> Tournament:
     """Show the current rankings as provisional (during or right after play)."""
-    from .classification import classify_tournament
-
     if tournament.status == TournamentStatus.FINAL:
         raise TournamentError(_("The results are already final."))
     classify_tournament(tournament)
@@ -87,7 +45,7 @@ def publish_provisional(tournament: Tournament, *, user) -> Tournament:
         tournament.save(update_fields=["status", "provisional_at"])
         AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
                                   after={"status": tournament.status})
-        _queue_results_pdf(tournament)
+        queue_results_pdf(tournament)
     return tournament
 
 
@@ -97,8 +55,6 @@ def publish_final(tournament: Tournament, *, user, at: datetime.datetime | None 
 
     Publishing again after the period has ended (to restart it) needs the override.
     """
-    from .classification import classify_tournament
-
     if tournament.sessions.exclude(status=SessionStatus.FINISHED).exists():
         raise TournamentError(_("Finish every session before publishing final results."))
     overridden = correction_allowed(tournament, override)
@@ -113,5 +69,5 @@ def publish_final(tournament: Tournament, *, user, at: datetime.datetime | None 
                    "correction_period_ends": tournament.correction_period_ends.isoformat()},
             override=overridden,
         )
-        _queue_results_pdf(tournament)
+        queue_results_pdf(tournament)
     return tournament

@@ -1,5 +1,6 @@
-"""What the public results pages read: visible tournaments, stored rankings, scorecards,
-travellers, hand records and player histories.
+"""What the public results pages read: visible tournaments, their sessions' overview and the
+stored rankings (scorecards and travellers: ``scorecards``; a member's history:
+``player_history``; contracts and deals as shown: ``board_words``).
 
 Everything here reads the stored classification (``StoredRanking`` / ``StoredMark``) in a
 fixed number of queries whatever the field size; the only writes are re-classifications of
@@ -13,51 +14,34 @@ boards of a session being played show their deal, traveller and other tables' sc
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
 
-from clubsite.models import Member
 from clubsite.permissions import Role, has_role
 
 from ..models import (
     Board,
-    EntryPlayer,
     Penalty,
     RankingScope,
     Result,
-    ResultStatus,
     ScoringMethod,
     Seating,
     Section,
     Session,
     SessionStatus,
-    StoredMark,
-    StoredMatch,
     StoredRanking,
     Tournament,
     TournamentStatus,
 )
 from . import plan
-from .adjustments import describe
-from .board_visibility import BoardVisibility
-from .classification import classify_session, request_classification
+from .classification import classify_session
+from .reclassification import request_classification
+from .results_pdf import PUBLISHED
 
-PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 IMP_SCORED = (ScoringMethod.CROSS_IMPS, ScoringMethod.BUTLER, ScoringMethod.IMPS)
-# NT is a word (SA, ST): translated when shown, so a cached row serves every language.
-SUITS = {"S": ("♠", "suit-s"), "H": ("♥", "suit-h"), "D": ("♦", "suit-d"),
-         "C": ("♣", "suit-c"), "NT": (gettext_lazy("NT"), "suit-nt")}
-SEATS = ("N", "E", "S", "W")
-STRAINS = ("NT", "S", "H", "D", "C")
-# Law editions the citations link to, by the visitor's language.
-LAW_EDITIONS = {"pt": "pt-1997"}
-DEFAULT_LAW_EDITION = "es-2017"
 
 
 # --- who sees what --------------------------------------------------------------------------
@@ -98,7 +82,7 @@ def visible_session(user, slug: str, number: int) -> Session | None:
 
 
 def refresh(sessions) -> list[Session]:
-    """Bring stale sessions up to date the way ``classification.follow_live`` does: one
+    """Bring stale sessions up to date the way ``reclassification.follow_live`` does: one
     never classified is classified now, the others are requested from the worker. Returns
     the sessions classified in this call.
 
@@ -242,315 +226,6 @@ def event_ranking(tournament: Tournament) -> list[RankingGroup]:
                                                  scope=RankingScope.EVENT))
 
 
-# --- contracts, leads, results as the pages show them ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Call:
-    """A contract or a card split for display: "4" + red "♥" + "X"."""
-
-    text: str
-    symbol: str = ""
-    css: str = ""
-    suffix: str = ""
-
-
-def contract_call(contract: str) -> Call:
-    if not contract:
-        return Call("")
-    if contract == "PASS":
-        return Call("", suffix="PASS")
-    level = contract[0]
-    rest = contract[1:]
-    strain = "NT" if rest.startswith("NT") else rest[:1]
-    doubled = rest[len(strain):]
-    symbol, css = SUITS.get(strain, (strain, ""))
-    return Call(level, symbol, css, doubled)
-
-
-def lead_card(lead: str) -> Call:
-    if not lead:
-        return Call("")
-    symbol, css = SUITS.get(lead[0], (lead[0], ""))
-    rank = lead[1:].replace("T", "10")
-    return Call("", symbol, css, rank)
-
-
-def trick_result(contract: str, tricks: int | None) -> str:
-    """"=", "+1", "−2" against the contract; empty when passed out or not played."""
-    if not contract or contract == "PASS" or tricks is None:
-        return ""
-    diff = tricks - (int(contract[0]) + 6)
-    if diff == 0:
-        return "="
-    return f"+{diff}" if diff > 0 else f"−{-diff}"
-
-
-def law_link(law: str, language: str | None) -> dict | None:
-    """The citation linked to the law reference when it resolves; plain text otherwise."""
-    if not law:
-        return None
-    edition = LAW_EDITIONS.get((language or "")[:2], DEFAULT_LAW_EDITION)
-    try:
-        from laws.citations import cite
-
-        citation = cite(edition, law)
-    except Exception:  # noqa: BLE001 - the law app may be absent or empty: show plain text
-        citation = None
-    if citation is None:
-        return {"text": law, "url": "", "title": ""}
-    return {"text": law, "url": citation.url, "title": citation.title}
-
-
-# --- scorecard ------------------------------------------------------------------------------
-
-
-@dataclass
-class Scorecard:
-    session: Session
-    section: Section | None
-    seating: dict
-    rows: list[dict]
-    ranking: dict | None
-    penalties: list[dict]
-    marks_total: Decimal
-    imps: bool
-    individual: bool = False  # rows carry "partner" and "opponents" (seat dicts)
-    vps: bool = False  # Butler / cross-IMP pairs ranked on VPs per match
-    matches: list[dict] = field(default_factory=list)  # round, opponent, imps, boards, vps
-
-
-def _seat_labels(session: Session) -> dict[int, dict]:
-    return {s["entry_id"]: s for s in Seating.objects.filter(session=session).values(
-        "entry_id", "number", "direction", "section_id", "section__letter",
-        "entry__display_name", "entry__name")}
-
-
-def _relay_round(section: Section | None, board: int, seat: dict) -> int | None:
-    """The round a pair sat out ``board`` (no result row holds it)."""
-    if section is None:
-        return None
-    directional = plan.is_directional(section.movement)
-    for slot in plan.slots(section.movement):
-        if board - section.board_offset not in slot.boards:
-            continue
-        sides = ((slot.ns, "NS"), (slot.ew, "EW"))
-        if any(n == seat["number"] and (not directional or line == seat["direction"])
-               for n, line in sides):
-            return slot.round
-    return None
-
-
-HIDDEN_PLAY = {"contract": Call(""), "declarer": "", "lead": Call(""), "result": "",
-               "ns_score": None, "own_score": None, "adjusted": "", "play_hidden": True}
-
-
-def scorecard(session: Session, entry_id: int, visible: BoardVisibility | None = None,
-              viewer_plays: bool = False) -> Scorecard | None:
-    """A pair's every board in a session, with its totals (``None`` if it did not play).
-
-    A board ``visible`` does not show yet (``board_visibility``: a table has still to play
-    it) is flagged ``in_play``: its mark, computed against the other tables, is left out, and
-    so are the contract and score unless the viewer is one of the pair (``viewer_plays``), who
-    may see their own result. The totals are the published ranking's and stay.
-    """
-    seats = _seat_labels(session)
-    seat = seats.get(entry_id)
-    if seat is None:
-        return None
-    section = Section.objects.filter(pk=seat["section_id"]).first()
-    marks = (StoredMark.objects.filter(session=session, entry_id=entry_id)
-             .select_related("result").order_by("board_number"))
-    imps = session.tournament.scoring_method in IMP_SCORED
-    rows, total = [], Decimal(0)
-    for m in marks:
-        r = m.result
-        opp = seats.get(m.opponent_id)
-        row = {"board": m.board_number, "direction": m.direction, "mark": m.mark,
-               "percentage": m.percentage, "kind": m.kind, "opponent": opp,
-               "opponent_id": m.opponent_id, "round": r.round if r else None,
-               "sitout": r is None and m.opponent_id is None}
-        if r is not None and r.south_id is not None:  # individual: who sat with whom
-            side = (r.ns_id, r.south_id) if m.direction == "NS" else (r.ew_id, r.west_id)
-            other = (r.ew_id, r.west_id) if m.direction == "NS" else (r.ns_id, r.south_id)
-            row["partner"] = seats.get(side[1] if side[0] == entry_id else side[0])
-            row["opponents"] = [seats.get(e) for e in other]
-        if r is not None:
-            own = r.ns_score if m.direction == "NS" else (
-                -r.ns_score if r.ns_score is not None else None)
-            row.update(contract=contract_call(r.contract), declarer=r.declarer,
-                       lead=lead_card(r.lead), result=trick_result(r.contract, r.tricks),
-                       ns_score=r.ns_score, own_score=own,
-                       adjusted=describe(r.adjustment) if r.adjustment else "")
-        else:
-            row["round"] = _relay_round(section, m.board_number, seat)
-        total += m.mark
-        if visible is not None and not visible.shows(section.pool if section else "",
-                                                     m.board_number):
-            row.update(in_play=True, mark=None, percentage=None)
-            if not viewer_plays and r is not None:
-                row.update(HIDDEN_PLAY)
-        rows.append(row)
-    ranking = (StoredRanking.objects.filter(session=session, entry_id=entry_id,
-                                            scope=RankingScope.SECTION)
-               .values(*RANKING_FIELDS).first())
-    penalties = list(Penalty.objects.filter(session=session, entry_id=entry_id)
-                     .values("fraction_of_top", "board_number", "law", "reason"))
-    individual = section is not None and plan.is_individual(section.movement)
-    vps = session.tournament.converts_matches_to_vps
-    matches = [{"round": m["round"], "opponent": seats.get(m["opponent_id"]),
-                "opponent_id": m["opponent_id"], "imps": m["imps"], "boards": m["boards"],
-                "vps": m["vps"]}
-               for m in StoredMatch.objects.filter(session=session, entry_id=entry_id)
-               .order_by("round").values("round", "opponent_id", "imps", "boards", "vps")
-               ] if vps else []
-    return Scorecard(session, section, seat, rows, ranking, penalties, total, imps, individual,
-                     vps, matches)
-
-
-# --- traveller, frequencies, hand record ----------------------------------------------------
-
-
-@dataclass
-class Traveller:
-    board: Board
-    rows: list[dict]
-    frequencies: list[dict]
-    imps: bool
-    hand: dict | None
-    in_play: bool = False  # hidden: some table has still to play it (``board_visibility``)
-
-
-def traveller(session: Session, pool: str, number: int, language: str | None = None, *,
-              shown: bool = True) -> Traveller | None:
-    """Every result of a board in its pool, with marks, adjusted scores and the hand.
-
-    With ``shown`` false (``board_visibility`` says the viewer may not see it yet) only the
-    board itself, flagged ``in_play``: no results, frequencies or hand record.
-    """
-    board = Board.objects.filter(session=session, pool=pool, number=number).first()
-    if board is None:
-        return None
-    if not shown:
-        return Traveller(board, [], [], session.tournament.scoring_method in IMP_SCORED, None,
-                         in_play=True)
-    seats = _seat_labels(session)
-    results = list(Result.objects.filter(board=board, status=ResultStatus.OK)
-                   .select_related("section").order_by("section__letter", "round", "table"))
-    marks = {(m["result_id"], m["direction"]): m for m in StoredMark.objects.filter(
-        session=session, board_number=number, section__pool=pool, result__isnull=False
-    ).values("result_id", "direction", "mark", "percentage")}
-    rows = []
-    for r in results:
-        ns_mark, ew_mark = marks.get((r.pk, "NS")), marks.get((r.pk, "EW"))
-        rows.append({
-            "section": r.section.letter, "round": r.round, "table": r.table,
-            "ns": seats.get(r.ns_id), "ew": seats.get(r.ew_id), "ns_id": r.ns_id,
-            "ew_id": r.ew_id, "south": seats.get(r.south_id), "west": seats.get(r.west_id),
-            "south_id": r.south_id, "west_id": r.west_id,
-            "players": {r.ns_id, r.ew_id, r.south_id, r.west_id} - {None}, "contract": contract_call(r.contract), "declarer": r.declarer,
-            "lead": lead_card(r.lead), "result": trick_result(r.contract, r.tricks),
-            "ns_score": r.ns_score,
-            "ns_plus": r.ns_score if r.ns_score is not None and r.ns_score > 0 else None,
-            "ew_plus": -r.ns_score if r.ns_score is not None and r.ns_score < 0 else None,
-            "ns_mark": ns_mark["mark"] if ns_mark else None,
-            "ew_mark": ew_mark["mark"] if ew_mark else None,
-            "ns_percentage": ns_mark["percentage"] if ns_mark else None,
-            "ew_percentage": ew_mark["percentage"] if ew_mark else None,
-            "adjusted": describe(r.adjustment) if r.adjustment else "",
-            "fouled": bool(r.adjustment and r.adjustment.get("kind") == "fouled"),
-            "reason": r.reason, "law": law_link(r.law, language) if r.adjustment else None,
-        })
-    rows.sort(key=lambda x: (x["adjusted"] != "" and not x["fouled"],
-                             -(x["ns_score"] if x["ns_score"] is not None else -10**6)))
-    return Traveller(board, rows, frequencies(rows), session.tournament.scoring_method
-                     in IMP_SCORED, hand_record(board))
-
-
-def frequencies(rows: list[dict]) -> list[dict]:
-    """Score → how many tables → NS and EW marks (played results only, best NS first)."""
-    table: dict[int, dict] = {}
-    for row in rows:
-        if row["ns_score"] is None or (row["adjusted"] and not row["fouled"]):
-            continue
-        entry = table.setdefault(row["ns_score"], {"score": row["ns_score"], "count": 0,
-                                                   "ns_mark": row["ns_mark"],
-                                                   "ew_mark": row["ew_mark"]})
-        entry["count"] += 1
-    return [table[s] for s in sorted(table, reverse=True)]
-
-
-def hand_record(board: Board) -> dict | None:
-    """The four hands from the PBN deal, plus the double-dummy table and par when known.
-
-    ``double_dummy`` is read as ``{"N": {"NT": 9, "S": 10, …}, "E": …}`` (declarer, strain,
-    tricks) and ``par`` as ``{"score": 420, "contracts": ["4SN="]}`` (``services.boards``).
-    """
-    hands = parse_deal(board.deal)
-    if hands is None:
-        return None
-    return {"hands": hands, "double_dummy": double_dummy_rows(board.double_dummy),
-            "par": par_text(board.par), "dealer": board.dealer,
-            "vulnerability": board.get_vulnerability_display()}
-
-
-def parse_deal(deal: str) -> dict | None:
-    """``"N:AKQ.JT9.876.5432 …"`` → ``{"N": [("♠", "suit-s", "AKQ"), …], …}``."""
-    if not deal or ":" not in deal:
-        return None
-    first, _, rest = deal.strip().partition(":")
-    parts = rest.split()
-    first = first.strip().upper()
-    if first not in SEATS or len(parts) != 4:
-        return None
-    start = SEATS.index(first)
-    hands = {}
-    for i, text in enumerate(parts):
-        suits = text.split(".")
-        if len(suits) != 4:
-            return None
-        hands[SEATS[(start + i) % 4]] = [
-            (SUITS[s][0], SUITS[s][1], (cards.replace("T", "10") or "—"))
-            for s, cards in zip(("S", "H", "D", "C"), suits, strict=True)]
-    return hands
-
-
-def double_dummy_rows(data) -> list[dict]:
-    if not isinstance(data, dict):
-        return []
-    rows = []
-    for seat in ("N", "S", "E", "W"):
-        per = data.get(seat)
-        if isinstance(per, dict):
-            rows.append({"seat": seat, "tricks": [per.get(s, per.get(s.lower())) for s in STRAINS]})
-    return rows
-
-
-PAR_CONTRACT = re.compile(r"^\s*([1-7])\s*(NT|[CDHS])(X{0,2})\s*([NESW]*)\s*(.*)$")
-
-
-def par_text(data) -> dict | None:
-    """``{"score": 420, "contracts": [{"call": Call, "rest": "N="}]}`` from the stored par
-    (``{"score", "contracts": ["4SN="]}``); unknown shapes are shown as text."""
-    if not data:
-        return None
-    if not isinstance(data, dict):
-        return {"score": None, "contracts": [], "text": str(data)}
-    contracts = []
-    for text in data.get("contracts", ()):
-        m = PAR_CONTRACT.match(str(text))
-        if m is None:
-            contracts.append({"call": Call(str(text)), "rest": ""})
-        else:
-            contracts.append({"call": contract_call(m.group(1) + m.group(2) + m.group(3)),
-                              "rest": f"{m.group(4)}{m.group(5)}"})
-    return {"score": data.get("score"), "contracts": contracts, "text": ""}
-
-
-def strain_headers() -> list[tuple[str, str]]:
-    return [SUITS[s] for s in STRAINS]
-
-
 # --- players --------------------------------------------------------------------------------
 
 HEADLINE_ORDER = {RankingScope.EVENT: 0, RankingScope.POOL: 1, RankingScope.SECTION: 2}
@@ -567,73 +242,4 @@ def headline_rankings(entry_ids) -> dict[int, dict]:
             best[row["entry_id"]] = row
     return best
 
-
-@dataclass
-class PlayerHistory:
-    member: Member
-    rows: list[dict]
-    average: Decimal | None
-    partners: list[dict]
-
-
-def player_history(member: Member, user) -> PlayerHistory:
-    """The member's tournaments that ``user`` may see: partner, percentage, place.
-
-    Events still being played are listed (flagged) but left out of the averages: their
-    percentage covers only the rounds played so far.
-    """
-    tournaments = {t.pk: t for t in visible_tournaments(user).filter(
-        entries__entry_players__member=member).distinct()}
-    seats = sorted(EntryPlayer.objects.filter(member=member, entry__tournament__in=tournaments)
-                   .select_related("entry"),
-                   key=lambda s: (tournaments[s.entry.tournament_id].date, s.entry_id),
-                   reverse=True)
-    entry_ids = [s.entry_id for s in seats]
-    refresh(Session.objects.filter(tournament__in=tournaments))
-    ranking = headline_rankings(entry_ids)
-    partners_of: dict[int, list[Member]] = defaultdict(list)
-    for ep in (EntryPlayer.objects.filter(entry_id__in=entry_ids).exclude(member=member)
-               .select_related("member").order_by("seat")):
-        partners_of[ep.entry_id].append(ep.member)
-    sessions: dict[int, int] = {}
-    for entry_id, number in Seating.objects.filter(entry_id__in=entry_ids).values_list(
-            "entry_id", "session__number"):
-        sessions[entry_id] = min(number, sessions.get(entry_id, number))
-    rows, percentages = [], []
-    stats: dict[int, dict] = {}
-    for s in seats:
-        tournament = tournaments[s.entry.tournament_id]
-        line = ranking.get(s.entry_id)
-        pct = line["percentage"] if line else None
-        counts = pct is not None and not tournament.in_progress
-        if counts:
-            percentages.append(pct)
-        rows.append({"tournament": tournament, "entry_id": s.entry_id,
-                     "partners": partners_of[s.entry_id], "substitute": s.substitute,
-                     "place": line["place"] if line else None,
-                     "place_label": (f"{line['place']}=" if line["tied"] else str(line["place"]))
-                     if line else "", "percentage": pct,
-                     "points": line["points"] if line else None,
-                     "session": sessions.get(s.entry_id)})
-        for p in partners_of[s.entry_id]:
-            stat = stats.setdefault(p.pk, {"member": p, "count": 0, "percentages": []})
-            stat["count"] += 1
-            if counts:
-                stat["percentages"].append(pct)
-    partners = sorted(stats.values(), key=lambda x: (-x["count"], x["member"].full_name))
-    for p in partners:
-        p["average"] = _mean(p.pop("percentages"))
-    return PlayerHistory(member, rows, _mean(percentages), partners)
-
-
-def _mean(values: list[Decimal]) -> Decimal | None:
-    if not values:
-        return None
-    return (sum(values) / len(values)).quantize(Decimal("0.01"))
-
-
-def member_for(user) -> Member | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return Member.objects.filter(user=user).first()
 

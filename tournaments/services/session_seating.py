@@ -45,7 +45,7 @@ from ..models import (
 )
 from ..movements import MovementError, max_mitchell_rounds, mitchell
 from ..movements.sessions import pool_assignment, serpentine
-from . import classification, plan, setup
+from . import classification, plan, session_scores, setup
 from .errors import TournamentError
 from .progress import session_progress
 
@@ -165,7 +165,7 @@ def ranking_so_far(session: Session) -> list[Entry]:
                if s.sections.exists()]
     for s in earlier:
         classification.ensure_current(s)  # the stored session rankings agree with this order
-    ranked, _totals, _names = classification.event_standings(session.tournament, earlier)
+    ranked, _totals, _names = session_scores.event_standings(session.tournament, earlier)
     # a tie the tie-breaks leave (same names) goes by registration, so preview = confirm
     ranked = sorted(ranked, key=lambda r: (r.place, r.standing.pair))
     entries = Entry.objects.in_bulk([r.standing.pair for r in ranked])

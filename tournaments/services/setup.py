@@ -1,4 +1,5 @@
-"""Setting up an event: tournament, sessions, sections, entries, and seating from a movement.
+"""Setting up an event: tournament, sessions, sections, and seating from a movement (entries:
+``registration``).
 
 A movement comes from the movements core (``tournaments.movements``) as its plain dict, and
 is stored on the section as is. Seating gives the present entries the movement's pair
@@ -11,22 +12,16 @@ import secrets
 from collections.abc import Iterable, Sequence
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-
-from clubsite.models import Gender, Member
-from clubsite.services import search_members
 
 from ..models import (
     AuditAction,
     AuditEntry,
     Board,
-    Direction,
     Entry,
-    EntryPlayer,
-    EntryStatus,
     EventType,
     Result,
     ScoringMethod,
@@ -45,8 +40,6 @@ from .errors import TournamentError
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B, 6/G: codes are read off a card and typed on a phone.
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY3479"
 CODE_LENGTH = 5
-PLAYERS_PER_ENTRY = {EventType.PAIRS: (2, 2), EventType.INDIVIDUAL: (1, 1),
-                     EventType.TEAMS: (4, 6)}
 
 
 def as_movement_dict(movement) -> dict:
@@ -101,62 +94,10 @@ def add_section(session: Session, letter: str | None = None, *, pool: str | None
 # --- entries --------------------------------------------------------------------------------
 
 
-def find_members(text: str, limit: int = 20) -> QuerySet:
-    """Players to register, found by name or licence number (accents and case ignored)."""
-    return search_members(Member.objects.all(), text)[:limit]
-
-
-def add_guest(*, first_name: str, last_name: str, home_club: str = "",
-              licence_number: str = "", gender: str = "") -> Member:
-    """A guest added on the spot: a member flagged as guest, found again next time."""
-    if not first_name.strip() or not last_name.strip():
-        raise TournamentError(_("A guest needs a first and a last name."), "first_name")
-    licence_number = licence_number.strip()
-    if licence_number:
-        existing = Member.objects.filter(licence_number=licence_number).first()
-        if existing is not None:
-            return existing
-    return Member.objects.create(first_name=first_name.strip(), last_name=last_name.strip(),
-                                 home_club=home_club, licence_number=licence_number,
-                                 gender=gender, is_guest=True)
-
-
-def _display_name(members: Sequence[Member]) -> str:
-    return " – ".join(m.full_name for m in members)[:300]
-
-
-@transaction.atomic
-def register_entry(tournament: Tournament, members: Sequence[Member], *, name: str = "",
-                   late: bool = False) -> Entry:
-    """Register a pair (two members), a team (four to six) or a player (individual).
-
-    In a mixed-pairs event the man is put second, so he sits South or East.
-    """
-    low, high = PLAYERS_PER_ENTRY[tournament.event_type]
-    members = list(members)
-    if not low <= len(members) <= high or len({m.pk for m in members}) != len(members):
-        raise TournamentError(
-            _("This event needs %(low)s to %(high)s different players per entry.")
-            % {"low": low, "high": high}, "members")
-    taken = EntryPlayer.objects.filter(
-        entry__tournament=tournament, entry__status=EntryStatus.ACTIVE, active=True,
-        member__in=members).select_related("member").first()
-    if taken is not None:
-        raise TournamentError(_("%(name)s is already playing in this tournament.")
-                              % {"name": taken.member.full_name}, "members")
-    if tournament.mixed and len(members) == 2 and members[0].gender == Gender.MALE:
-        members.reverse()
-    entry = Entry.objects.create(tournament=tournament, name=name, late=late,
-                                 display_name=_display_name(members))
-    EntryPlayer.objects.bulk_create(
-        EntryPlayer(entry=entry, member=m, seat=i) for i, m in enumerate(members, start=1))
-    return entry
-
-
 # --- seating --------------------------------------------------------------------------------
 
 
-def _slots_in_order(movement: dict) -> list[tuple[int, str]]:
+def slots_in_order(movement: dict) -> list[tuple[int, str]]:
     """The movement's pair numbers, phantoms last (NS before EW in a Mitchell)."""
     numbers = plan.pair_numbers(movement)
     return sorted(numbers, key=lambda p: (plan.is_phantom(movement, p[0], p[1] or "EW"),
@@ -183,7 +124,7 @@ def seat_section(section: Section, movement, entries: Iterable[Entry], *,
     _require_draft(session)
     movement = as_movement_dict(movement)
     check_match_vps(session.tournament, [movement])
-    numbers = _slots_in_order(movement)
+    numbers = slots_in_order(movement)
     entries = list(entries)
     fixed = {e.pk: (n, d) for e, n, d in assignments or ()}
     free = [p for p in numbers if p not in set(fixed.values())]
@@ -344,183 +285,14 @@ def finish_session(session: Session, *, user=None) -> Session:
 # --- changes once seated --------------------------------------------------------------------
 
 
-def free_places(section: Section) -> list[tuple[int, str]]:
-    """The movement's pair numbers nobody holds (where a late pair can sit)."""
-    taken = set(Seating.objects.filter(section=section).values_list("number", "direction"))
-    return [p for p in _slots_in_order(section.movement) if p not in taken]
-
-
-@transaction.atomic
-def add_late_entry(section: Section, entry: Entry, *, user, number: int | None = None,
-                   direction: str | None = None) -> Seating:
-    """Seat a pair that arrived late in a free place (the sit-out's); rounds it missed show as
-    missing in the console, for the director to score as not played."""
-    places = free_places(section)
-    if number is not None:
-        wanted = (number, direction or (Direction.NONE if not plan.is_directional(
-            section.movement) else Direction.EW))
-        if wanted not in places:
-            raise TournamentError(_("That place is taken or not in the movement."), "number")
-    elif places:
-        wanted = places[0]
-    else:
-        raise TournamentError(_("There is no free place: change the movement."))
-    seating = Seating.objects.create(session_id=section.session_id, section=section, entry=entry,
-                                     number=wanted[0], direction=wanted[1])
-    Entry.objects.filter(pk=entry.pk).update(late=True)
-    AuditEntry.objects.create(
-        tournament_id=entry.tournament_id, session_id=section.session_id, action=AuditAction.LATE,
-        user=user, after={"entry": entry.pk, "number": wanted[0], "line": wanted[1]},
-    )
-    _rankings_follow(entry.tournament_id)
-    return seating
-
-
-@transaction.atomic
-def withdraw_entry(entry: Entry, *, user, reason: str) -> Entry:
-    """The entry stops playing: its opponents sit out its remaining rounds; it is not ranked."""
-    if not reason.strip():
-        raise TournamentError(_("Say why the entry withdraws."), "reason")
-    entry.status = EntryStatus.WITHDRAWN
-    entry.save(update_fields=["status"])
-    AuditEntry.objects.create(tournament_id=entry.tournament_id, action=AuditAction.WITHDRAWN,
-                              user=user, before={"status": EntryStatus.ACTIVE},
-                              after={"status": entry.status, "entry": entry.pk}, reason=reason)
-    _rankings_follow(entry.tournament_id)
-    return entry
-
-
-@transaction.atomic
-def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
-                      reason: str = "") -> EntryPlayer:
-    """``joining`` takes ``leaving``'s seat in the entry; the change is logged."""
-    out = EntryPlayer.objects.select_for_update().filter(entry=entry, member=leaving,
-                                                         active=True).first()
-    if out is None:
-        raise TournamentError(_("%(name)s is not playing in this entry.")
-                              % {"name": leaving.full_name}, "leaving")
-    if EntryPlayer.objects.filter(entry__tournament_id=entry.tournament_id, member=joining,
-                                  active=True, entry__status=EntryStatus.ACTIVE).exists():
-        raise TournamentError(_("%(name)s is already playing in this tournament.")
-                              % {"name": joining.full_name}, "joining")
-    out.active = False
-    out.save(update_fields=["active"])
-    player, created = EntryPlayer.objects.get_or_create(
-        entry=entry, member=joining, defaults={"seat": out.seat, "substitute": True})
-    if not created:
-        player.active, player.seat = True, out.seat
-        player.save(update_fields=["active", "seat"])
-    playing = [p.member for p in entry.entry_players.filter(active=True)
-               .select_related("member").order_by("seat")]
-    entry.display_name = _display_name(playing)
-    entry.save(update_fields=["display_name"])
-    AuditEntry.objects.create(
-        tournament_id=entry.tournament_id, action=AuditAction.SUBSTITUTE, user=user,
-        before={"member": leaving.pk, "name": leaving.full_name},
-        after={"member": joining.pk, "name": joining.full_name, "entry": entry.pk},
-        reason=reason,
-    )
-    _rankings_follow(entry.tournament_id)
-    return player
-
-
-def _rankings_follow(tournament_id: int) -> None:
+def rankings_follow(tournament_id: int) -> None:
     """Who plays and under which names changed: stored rankings of the tournament are redone."""
-    from .classification import mark_stale
+    from .reclassification import mark_stale
 
     mark_stale(Tournament(pk=tournament_id))
 
 
 # --- the director's choice of movement ------------------------------------------------------
-
-
-def build_movement(kind: str, *, tables: int | None = None, rounds: int | None = None,
-                   boards_per_round: int = 2, pairs: int | None = None, **options) -> dict:
-    """A movement from the core as the stored dict: ``kind`` "mitchell" or "howell", with an
-    advice's ``call`` or the director's own numbers (``pairs`` places the phantom)."""
-    from ..movements import MovementError, howell, mitchell
-
-    try:
-        if kind == "mitchell":
-            if tables is None:
-                raise TournamentError(_("Say how many tables."), "tables")
-            if pairs is not None and not 2 * tables - 1 <= pairs <= 2 * tables:
-                pairs = None
-            movement = mitchell(tables, rounds, boards_per_round, pairs=pairs,
-                                even=options.get("even", "skip"),
-                                phantom=options.get("phantom"))
-        elif kind == "howell":
-            movement = howell(None if pairs else tables, boards_per_round, pairs=pairs,
-                              rounds=rounds)
-        else:
-            raise TournamentError(_("Choose a Mitchell or a Howell here."), "kind")
-    except MovementError as exc:
-        raise TournamentError(_("This movement is not possible: %(reason)s")
-                              % {"reason": exc}, "movement") from exc
-    return movement.to_dict()
-
-
-def mitchell_phantom(section: Section) -> str | None:
-    """The one empty place of a Mitchell section with a half table ("6NS"), so a new number
-    of rounds keeps the relay where the seating put it (a serpentine puts it mid-field)."""
-    taken = set(Seating.objects.filter(section=section).values_list("number", "direction"))
-    empty = [f"{t}{line}" for t in range(1, section.tables + 1) for line in ("NS", "EW")
-             if (t, line) not in taken]
-    return empty[0] if len(empty) == 1 else None
-
-
-def split_pools(movement: dict) -> dict[str, dict]:
-    """A pools Mitchell from the core (tables tagged "A", "B") as one movement per section.
-
-    Each section keeps the whole movement's notes, so the round-1 duplication of the boards
-    (C03 l.99) still shows on its cards."""
-    letters = sorted({t.get("section", "") for r in movement["rounds"] for t in r["tables"]})
-    out = {}
-    for letter in letters:
-        part = {k: v for k, v in movement.items() if k not in ("rounds", "design")}
-        part["rounds"] = [
-            {**r, "tables": [t for t in r["tables"] if t.get("section", "") == letter],
-             "sitout": [p for p in r.get("sitout") or [] if str(p).startswith(letter)]}
-            for r in movement["rounds"]]
-        out[letter] = part
-    return out
-
-
-@transaction.atomic
-def seat_two_pools(section: Section, call: dict, entries: Sequence[Entry]) -> list[Section]:
-    """Seat a field as two Mitchell sections playing the same boards (the advice's "two
-    pools"): ``section`` and the session's next section on its pool, created if missing.
-
-    Entries alternate between the sections in the order given, so pairs registered one
-    after the other (often of similar strength) do not all land in one section."""
-    from ..movements import MovementError, mitchell
-
-    try:
-        movement = mitchell(call["tables"], call.get("rounds"), call.get("boards_per_round", 2),
-                            even=call.get("even", "skip"), sections=2).to_dict()
-    except (MovementError, KeyError) as exc:
-        raise TournamentError(_("This movement is not possible: %(reason)s")
-                              % {"reason": exc}, "movement") from exc
-    parts = list(split_pools(movement).values())
-    session = section.session
-    others = [s for s in session.sections.exclude(pk=section.pk).order_by("letter")
-              if s.pool == section.pool and not s.seatings.exists()]
-    second = others[0] if others else add_section(session, pool=section.pool)
-    entries = list(entries)
-    seat_section(section, parts[0], entries[0::2])
-    seat_section(second, parts[1], entries[1::2])
-    return [section, second]
-
-
-def movement_summary(movement: dict) -> dict:
-    """Kind, tables, rounds and boards per round of a stored movement, for the pages."""
-    from .advice import kind_label
-
-    return {"kind": movement.get("kind", ""), "kind_label": kind_label(movement.get("kind", "")),
-            "tables": plan.table_count(movement),
-            "rounds": plan.round_count(movement),
-            "boards_per_round": plan.boards_per_round(movement),
-            "boards": len(plan.plays_per_board(movement))}
 
 
 @transaction.atomic
@@ -548,7 +320,7 @@ def update_tournament(tournament: Tournament, changes: dict) -> Tournament:
     tournament.session_count = count
     tournament.save()
     if rescored:  # the stored rankings were scored another way
-        _rankings_follow(tournament.pk)
+        rankings_follow(tournament.pk)
     return tournament
 
 

@@ -1,7 +1,7 @@
 """Board-a-match, total points and Patton points of a teams match, board by board.
 
-The IMP and VP path (``services.teams``) already compares both rooms of a board; these methods
-read the same comparison and count each team's own net score differently (C03 l.163-167,
+The IMP and VP path (``services.team_matches``) already compares both rooms of a board; these
+methods read the same comparison and count each team's own net score differently (C03 l.163-167,
 l.185-195; scoring-spec §6.2, §6.4):
 
 - board-a-match: 2 for a positive net, 1 for a tie, 0 for a negative one;

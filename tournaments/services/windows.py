@@ -18,10 +18,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable
 from contextlib import suppress
 
 from django.core.cache import cache
+
+from clubsite.celery import app as celery_app
 
 logger = logging.getLogger(__name__)
 
@@ -79,23 +81,29 @@ def broker_paused() -> bool:
     return time.monotonic() < _broker_down_until
 
 
-def once_per_window(task, args: Sequence, *, key: str, seconds: int, what: str,
-                    raise_when_eager: bool = False) -> str:
-    """Queue ``task(*args)`` to run ``seconds`` from now unless this window already has.
+def tasks_run_inline() -> bool:
+    """Whether Celery runs tasks in this process (no broker: the embedded site, the tests)."""
+    return bool(celery_app.conf.task_always_eager)
+
+
+def once_per_window(queue: Callable[[int | None], None], *, name: str, key: str, seconds: int,
+                    what: str, raise_when_eager: bool = False) -> str:
+    """Call ``queue(countdown)`` (it queues a task to run ``seconds`` from now) unless this
+    window already has.
 
     ``QUEUED``: this call queued it; ``COVERED``: the window's task is already queued;
-    ``FAILED``: it could not be queued (broker down: logged once, nothing is marked, so the
-    next change asks again). Never fails the caller's request, unless tasks run eagerly
-    and ``raise_when_eager`` asks for the task's own errors.
+    ``FAILED``: it could not be queued (broker down: logged once per ``name``, nothing is
+    marked, so the next change asks again). Never fails the caller's request, unless tasks
+    run eagerly and ``raise_when_eager`` asks for the task's own errors.
     """
     global _broker_down_until
-    eager = bool(task.app.conf.task_always_eager)
+    eager = tasks_run_inline()
     if not eager and broker_paused():
         return FAILED
     if seconds and not _claim(key, seconds):
         return COVERED
     try:
-        task.apply_async(tuple(args), countdown=seconds or None)
+        queue(seconds or None)
     except Exception:
         if raise_when_eager and eager:
             raise
@@ -104,7 +112,7 @@ def once_per_window(task, args: Sequence, *, key: str, seconds: int, what: str,
         else:
             with _lock:
                 _broker_down_until = time.monotonic() + BROKER_PAUSE
-            log_once(f"queue:{task.name}", "could not queue %s", what)
+            log_once(f"queue:{name}", "could not queue %s", what)
         _release(key)
         return FAILED
     return QUEUED

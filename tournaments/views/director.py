@@ -35,7 +35,7 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import publish, setup
+from ..services import publish, registration, setup
 from ..services.adjustments import describe
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
@@ -100,13 +100,13 @@ def tournament_detail(request, pk):
 
 
 def _slot_count(tournament) -> int:
-    return setup.PLAYERS_PER_ENTRY[tournament.event_type][1]
+    return registration.PLAYERS_PER_ENTRY[tournament.event_type][1]
 
 
 def _entry_form(tournament, data) -> EntryForm:
     """Pairs and individuals fill every slot; a team names itself and needs four players,
     a fifth and sixth being optional (player 1 is the captain)."""
-    low, high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+    low, high = registration.PLAYERS_PER_ENTRY[tournament.event_type]
     return EntryForm(data, slots=high, required=low,
                      team=tournament.event_type == EventType.TEAMS)
 
@@ -135,10 +135,10 @@ def _slot(tournament, data, i: int, *, playing=None, guest_form=None, error=None
     """What one player slot shows: the chosen member, the search and its results."""
     query = (data.get(f"q{i}") or "").strip()
     chosen = _member(data.get(f"player{i}"))
-    results = list(setup.find_members(query, SEARCH_LIMIT)) if query else []
+    results = list(registration.find_members(query, SEARCH_LIMIT)) if query else []
     if chosen is not None:
         results = [chosen] + [m for m in results if m.pk != chosen.pk]
-    low, _high = setup.PLAYERS_PER_ENTRY[tournament.event_type]
+    low, _high = registration.PLAYERS_PER_ENTRY[tournament.event_type]
     team = tournament.event_type == EventType.TEAMS
     return {
         "n": i, "query": query, "chosen": chosen, "results": results,
@@ -183,7 +183,7 @@ def entries(request, pk):
         guest_form = GuestForm(data, prefix=f"guest{i}")
         if 1 <= i <= _slot_count(tournament) and guest_form.is_valid():
             try:
-                guest = setup.add_guest(**guest_form.cleaned_data)
+                guest = registration.add_guest(**guest_form.cleaned_data)
             except TournamentError as exc:
                 add_service_error(guest_form, exc)
             else:
@@ -196,7 +196,7 @@ def entries(request, pk):
     form = _entry_form(tournament, data)
     if form.is_valid():
         try:
-            entry = setup.register_entry(tournament, form.members(),
+            entry = registration.register_entry(tournament, form.members(),
                                          name=form.cleaned_data.get("name", ""))
         except TournamentError as exc:
             add_service_error(form, exc)
@@ -227,7 +227,7 @@ def entry_withdraw(request, pk):
         messages.error(request, _("Say why the entry withdraws."))
     else:
         try:
-            setup.withdraw_entry(entry, user=request.user, reason=form.cleaned_data["reason"])
+            registration.withdraw_entry(entry, user=request.user, reason=form.cleaned_data["reason"])
         except TournamentError as exc:
             messages.error(request, exc.message)
         else:
@@ -247,7 +247,7 @@ def entry_substitute(request, pk):
         guest_form = GuestForm(data, prefix="guest1")
         if guest_form.is_valid():
             try:
-                guest = setup.add_guest(**guest_form.cleaned_data)
+                guest = registration.add_guest(**guest_form.cleaned_data)
             except TournamentError as exc:
                 add_service_error(guest_form, exc)
             else:
@@ -259,7 +259,7 @@ def entry_substitute(request, pk):
         form.errors.clear()
     elif action == "save" and form.is_valid():
         try:
-            setup.substitute_player(entry, leaving=form.cleaned_data["leaving"],
+            registration.substitute_player(entry, leaving=form.cleaned_data["leaving"],
                                     joining=form.cleaned_data["player1"], user=request.user,
                                     reason=form.cleaned_data["reason"])
         except TournamentError as exc:

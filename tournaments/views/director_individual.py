@@ -12,7 +12,7 @@ from clubsite.permissions import director_required
 
 from ..models import Entry, EntryStatus, EventType, ScoringMethod, Seating
 from ..models.event import PAIR_IMP_METHODS
-from ..services import individual, setup
+from ..services import individual, section_movements, setup
 from ..services.errors import TournamentError
 from .director_common import get_section
 
@@ -93,7 +93,7 @@ def movement(request, pk):
         "section": section, "session": section.session, "tournament": section.session.tournament,
         "available": available, "chosen": {e.pk for e in chosen}, "count": len(chosen),
         "form": form, "supported": individual.SUPPORTED_PLAYERS,
-        "current": setup.movement_summary(section.movement) if section.movement else None,
+        "current": section_movements.movement_summary(section.movement) if section.movement else None,
     }, status=400 if request.method == "POST" else 200)
 
 

@@ -26,8 +26,13 @@ from ..forms.director import (
     add_service_error,
 )
 from ..models import Entry, Penalty, Result, ResultStatus, Seating
+from ..services import (
+    corrections,
+    plan,
+    progress,
+    publish,
+)
 from ..services import entry as entry_service
-from ..services import plan, progress, publish
 from ..services.adjustments import describe
 from ..services.errors import CorrectionPeriodOver, TournamentError
 from .director_common import contract_html, get_section, get_session, law_link
@@ -64,13 +69,13 @@ def _console_context(session):
     def link(result):
         return _line_url(result.section_id, result.round, result.table, result.board.number)
 
-    from ..services import (  # a complete Swiss round or knockout stage offers its draw here
+    from ..services import (
         knockout,
-        teams,
+        team_schedule,
     )
 
     return {
-        "teams_draw": teams.can_draw(session) or knockout.can_draw_stage(session),
+        "teams_draw": team_schedule.can_draw(session) or knockout.can_draw_stage(session),
         "session": session, "tournament": session.tournament, "progress": state,
         "grid": grid, "round_numbers": range(1, rounds + 1),
         "missing": [{"item": m, "url": _line_url(sections[m.section].pk, m.round, m.table,
@@ -187,15 +192,15 @@ def line(request, pk, rnd, table, board):
             if action == "result":
                 _save_result(request, section, found, current, data)
             elif action == "adjust":
-                entry_service.adjust_score(
+                corrections.adjust_score(
                     user=request.user, section=section, round=rnd, table=table, board=board,
                     adjustment=_adjustment_from(form, found.board), reason=data["reason"],
                     law=data["law"], override=data["override"])
             elif current is None:
                 raise TournamentError(_("There is no result to remove."))
             else:
-                entry_service.remove_result(current, user=request.user, reason=data["reason"],
-                                            override=data["override"])
+                corrections.remove_result(current, user=request.user, reason=data["reason"],
+                                          override=data["override"])
         except CorrectionPeriodOver as exc:
             form.add_error("override", exc.message)
         except TournamentError as exc:
@@ -221,7 +226,7 @@ def _save_result(request, section, found, current, data):
     common = {"contract": data["contract"], "declarer": data["declarer"],
               "tricks": data["tricks"], "lead": data["lead"], "ns_score": data["ns_score"]}
     if current is not None:
-        entry_service.correct_result(current, user=request.user, reason=data["reason"],
+        corrections.correct_result(current, user=request.user, reason=data["reason"],
                                      law=data["law"], override=data["override"], **common)
         return
     publish.correction_allowed(section.session.tournament, data["override"])
@@ -241,7 +246,7 @@ def resolve(request, pk):
         messages.error(request, _("Say why: a change to a result needs a reason."))
     else:
         try:
-            entry_service.resolve_conflict(conflict, user=request.user,
+            corrections.resolve_conflict(conflict, user=request.user,
                                            keep_new=request.POST.get("keep") == "new",
                                            reason=form.cleaned_data["reason"],
                                            override=form.cleaned_data["override"])
@@ -274,7 +279,7 @@ def penalties(request, pk):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            entry_service.add_penalty(user=request.user, entry=data["entry"], session=session,
+            corrections.add_penalty(user=request.user, entry=data["entry"], session=session,
                                       fraction_of_top=data["fraction_of_top"],
                                       reason=data["reason"], law=data["law"],
                                       board=data["board"], override=data["override"])

@@ -23,7 +23,7 @@ from ..forms.director import (
 from ..imports.dealer_dup import DealerFileError, read_dup
 from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
 from ..movements import MovementError, advise
-from ..services import advice, plan, setup
+from ..services import advice, plan, registration, section_movements, setup
 from ..services import boards as board_service
 from ..services.errors import TournamentError
 from ..tasks import analyse_session_boards
@@ -41,8 +41,8 @@ def _section_cards(session):
         places = len(plan.pair_numbers(section.movement)) if section.movement else 0
         cards.append({
             "section": section, "seated": seated, "places": places,
-            "summary": setup.movement_summary(section.movement) if section.movement else None,
-            "free": setup.free_places(section) if section.movement else [],
+            "summary": section_movements.movement_summary(section.movement) if section.movement else None,
+            "free": registration.free_places(section) if section.movement else [],
             "late_form": _late_form(section) if section.movement else None,
             "rounds_form": RoundsForm(initial={"rounds": plan.round_count(section.movement)})
             if section.movement and not plan.is_individual(section.movement) else None,
@@ -55,7 +55,7 @@ def _late_form(section, data=None):
     seated = Seating.objects.filter(session_id=section.session_id).values("entry_id")
     entries = Entry.objects.filter(tournament_id=section.session.tournament_id,
                                    status=EntryStatus.ACTIVE).exclude(pk__in=seated)
-    return LateEntryForm(data, entries=entries, places=setup.free_places(section))
+    return LateEntryForm(data, entries=entries, places=registration.free_places(section))
 
 
 @director_required
@@ -138,7 +138,7 @@ def movement(request, pk):
         try:
             if request.POST.get("action") == "manual":
                 if manual.is_valid():
-                    movement_dict = setup.build_movement(
+                    movement_dict = section_movements.build_movement(
                         pairs=len(chosen) or None, **manual.cleaned_data)
             else:
                 index = int_param(request.POST, "suggestion", -1, low=0, high=999)
@@ -146,12 +146,12 @@ def movement(request, pk):
                     raise TournamentError(_("Choose one of the suggestions."))
                 pick = suggestions[index]
                 if pick.kind == "mitchell_pools":
-                    sections = setup.seat_two_pools(section, pick.call, chosen)
+                    sections = section_movements.seat_two_pools(section, pick.call, chosen)
                     messages.success(request, _("Pairs seated in sections %(letters)s, playing "
                                                 "the same boards.")
                                      % {"letters": " + ".join(s.letter for s in sections)})
                     return redirect("director:session", section.session_id)
-                movement_dict = setup.build_movement(pick.kind, **pick.call)
+                movement_dict = section_movements.build_movement(pick.kind, **pick.call)
             if movement_dict is not None:
                 if Seating.objects.filter(section=section).exists():
                     setup.change_movement(section, movement_dict, user=request.user,
@@ -178,7 +178,7 @@ def movement(request, pk):
         "suggestions": [(i, s, advice.describe(s), s.kind in PICKABLE)
                         for i, s in enumerate(suggestions)],
         "manual": manual,
-        "current": setup.movement_summary(section.movement) if section.movement else None,
+        "current": section_movements.movement_summary(section.movement) if section.movement else None,
     }, status=400 if request.method == "POST" else 200)
 
 
@@ -229,7 +229,7 @@ def late_entry(request, pk):
     if form.is_valid():
         number, line = form.chosen_place()
         try:
-            seat = setup.add_late_entry(section, form.cleaned_data["entry"], user=request.user,
+            seat = registration.add_late_entry(section, form.cleaned_data["entry"], user=request.user,
                                         number=number, direction=line)
         except TournamentError as exc:
             messages.error(request, exc.message)
@@ -250,14 +250,14 @@ def change_rounds(request, pk):
         messages.error(request, _("An individual movement has a fixed number of rounds: choose "
                                   "the movement again."))
     elif form.is_valid() and section.movement:
-        summary = setup.movement_summary(section.movement)
+        summary = section_movements.movement_summary(section.movement)
         seated = Seating.objects.filter(section=section).count()
         kind = "howell" if not plan.is_directional(section.movement) else "mitchell"
         try:
-            movement_dict = setup.build_movement(
+            movement_dict = section_movements.build_movement(
                 kind, tables=summary["tables"], rounds=form.cleaned_data["rounds"],
                 boards_per_round=summary["boards_per_round"], pairs=seated or None,
-                phantom=setup.mitchell_phantom(section) if kind == "mitchell" else None)
+                phantom=section_movements.mitchell_phantom(section) if kind == "mitchell" else None)
             setup.change_movement(section, movement_dict, user=request.user,
                                   reason=form.cleaned_data["reason"])
         except TournamentError as exc:

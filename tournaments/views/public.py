@@ -4,7 +4,7 @@ The pages are declared ``public``; whether a given tournament may be seen is dec
 tournament by ``services.results`` (public results, or a logged-in club user), and a hidden
 one answers 404 exactly like a missing one, so its existence is not revealed. Rankings come
 from the stored classification; these pages only read it. While results arrive, a stale
-session is re-classified by the worker (``classification.follow_live``) and the page says
+session is re-classified by the worker (``reclassification.follow_live``) and the page says
 which results it includes.
 """
 
@@ -31,7 +31,14 @@ from clubsite.permissions import login_required, public
 from .. import pdf as pdfs
 from ..imports.usebio_conventions import describe
 from ..models import EventType, Section
-from ..services import board_visibility, classification, results
+from ..services import (
+    board_visibility,
+    board_words,
+    player_history,
+    reclassification,
+    results,
+    scorecards,
+)
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
 
@@ -67,14 +74,14 @@ def index(request):
     page = Paginator(results.visible_tournaments(request.user), 30).get_page(
         request.GET.get("page"))
     return render(request, "tournaments/results/index.html", {
-        "page": page, "member": results.member_for(request.user),
+        "page": page, "member": player_history.member_for(request.user),
     })
 
 
 @login_required
 def my_results(request):
     """The logged-in player's own page, when their account is linked to a member."""
-    member = results.member_for(request.user)
+    member = player_history.member_for(request.user)
     if member is None:
         return render(request, "tournaments/results/no_member.html", status=404)
     return redirect("results:player", pk=member.pk)
@@ -198,7 +205,7 @@ def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None
 def section_ranking(request, slug, session, letter):
     """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     sections = list(Section.objects.filter(session=session).defer("movement")
                     .order_by("letter"))
     section = next((s for s in sections if s.letter == letter), None)
@@ -225,7 +232,7 @@ def section_ranking(request, slug, session, letter):
 def pool_ranking(request, slug, session, pool):
     """Every section playing the same boards ranked together."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     imps = session.tournament.scoring_method in results.IMP_SCORED
 
     def build():
@@ -280,11 +287,11 @@ def event_ranking(request, slug):
 def scorecard(request, slug, session, entry):
     """A pair's every board: opponents, contract, score, marks; and the totals."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
+    pending = reclassification.follow_live(session)
     players = list(Member.objects.filter(entry_seats__entry_id=entry).order_by(
         "entry_seats__seat").distinct())
-    me = results.member_for(request.user)
-    card = results.scorecard(session, entry, board_visibility.visibility(session, request.user),
+    me = player_history.member_for(request.user)
+    card = scorecards.scorecard(session, entry, board_visibility.visibility(session, request.user),
                              viewer_plays=me is not None and me in players)
     if card is None:
         raise Http404(_("This pair did not play in this session."))
@@ -299,8 +306,8 @@ def board(request, slug, session, pool, number):
     """A board: its traveller, frequency table and hand record; while a table has still to
     play it (``services.board_visibility``), a note saying so instead."""
     session = _session_or_404(request, slug, session)
-    pending = classification.follow_live(session)
-    data = results.traveller(session, pool, number, get_language(), shown=(
+    pending = reclassification.follow_live(session)
+    data = scorecards.traveller(session, pool, number, get_language(), shown=(
         board_visibility.may_see_board(request.user, session, pool, number)))
     if data is None:
         raise Http404(_("No such board."))
@@ -311,7 +318,7 @@ def board(request, slug, session, pool, number):
         **_status(session.tournament, session, pending), "session": session, "pool": pool, "data": data,
         "previous": numbers[at - 1] if at > 0 else None,
         "next": numbers[at + 1] if at + 1 < len(numbers) else None,
-        "strains": results.strain_headers(),
+        "strains": board_words.strain_headers(),
         "highlight": str(int_param(request.GET, "pair") or ""),
     })
 
@@ -320,11 +327,11 @@ def board(request, slug, session, pool, number):
 def player(request, pk):
     """A player's tournaments (partner, percentage, place), average and partners."""
     member = get_object_or_404(Member, pk=pk)
-    history = results.player_history(member, request.user)
+    history = player_history.player_history(member, request.user)
     if not history.rows and not request.user.is_authenticated:
         raise Http404(_("No results for this player."))
     return render(request, "tournaments/results/player.html", {
-        "history": history, "is_me": results.member_for(request.user) == member,
+        "history": history, "is_me": player_history.member_for(request.user) == member,
     })
 
 

@@ -7,7 +7,6 @@ page works as a plain form; ``static/tournaments/table.js`` adds the offline que
 """
 
 import uuid
-from functools import wraps
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -19,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from clubsite.jsonbody import BadJSON, read_json
-from clubsite.permissions import declare, public
+from clubsite.permissions import public
 
 from ..forms.table import (
     DOUBLES,
@@ -35,12 +34,20 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import board_visibility, entry, table_signin
+from ..services import board_visibility, entry, table_round, table_signin
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
 from . import table_app
+from .table_device import (
+    SESSION_KEY,
+    js_text,
+    refuse,
+    round_param,
+    signed_in_code,
+    table_device_required,
+    wants_json,
+)
+from .teams_table import teams_context
 
-SESSION_KEY = "tournaments.table_code"
-TABLE_DEVICE = "table device"
 # The service names the inputs by what it stores; the form by the buttons.
 FORM_FIELD = {"contract": "level", "declarer": "declarer", "tricks": "made", "lead": "lead_suit"}
 # NT is a word (SA in Spanish, ST in Portuguese): translated when the page is drawn.
@@ -50,57 +57,11 @@ SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": gettext_laz
 # --- the guard ------------------------------------------------------------------------------
 
 
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "") or \
-        request.content_type == "application/json"
-
-
-def _refuse(request, message):
-    if _wants_json(request):
-        return JsonResponse({"error": str(message)}, status=403)
-    return render(request, "tournaments/table/refused.html", {"message": message}, status=403)
-
-
-def _signed_in_code(request) -> TableCode | None:
-    code_id = request.session.get(SESSION_KEY)
-    if code_id is None:
-        return None
-    return entry.first_row(TableCode.objects.select_related("section__session__tournament")
-                           .filter(pk=code_id))
-
-
-def table_device_required(view):
-    """A device signed in with an active code of a session in play; anything else is refused.
-
-    The view finds the table code on ``request.table_code``; a ``NotAllowed`` from the
-    services (another table's board, a round it does not play) becomes a 403 page.
-    """
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        table_code = _signed_in_code(request)
-        if table_code is None:
-            if request.method == "GET" and not _wants_json(request):
-                return redirect("table:index")
-            return _refuse(request, _("Sign in with the table code first."))
-        if not table_code.active or not table_code.section.session.is_running:
-            request.session.pop(SESSION_KEY, None)
-            return _refuse(request, _("This table code no longer works: the session is over "
-                                      "or the director gave the table a new code."))
-        request.table_code = table_code
-        try:
-            return view(request, *args, **kwargs)
-        except NotAllowed as exc:
-            return _refuse(request, str(exc) or _("This device cannot do that."))
-
-    return declare(wrapper, (TABLE_DEVICE,))
-
-
 # --- signing in and out ---------------------------------------------------------------------
 
 
 def _current(request) -> TableCode | None:
-    current = _signed_in_code(request)
+    current = signed_in_code(request)
     if current is not None and not (current.active and current.section.session.is_running):
         return None
     return current
@@ -171,33 +132,20 @@ def leave(request):
 # --- the table's round ----------------------------------------------------------------------
 
 
-def _round_param(request) -> int | None:
-    try:
-        return int(request.GET["round"])
-    except (KeyError, ValueError):
-        return None
-
-
 @table_device_required
 def home(request):
     """The round at this table: pairs, boards and what is saved, then where everyone moves."""
-    current = entry.table_round(request.table_code)
-    shown = entry.table_round(request.table_code, _round_param(request)) \
-        if _round_param(request) else current
+    current = table_round.table_round(request.table_code)
+    shown = table_round.table_round(request.table_code, round_param(request)) \
+        if round_param(request) else current
     return render(request, "tournaments/table/home.html", {
         "table_code": request.table_code, "tr": shown, "current_round": current.round,
         "round_numbers": range(1, shown.rounds + 1),
         "boards": [_board_row(b) for b in shown.boards],
-        "js_text": _js_text(),
+        "js_text": js_text(),
         "offline_urls": table_app.offline_urls(request.table_code, shown),
-        **_teams_context(request.table_code, shown),
+        **teams_context(request.table_code, shown),  # a teams match and the Swiss wait
     })
-
-
-def _teams_context(table_code, tr) -> dict:
-    from .teams_table import teams_context  # the match and the Swiss wait, teams events only
-
-    return teams_context(table_code, tr)
 
 
 def _board_row(board_at) -> dict:
@@ -231,31 +179,6 @@ def _score_parts(ns_score: int | None) -> dict:
     return {"side": _("NS") if ns_score > 0 else _("EW"), "points": abs(ns_score)}
 
 
-def _js_text() -> dict:
-    """The words table.js shows, translated here."""
-    return {
-        "waiting": _("Waiting to send: kept on this device, it will be sent when the "
-                     "connection is back."),
-        "sending": _("Sending…"),
-        "waiting_short": _("Waiting to send"),
-        "saved": _("Saved."),
-        "conflict": _("A different result was already stored for this board: yours was sent "
-                      "to the director, who will decide."),
-        "refused": _("The server refused this result:"),
-        "invalid": _("Please correct the result; nothing was saved."),
-        "all_saved": _("Every result is saved."),
-        "pending": _("Waiting to be sent: %(count)s"),
-        "needs_you": _("Some results were not stored: see the list."),
-        "conflict_director": _("Conflict: a different result is stored for this board. Ask "
-                               "the director."),
-        "conflict_short": _("Conflict: ask the director"),
-        "confirm_waiting": _("East-West's confirmation is waiting to be sent."),
-        "offline_preview": _("No connection: the score will be shown once it is back."),
-        "discard": _("Discard"),
-        "board": _("Board %(board)s"),
-    }
-
-
 # --- one board ------------------------------------------------------------------------------
 
 
@@ -263,7 +186,7 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
     table_code = request.table_code
     line = entry.resolve_line(table_code.section, round_number, table_code.table, board_number,
                               table_code=table_code)
-    tr = entry.table_round(table_code, round_number)
+    tr = table_round.table_round(table_code, round_number)
     rows = Result.objects.filter(section=line.section, round=round_number, board=line.board,
                                  ns=line.ns, ew=line.ew,
                                  status__in=[ResultStatus.OK, ResultStatus.CONFLICT])
@@ -290,12 +213,12 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
         "next_board": later[0] if later else None,
         "choices": {"levels": LEVELS, "strains": STRAINS, "doubles": DOUBLES, "seats": SEATS,
                     "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},
-        "js_text": _js_text(),
+        "js_text": js_text(),
     }
 
 
 def _traveller(board) -> dict:
-    rows, top = entry.traveller(board)
+    rows, top = table_round.traveller(board)
     return {"top": top, "rows": [row | {"parts": _result_parts(row["result"]),
                                         "score": _score_parts(row["result"].ns_score)}
                                  for row in rows]}
@@ -322,7 +245,7 @@ def board(request, round, board):
         form = ResultForm(request.POST)
         if form.is_valid():
             if (form.cleaned_data["round"], form.cleaned_data["board"]) != (round, board):
-                return _refuse(request, _("This form belongs to another board."))
+                return refuse(request, _("This form belongs to another board."))
             try:
                 submission = _submit(request, form)
             except KeyReused as exc:
@@ -333,7 +256,7 @@ def board(request, round, board):
                 if submission.outcome in ("created", "duplicate"):
                     messages.success(request, _("Board %(board)s saved.") % {"board": board})
                 else:
-                    messages.warning(request, _js_text()["conflict"])
+                    messages.warning(request, js_text()["conflict"])
                 return redirect("table:board", round=round, board=board)
         return render(request, "tournaments/table/board.html",
                       _board_context(request, round, board, form), status=400)
@@ -435,6 +358,6 @@ def confirm(request, pk):
     row = get_object_or_404(Result, pk=pk, status=ResultStatus.OK)
     entry.confirm_result(row, table_code=request.table_code)
     board_url = reverse("table:board", kwargs={"round": row.round, "board": row.board.number})
-    if _wants_json(request):  # table.js's queue, sending a tap made offline
+    if wants_json(request):  # table.js's queue, sending a tap made offline
         return JsonResponse({"confirmed": True, "result": row.pk, "url": board_url})
     return redirect(board_url)

@@ -58,14 +58,14 @@ def manifest(request):
 def offline_urls(table_code, tr) -> list[str]:
     """What table.js caches when the round page loads: the round and the next one (their
     round pages and board pages), the table's first page, and the files the pages load."""
-    from ..services import entry
+    from ..services import table_round
 
     home = reverse("table:home")
     urls = [home, reverse("table:manifest")]
     for number in (tr.round, tr.round + 1):
         if number > tr.rounds:
             break
-        shown = tr if number == tr.round else entry.table_round(table_code, number)
+        shown = tr if number == tr.round else table_round.table_round(table_code, number)
         urls.append(f"{home}?round={number}")
         if shown.plays:
             urls += [reverse("table:board", args=[number, b.board.number]) for b in shown.boards]

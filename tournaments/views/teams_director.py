@@ -3,7 +3,8 @@ each match's line-ups.
 
 Registration goes through the ordinary entries page (a team is an entry with a name and four
 to six players); the console, corrections and adjusted scores are those of pairs, since each
-room of a match is an ordinary table. Rules live in ``services.teams``.
+room of a match is an ordinary table. Rules live in ``services.team_events`` and the team
+modules below it.
 """
 
 from django.contrib import messages
@@ -18,7 +19,7 @@ from clubsite.permissions import director_required
 from ..forms.director import add_service_error
 from ..forms.teams import TeamEventForm
 from ..models import EntryStatus, SessionStatus, TeamMatch
-from ..services import lineups, teams, triplicate
+from ..services import lineups, team_events, team_schedule, triplicate_scores
 from ..services.errors import TournamentError
 from .director_common import get_tournament
 from .teams_knockout import director_context as knockout_context
@@ -27,32 +28,32 @@ from .teams_lineups import lineup_context, save_posted_lineup
 
 def _teams_tournament(pk):
     tournament = get_tournament(pk)
-    if not teams.is_teams(tournament):
+    if not team_schedule.is_teams(tournament):
         return tournament, False
     return tournament, True
 
 
 def _page(request, tournament, form, status=200):
-    session = teams.teams_session(tournament)
-    event = teams.team_event(tournament)
+    session = team_schedule.teams_session(tournament)
+    event = team_schedule.team_event(tournament)
     started = session.status != SessionStatus.DRAFT
     registered = list(tournament.entries.filter(status=EntryStatus.ACTIVE)
                       .prefetch_related("entry_players__member").order_by("id"))
-    numbers = teams.numbers_of(session) if started else {}
-    rounds = teams.rounds_with_matches(session) if started else {}
+    numbers = team_schedule.numbers_of(session) if started else {}
+    rounds = team_schedule.rounds_with_matches(session) if started else {}
     if started and event.is_triplicate:  # each table's pairs, as the course numbers them
         movement = session.sections.order_by("letter").first().movement
         for matches in rounds.values():
             for m in matches:
-                m.pairs = triplicate.pairs_at(movement, m.round, m.number)
+                m.pairs = triplicate_scores.pairs_at(movement, m.round, m.number)
     return render(request, "tournaments/teams/director.html", {
         "tournament": tournament, "session": session, "event": event, "form": form,
         "started": started, "teams": [(numbers.get(e.pk, i), e)
                                       for i, e in enumerate(registered, start=1)],
-        "progress": [(p, rounds.get(p.round, [])) for p in teams.progress(session)]
+        "progress": [(p, rounds.get(p.round, [])) for p in team_schedule.progress(session)]
         if started else [],
-        "can_draw": teams.can_draw(session),
-        "drawn": teams.drawn_rounds(session) if started else 0,
+        "can_draw": team_schedule.can_draw(session),
+        "drawn": team_schedule.drawn_rounds(session) if started else 0,
         "knockout": knockout_context(session) if event.is_knockout else None,
     }, status=status)
 
@@ -64,13 +65,13 @@ def settings(request, pk):
     if not ok:
         messages.error(request, _("This is not a teams event."))
         return redirect("director:tournament", tournament.pk)
-    event = teams.team_event(tournament)
-    started = teams.teams_session(tournament).status != SessionStatus.DRAFT
+    event = team_schedule.team_event(tournament)
+    started = team_schedule.teams_session(tournament).status != SessionStatus.DRAFT
     form = TeamEventForm(request.POST or None, instance=event, started=started)
     if request.method == "POST":
         if form.is_valid():
             try:
-                teams.configure(tournament, **{name: form.cleaned_data[name]
+                team_events.configure(tournament, **{name: form.cleaned_data[name]
                                                for name in form.changed_data})
             except TournamentError as exc:
                 add_service_error(form, exc)
@@ -89,7 +90,7 @@ def start(request, pk):
     try:
         if not ok:
             raise TournamentError(_("This is not a teams event."))
-        teams.start_teams(tournament, user=request.user)
+        team_events.start_teams(tournament, user=request.user)
     except TournamentError as exc:
         messages.error(request, exc.message)
     else:
@@ -105,7 +106,7 @@ def draw(request, pk):
     try:
         if not ok:
             raise TournamentError(_("This is not a teams event."))
-        number = teams.draw_next_round(tournament, user=request.user,
+        number = team_events.draw_next_round(tournament, user=request.user,
                                        force=request.POST.get("force") == "1")
     except TournamentError as exc:
         messages.error(request, exc.message)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from clubsite.permissions import director_required
 
 from ..models import EntryStatus, SessionStatus, TeamMatch
-from ..services import knockout, teams
+from ..services import knockout, knockout_bracket, team_schedule
 from ..services.errors import TournamentError
 from .director_common import get_tournament
 
@@ -23,12 +23,12 @@ def director_context(session) -> dict:
     if session.status == SessionStatus.DRAFT:
         return {}
     can_draw = knockout.can_draw_stage(session)  # classifies a stale session first
-    stage = teams.drawn_rounds(session)
+    stage = team_schedule.drawn_rounds(session)
     matches = list(TeamMatch.objects.filter(session=session, round=stage)
                    .exclude(away__isnull=True).select_related("home", "away", "winner"))
     k = session.boards_per_round
     return {"stage": stage, "stages": session.rounds,
-            "matches": [(m, knockout.is_tied(m, k)) for m in matches],
+            "matches": [(m, knockout_bracket.is_tied(m, k)) for m in matches],
             "can_draw": can_draw,
             "running": session.status == SessionStatus.RUNNING}
 
@@ -36,7 +36,7 @@ def director_context(session) -> dict:
 def _act(request, pk, action, done):
     tournament = get_tournament(pk)
     try:
-        if not teams.is_teams(tournament):
+        if not team_schedule.is_teams(tournament):
             raise TournamentError(_("This is not a teams event."))
         outcome = action(tournament)
     except TournamentError as exc:

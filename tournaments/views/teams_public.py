@@ -23,12 +23,14 @@ from ..models import SessionStatus, TeamMatch, TeamScoring
 from ..scoring import display_round
 from ..services import (
     board_visibility,
-    classification,
-    knockout,
+    knockout_bracket,
     lineups,
+    reclassification,
     results,
-    teams,
-    triplicate,
+    team_matches,
+    team_schedule,
+    team_standings,
+    triplicate_scores,
 )
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
@@ -46,7 +48,7 @@ UNIT_HEADERS = {
 def unit_context(tournament) -> dict:
     """What the pages need to show a teams event's units: VPs, IMPs, or board, total or Patton
     points (a triplicate counts its pairs' IMPs)."""
-    event = teams.team_event(tournament)
+    event = team_schedule.team_event(tournament)
     unit = event.unit
     return {"unit": unit, "unit_header": UNIT_HEADERS.get(unit, ""),
             "vps": unit == TeamScoring.VPS, "points": unit in POINT_UNITS,
@@ -82,18 +84,18 @@ class TeamStandingsTable(tables.Table):
 
 def _tournament(request, slug):
     tournament = results.visible_tournament(request.user, slug)
-    if tournament is None or not teams.is_teams(tournament):
+    if tournament is None or not team_schedule.is_teams(tournament):
         raise Http404(_("No results for this tournament."))
-    session = teams.teams_session(tournament)
+    session = team_schedule.teams_session(tournament)
     session.tournament = tournament
     if session.status != SessionStatus.DRAFT:
-        classification.follow_live(session)  # as the pairs pages: the worker classifies
+        reclassification.follow_live(session)  # as the pairs pages: the worker classifies
     return tournament, session
 
 
 def _status(tournament) -> dict:
     return {"tournament": tournament, "correction": results.correction_period(tournament),
-            "event": teams.team_event(tournament)}
+            "event": team_schedule.team_event(tournament)}
 
 
 def _text(value) -> str:
@@ -109,7 +111,7 @@ def standings(request, slug):
     units = unit_context(tournament)
     vps = units["vps"]
     rows = []
-    for position, line in enumerate(teams.standings(session)):
+    for position, line in enumerate(team_standings.standings(session)):
         rows.append({
             "place": line.place, "position": position, "place_label": f"{line.place}=" if line.tied else str(line.place),
             "number": line.number, "name": line.name, "entry_id": line.entry_id,
@@ -124,9 +126,9 @@ def standings(request, slug):
         table.columns["points"].column.verbose_name = (_("Points") if units["points"]
                                                        else units["unit_header"])
     RequestConfig(request, paginate=False).configure(table)
-    rounds = teams.progress(session)
+    rounds = team_schedule.progress(session)
     upcoming = None
-    if teams.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
+    if team_schedule.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
         upcoming = rounds[-1].round
     return render(request, "tournaments/teams/standings.html", {
         **_status(tournament), "session": session, "table": table, "rounds": rounds,
@@ -138,8 +140,8 @@ def standings(request, slug):
 def schedule(request, slug):
     """Every round drawn so far with its matches and tables (a Swiss: the draw so far)."""
     tournament, session = _tournament(request, slug)
-    numbers = teams.numbers_of(session)
-    rounds = teams.rounds_with_matches(session)
+    numbers = team_schedule.numbers_of(session)
+    rounds = team_schedule.rounds_with_matches(session)
     return render(request, "tournaments/teams/schedule.html", {
         **_status(tournament), "session": session,
         "rounds": [(r, [(m, numbers.get(m.home_id), numbers.get(m.away_id)) for m in matches])
@@ -151,12 +153,12 @@ def schedule(request, slug):
 @public
 def round_results(request, slug, number):
     tournament, session = _tournament(request, slug)
-    matches = teams.rounds_with_matches(session).get(number)
+    matches = team_schedule.rounds_with_matches(session).get(number)
     if matches is None:
         raise Http404(_("This round has not been drawn."))
     return render(request, "tournaments/teams/round.html", {
         **_status(tournament), "session": session, "round": number, "matches": matches,
-        "numbers": teams.numbers_of(session), "rounds": range(1, teams.drawn_rounds(session) + 1),
+        "numbers": team_schedule.numbers_of(session), "rounds": range(1, team_schedule.drawn_rounds(session) + 1),
         **unit_context(tournament),
     })
 
@@ -172,7 +174,7 @@ def _hide_in_play(rows: list[dict], visible: board_visibility.BoardVisibility | 
     """Rows of boards a table has still to play (``board_visibility``) lose their scores."""
     if visible is None or visible.everything:
         return rows
-    pool = teams._section(match.session).pool
+    pool = team_schedule.teams_section(match.session).pool
     return [row if visible.shows(pool, row["number"]) else row | IN_PLAY_ROW for row in rows]
 
 
@@ -180,7 +182,7 @@ def board_rows(match, visible: board_visibility.BoardVisibility | None = None) -
     """The match's boards as pages show them (shared with the table's match screen); with
     ``visible``, a board some table has still to play shows no scores yet."""
     rows = []
-    for line in teams.match_boards(match):
+    for line in team_matches.match_boards(match):
         rows.append({
             "number": line.number, "compared": line.compared,
             "open": _room(line.open), "closed": _room(line.closed),
@@ -203,7 +205,7 @@ def triplicate_rows(match, visible: board_visibility.BoardVisibility | None = No
                            "tables": [(t, _room(line.scores.get(t))) for t in (1, 2, 3)],
                            "ns_imps": _text(line.ns_imps) if line.compared else "",
                            "ew_imps": _text(line.ew_imps) if line.compared else ""}
-                          for line in triplicate.table_boards(match)], visible, match)
+                          for line in triplicate_scores.table_boards(match)], visible, match)
 
 
 def _room(result) -> dict | None:
@@ -218,11 +220,11 @@ def match(request, slug, pk):
     tournament, session = _tournament(request, slug)
     m = get_object_or_404(TeamMatch.objects.select_related("home", "away"), pk=pk,
                           session=session, away__isnull=False)
-    numbers = teams.numbers_of(session)
+    numbers = team_schedule.numbers_of(session)
     units = unit_context(tournament)
     pairs = None
     if units["triplicate"]:
-        pairs = triplicate.pairs_at(teams._section(session).movement, m.round, m.number)
+        pairs = triplicate_scores.pairs_at(team_schedule.teams_section(session).movement, m.round, m.number)
     visible = board_visibility.visibility(session, request.user)
     boards = triplicate_rows(m, visible) if units["triplicate"] else board_rows(m, visible)
     seats = lineups.seating(m)
@@ -232,7 +234,7 @@ def match(request, slug, pk):
         **_status(tournament), "session": session, "match": m,
         "seating": seats, "two_halves": len(seats) > 1,
         "substitutions": lineups.substitutions(m) if seats else [],
-        "knockout_score": knockout.match_score(m),
+        "knockout_score": knockout_bracket.match_score(m),
         "boards": boards, "in_play": any(row.get("in_play") for row in boards),
         "home_number": numbers.get(m.home_id), "away_number": numbers.get(m.away_id),
         "pairs": pairs, **units,
@@ -245,7 +247,7 @@ def bracket(request, slug):
     decided by its standings, so its bracket address is not found (the nav does not offer
     it) rather than a draw that no one will play."""
     tournament, session = _tournament(request, slug)
-    if not teams.team_event(tournament).is_knockout:
+    if not team_schedule.team_event(tournament).is_knockout:
         raise Http404(_("Only a knockout event has a bracket."))
     return _knockout_bracket(request, tournament, session)
 
@@ -254,7 +256,7 @@ def _knockout_bracket(request, tournament, session):
     """A knockout event's own bracket from its stored matches: teams, IMPs, carry-over,
     tie-break segments, who went through and the winner."""
 
-    stages, champion = (knockout.live_bracket(session) if session.status != SessionStatus.DRAFT
+    stages, champion = (knockout_bracket.live_bracket(session) if session.status != SessionStatus.DRAFT
                         else ([], None))
     return render(request, "tournaments/teams/knockout.html", {
         **_status(tournament), "session": session, "stages": stages, "champion": champion,

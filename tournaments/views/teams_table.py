@@ -14,10 +14,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from ..models import EventType
-from ..services import board_visibility, classification, knockout, teams, triplicate
+from ..services import (
+    board_visibility,
+    knockout_bracket,
+    reclassification,
+    team_schedule,
+    triplicate_scores,
+)
 from ..services import lineups as lineup_service
 from ..services.errors import NotAllowed
-from .table import _js_text, _round_param, table_device_required
+from .table_device import js_text, round_param, table_device_required
 from .teams_lineups import lineup_context, save_posted_lineup
 from .teams_public import board_rows, triplicate_rows, unit_context
 
@@ -27,12 +33,12 @@ def teams_context(table_code, tr) -> dict:
     session = table_code.section.session
     if session.tournament.event_type != EventType.TEAMS:
         return {}
-    match = teams.match_at_table(session, tr.round, table_code.table)
-    drawn = teams.drawn_rounds(session)
+    match = team_schedule.match_at_table(session, tr.round, table_code.table)
+    drawn = team_schedule.drawn_rounds(session)
     waiting = tr.complete and drawn == tr.round and tr.round < session.rounds
     # A Swiss lays out one round at a time: the table counts the rounds planned, not drawn.
     return {"is_teams": True, "tr": replace(tr, rounds=max(tr.rounds, session.rounds)),
-            "triplicate": teams.team_event(session.tournament).is_triplicate,
+            "triplicate": team_schedule.team_event(session.tournament).is_triplicate,
             "team_match": match, "open_room": table_code.table % 2 == 1,
             "next_drawn": tr.complete and tr.round < drawn,
             "waiting_draw": waiting, "next_round": tr.round + 1, "planned_rounds": session.rounds}
@@ -41,11 +47,11 @@ def teams_context(table_code, tr) -> dict:
 def _knockout_score(m):
     """A knockout match's score as the public match page gives it: the stored one, brought
     up to date as the public pages do (``follow_live``), so the two screens agree."""
-    if not teams.team_event(m.session.tournament).is_knockout:
+    if not team_schedule.team_event(m.session.tournament).is_knockout:
         return None
-    classification.follow_live(m.session)
+    reclassification.follow_live(m.session)
     m.refresh_from_db()
-    return knockout.match_score(m)
+    return knockout_bracket.match_score(m)
 
 
 @table_device_required
@@ -56,12 +62,12 @@ def match(request):
     match page shows it, so the captains see at the table where the match stands."""
     table_code = request.table_code
     session = table_code.section.session
-    from ..services import entry
+    from ..services import table_round
 
-    tr = entry.table_round(table_code, _round_param(request))
-    m = teams.match_at_table(session, tr.round, table_code.table) \
+    tr = table_round.table_round(table_code, round_param(request))
+    m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
-    numbers = teams.numbers_of(session) if m else {}
+    numbers = team_schedule.numbers_of(session) if m else {}
     units = unit_context(session.tournament) if m else {}
     # only boards every table has played: the other rooms' scores are other tables' results
     visible = board_visibility.visibility(session, table_code) if m else None
@@ -69,7 +75,7 @@ def match(request):
             if m else [])
     pairs = None
     if units.get("triplicate"):
-        pairs = triplicate.pairs_at(table_code.section.movement, m.round, m.number)
+        pairs = triplicate_scores.pairs_at(table_code.section.movement, m.round, m.number)
     seats = lineup_service.seating(m) if m and not units.get("triplicate") else []
     return render(request, "tournaments/teams/table_match.html", {
         "seating": seats, "two_halves": len(seats) > 1,
@@ -81,7 +87,7 @@ def match(request):
         "home_number": numbers.get(m.home_id) if m else None,
         "away_number": numbers.get(m.away_id) if m else None,
         "open_room": table_code.table % 2 == 1, "pairs": pairs, **units,
-        "js_text": _js_text(),  # the saved/waiting badge reads its words from it
+        "js_text": js_text(),  # the saved/waiting badge reads its words from it
         **(teams_context(table_code, tr) if m else {}),
     })
 
@@ -92,10 +98,10 @@ def lineups(request):
     table, before the half is played; afterwards only the director changes them."""
     table_code = request.table_code
     session = table_code.section.session
-    from ..services import entry
+    from ..services import table_round
 
-    tr = entry.table_round(table_code, _round_param(request))
-    m = teams.match_at_table(session, tr.round, table_code.table) \
+    tr = table_round.table_round(table_code, round_param(request))
+    m = team_schedule.match_at_table(session, tr.round, table_code.table) \
         if session.tournament.event_type == EventType.TEAMS else None
     if m is None or not lineup_service.applies(m):
         raise NotAllowed(_("This table has no match with line-ups this round."))
@@ -109,6 +115,6 @@ def lineups(request):
         status = 400
     return render(request, "tournaments/teams/table_lineups.html", {
         "table_code": table_code, "tr": tr, "open_room": table_code.table % 2 == 1,
-        "js_text": _js_text(),
+        "js_text": js_text(),
         "action": action,
         **lineup_context(m, bound, device=True)}, status=status)

@@ -1,0 +1,169 @@
+"""When a session is classified again: after a result post (queued for the worker, once per
+window), after a director's change (in the request, once committed), and when a page finds
+it stale.
+
+The worker's task is asked for through ``signals.classification_wanted`` (received by
+``tournaments.tasks``), so services never import the tasks above them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import OperationalError, transaction
+
+from ..models import Session, Tournament
+from .classification import classify_session, is_stale, started_key
+from .results_pdf import results_corrected
+from .signals import classification_wanted, send_to_worker
+from .windows import FAILED, QUEUED, once_per_window, tasks_run_inline
+
+logger = logging.getLogger(__name__)
+
+
+def follow_live(session: Session) -> bool:
+    """What a live page calls before reading stored rankings; True while they lag behind.
+
+    A session never classified is classified at once (there is nothing to show otherwise).
+    A stale one is handed to the worker (``request_classification``; coalesced, so readers
+    that find it stale cost a cache lookup), and the page shows the stored ranking with
+    the time it covers. With a broker, posts already request their own classification and
+    this is the safety net for changes that did not (a lost task, an edit in the admin);
+    without one (the embedded site) posts queue nothing and this classifies in-process, at
+    most once per window.
+    """
+    if session.ranking_version == 0:
+        classify_session(session)
+        return False
+    if _queued(session.pk):
+        return True  # a post already asked the worker: newer results are on their way
+    if not is_stale(session):
+        return False
+    if request_classification(session.pk, here_if_unqueued=True):  # no broker: it ran here
+        session.refresh_from_db(fields=["ranking_version", "classified_through"])
+        return False
+    return True
+
+
+def request_classification(session_id: int, *, here_if_unqueued: bool = False) -> bool:
+    """Ask for ``session_id`` to be re-classified soon; True if it was done in this call.
+
+    With a broker, the first request of a ``RANKING_REFRESH_SECONDS`` window queues
+    ``classify_session_task`` to run when the window ends, and the later ones of the
+    window are already covered by it (a cache key marks the window; it expires before the
+    task starts, so a result posted while the key is present is committed before the task
+    loads). A burst of forty tables posting gives one classification per window, done by
+    the worker, so result posts and ranking pages do no scoring. Without a broker the task
+    runs here, in-process (the embedded site), at most once per window.
+
+    A broker that is down (Redis restarting) costs a post nothing: the result is stored and
+    the next change or reader asks again. A reader passes ``here_if_unqueued``: it then
+    classifies in-process, as the embedded site does, so rankings keep following the
+    results from the database alone until the broker is back.
+
+    Call it after the change is committed (``transaction.on_commit``). Pages call it (through
+    ``follow_live``) when they find a session stale.
+    """
+    interval = max(0, getattr(settings, "RANKING_REFRESH_SECONDS", 0))
+    # The task stands for every change committed before its window closes.
+    window_end = time.time() + interval
+
+    def queue(countdown: int | None) -> None:
+        send_to_worker(classification_wanted, session_id=session_id, window_end=window_end,
+                       countdown=countdown)
+
+    outcome = once_per_window(queue, name="classification", key=_pending_key(session_id),
+                              seconds=interval,
+                              what=f"the classification of session {session_id}",
+                              raise_when_eager=True)
+    if outcome == QUEUED:
+        return tasks_run_inline()
+    if outcome == FAILED and here_if_unqueued:
+        session = Session.objects.filter(pk=session_id).first()
+        if session is not None:
+            classify_session(session)
+            return True
+    return False
+
+
+def run_requested(session_id: int, window_end: float | None = None) -> int | None:
+    """The worker's side of ``request_classification``; the new version, or None if skipped.
+
+    The task covers the changes committed before ``window_end`` (those that found its
+    window open and queued nothing). Skipped when the session is gone, or when a
+    classification of it started after ``window_end``: that run already loaded them all
+    (a duplicate queued by another web process, or a late queue).
+    """
+    if window_end is not None:
+        try:
+            started = cache.get(started_key(session_id))
+        except Exception:
+            started = None
+        if started is not None and started > window_end:
+            return None
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        return None
+    return classify_session(session)
+
+
+def changed_by_director(session_id: int) -> None:
+    """A director's correction, adjustment, removal or penalty: classify once it is
+    committed, in the request. They are rare, and the director (and every page) must see
+    the corrected ranking at once rather than after the refresh interval. Published results
+    also get their PDF re-made (``results_pdf.results_corrected``, debounced)."""
+
+    def classify() -> None:
+        session = Session.objects.filter(pk=session_id).first()
+        if session is None:
+            return
+        try:
+            classify_session(session)
+        except OperationalError:  # SQLite busy with a table's post: the pages catch up
+            logger.warning("session %s left stale after a correction", session_id,
+                           exc_info=True)
+        results_corrected(session.tournament_id)
+
+    transaction.on_commit(classify)
+
+
+def result_posted(session_id: int) -> None:
+    """A new result: with a broker, its classification is requested once committed.
+
+    Without one (the embedded site) the device's post does no scoring at all: the next page
+    that reads the session finds it stale and classifies it (``follow_live``), so the work
+    is only done when someone looks, and a post never waits behind it on SQLite.
+    """
+    if tasks_run_inline():
+        return
+    transaction.on_commit(lambda: request_classification(session_id))
+
+
+def _queued(session_id: int) -> bool:
+    """Whether a queued classification of the session is waiting for its window to end."""
+    if tasks_run_inline():
+        return False  # there the key only spaces the in-process runs
+    try:
+        return cache.get(_pending_key(session_id)) is not None
+    except Exception:
+        return False
+
+
+def _pending_key(session_id: int) -> str:
+    return f"clubsite:classify-pending:{session_id}"
+
+
+def mark_stale(tournament: Tournament) -> None:
+    """Seating or names changed (withdrawal, substitute, late pair): rankings must be redone.
+
+    Pages find the sessions stale and ask for their classification; the sessions already
+    shown are also requested here once the change is committed.
+    """
+    Session.objects.filter(tournament=tournament).update(classified_through=None)
+    shown = list(Session.objects.filter(tournament=tournament, ranking_version__gt=0)
+                 .values_list("pk", flat=True))
+    for session_id in shown:
+        result_posted(session_id)
