@@ -69,8 +69,8 @@ def child(step: str, arg: str, out: str) -> dict:
     from django.test.utils import CaptureQueriesContext
     from django.utils import translation
 
+    from tournaments import documents
     from tournaments import pdf as pdfs
-    from tournaments.exports import pbn, usebio
     from tournaments.imports import usebio as usebio_import
     from tournaments.models import Tournament
     from tournaments.models.uploads import PdfKind
@@ -81,7 +81,7 @@ def child(step: str, arg: str, out: str) -> dict:
         tournament = Tournament.objects.get(pk=int(arg))
         start, cpu = time.perf_counter(), time.process_time()
         with CaptureQueriesContext(connection) as queries:
-            html, _version = pdfs.render_html(tournament, PdfKind.RESULTS, "en")
+            html, _version = documents.render_html(tournament, PdfKind.RESULTS, "en")
         report["html_s"] = time.perf_counter() - start
         report["queries"] = len(queries.captured_queries)
         report["html_mib"] = len(html.encode()) / 2**20
@@ -94,12 +94,12 @@ def child(step: str, arg: str, out: str) -> dict:
     elif step == "export":
         tournament = Tournament.objects.get(pk=int(arg))
         start = time.perf_counter()
-        text = usebio.export(tournament)
+        text = documents.export_text(tournament, "usebio")
         report["usebio_s"] = time.perf_counter() - start
         Path(out).write_text(text, encoding="utf-8")
         report["usebio_kib"] = len(text.encode()) / 1024
         start = time.perf_counter()
-        text = pbn.export(tournament)
+        text = documents.export_text(tournament, "pbn")
         report["pbn_s"] = time.perf_counter() - start
         Path(out).with_suffix(".pbn").write_text(text, encoding="utf-8")
         report["pbn_kib"] = len(text.encode()) / 1024

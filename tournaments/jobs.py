@@ -1,6 +1,9 @@
-"""Celery tasks for federation uploads, USEBIO imports and results PDFs.
+"""Federation uploads, USEBIO imports and results PDFs: asked for, queued, made and recorded.
 
-Kept apart from ``tasks.py`` (another module owns it); ``tasks.py`` imports this module so
+These jobs orchestrate the flow out: they build the event's snapshot once
+(``services.snapshot_build``), hand it to the writer or renderer (``documents``, ``pdf``,
+``exports``) and record the job (``ResultsPdf``, ``Upload``); the writers never call back.
+Kept apart from ``tasks.py`` (the scoring jobs); ``tasks.py`` imports this module so
 Celery's autodiscovery registers these tasks. Every task is safe to run twice with the
 same arguments — settings acknowledge late and re-queue on a lost worker, so a task killed
 mid-way is run again: an upload already sent is not sent again (and carries the same
@@ -10,11 +13,31 @@ version is not made again.
 
 from __future__ import annotations
 
+import hashlib
+
 from celery import shared_task
 from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from . import documents
 from .exports import federation
-from .models.uploads import FederationEndpoint, Upload, UploadState
+from .models import Tournament
+from .models.uploads import (
+    FederationEndpoint,
+    PdfKind,
+    PdfState,
+    ResultsPdf,
+    Upload,
+    UploadState,
+)
+from .pdf import render_pdf
+from .services.errors import TournamentError
+from .services.results_pdf import PUBLISHED
+from .services.snapshot_build import bring_current
 
 
 def backoff(retries: int) -> int:
@@ -75,17 +98,12 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
 def generate_pdf(pdf_pk: int) -> str:
     """Render and store one requested PDF; a second run finds it made (or re-makes it if the
     first run died before saving). Errors end in the PDF's record, shown on its page."""
-    from .pdf import make_pdf
-
     return make_pdf(pdf_pk).state
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def results_published(tournament_pk: int, language: str | None = None) -> int:
     """Queue the results PDF of the version just published (call on publication)."""
-    from .models import Tournament
-    from .pdf import request_pdf
-
     tournament = Tournament.objects.get(pk=tournament_pk)
     return request_pdf(tournament, language=language)[0].pk
 
@@ -95,8 +113,166 @@ def refresh_results_pdf(tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
     (queued by ``results_pdf.results_corrected`` at the end of its window): the current version,
     in every language and session asked for before. Run twice, it finds the PDFs made."""
-    from .models import Tournament
-    from .pdf import refresh_results
-
     tournament = Tournament.objects.filter(pk=tournament_pk).first()
     return [pdf.pk for pdf in refresh_results(tournament)] if tournament else []
+
+
+# --- federation uploads ---------------------------------------------------------------------
+
+
+def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | None = None,
+                   season=None, user=None) -> tuple[Upload, bool]:
+    """The upload of this file to this endpoint, created (and queued) only if new.
+
+    Returns (upload, created). The same results (same file) asked for again return the
+    existing upload, whatever its state; a correction makes a new file, hence a new upload.
+    """
+    if not endpoint.enabled:
+        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
+    name, text, version = documents.build_file(endpoint.file_format, tournament=tournament,
+                                               season=season)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    with transaction.atomic():
+        upload, created = Upload.objects.get_or_create(
+            endpoint=endpoint, content_hash=digest,
+            defaults={"tournament": tournament, "season": season, "results_version": version,
+                      "file_format": endpoint.file_format, "file_name": name, "content": text,
+                      "created_by": user})
+        if created:
+            transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    return upload, created
+
+
+def retry_upload(upload: Upload) -> Upload:
+    """The secretary's retry of a failed upload (same id, same bytes)."""
+    if upload.state not in (UploadState.FAILED, UploadState.QUEUED):
+        raise TournamentError(_("Only a failed upload can be retried."))
+    if not upload.endpoint.enabled:
+        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
+    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="")
+    transaction.on_commit(lambda: send_upload.delay(upload.pk))
+    upload.refresh_from_db()
+    return upload
+
+
+# --- results PDFs ---------------------------------------------------------------------------
+
+
+def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
+                language: str | None = None, session_number: int = 0, *,
+                classify: bool = True) -> tuple[ResultsPdf, bool]:
+    """The PDF of the current results version (of the tournament, or of the session
+    ``session_number``: results only), queued for the worker if not made yet.
+    ``classify=False``: the caller has just brought the classification up to date."""
+    if session_number and (kind != PdfKind.RESULTS or not tournament.sessions.filter(
+            number=session_number, sections__isnull=False).exists()):
+        raise ValueError(f"no results PDF of session {session_number}")
+    if classify:
+        bring_current(tournament, session_number)
+    language = language or settings.LANGUAGE_CODE
+    with transaction.atomic():
+        pdf, created = ResultsPdf.objects.get_or_create(
+            tournament=tournament, kind=kind, language=language, session_number=session_number,
+            version=documents.current_version(tournament, session_number))
+        if created or pdf.state == PdfState.FAILED:
+            if not created:
+                ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
+                                                            progress=0)
+            transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
+    return pdf, created
+
+
+def published_pdf(tournament: Tournament, language: str | None = None) -> ResultsPdf | None:
+    """The finished results PDF a visitor may download, once the tournament's results are
+    published (provisional or final): the current version's, in ``language`` if made in
+    it, else in the club's language, else in any; while the current one is not made yet,
+    the last good one (``superseded`` set, its version on it), so a published PDF never
+    vanishes because the results moved on."""
+    if tournament.status not in PUBLISHED:
+        return None
+    made = list(ResultsPdf.objects.filter(
+        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0)
+        .exclude(file="").order_by(F("finished_at").desc(nulls_last=True), "-pk")[:20])
+    if not made:
+        return None
+    current = documents.current_version(tournament)
+    preferred = {language: 0, settings.LANGUAGE_CODE: 1}
+    newest = {pdf.pk: i for i, pdf in enumerate(made)}
+    made.sort(key=lambda pdf: (pdf.version != current, newest[pdf.pk] if pdf.version != current
+                               else 0, preferred.get(pdf.language, 2)))
+    best = made[0]
+    best.superseded = best.version != current
+    return best
+
+
+def ensure_published_pdf(tournament: Tournament) -> ResultsPdf | None:
+    """The results PDF of the current version in the club's language, asked for if it is
+    not made or being made yet (for a visitor who finds only a superseded one, or none).
+    Without a broker it is made here, in-process (the embedded site: on first download)."""
+    if tournament.status not in PUBLISHED:
+        return None
+    version = documents.current_version(tournament)
+    existing = ResultsPdf.objects.filter(
+        tournament=tournament, kind=PdfKind.RESULTS, session_number=0, version=version,
+        language=settings.LANGUAGE_CODE).first()
+    if existing is not None and existing.state != PdfState.FAILED:
+        return existing
+    pdf, _created = request_pdf(tournament, PdfKind.RESULTS, settings.LANGUAGE_CODE)
+    pdf.refresh_from_db()
+    if generate_pdf.app.conf.task_always_eager and pdf.state != PdfState.DONE:
+        pdf = make_pdf(pdf.pk)  # no worker: made now (the queued run then finds it made)
+    return pdf
+
+
+def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
+    """The results PDF of the current version in the club's language, and of every language
+    and session a results PDF of the tournament was made for, each queued if not made yet
+    (a session the correction left alone keeps its PDF). The classification is brought up
+    to date once for them all."""
+    made = set(ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS)
+               .values_list("language", "session_number")) | {(settings.LANGUAGE_CODE, 0)}
+    bring_current(tournament)
+    return [request_pdf(tournament, PdfKind.RESULTS, language, number, classify=False)[0]
+            for language, number in sorted(made)]
+
+
+class Outdated(RuntimeError):
+    """The results changed between asking for a PDF and making it."""
+
+
+def make_pdf(pdf_pk: int) -> ResultsPdf:
+    """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
+    is kept; one whose results moved on is made for the version it names only if that
+    version is still current, otherwise it is marked failed as outdated."""
+    pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
+    if pdf.state == PdfState.DONE and pdf.file:
+        return pdf
+    ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
+    try:
+        html, version = documents.render_html(pdf.tournament, pdf.kind, pdf.language,
+                                              session_number=pdf.session_number)
+        ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
+        if pdf.kind == PdfKind.RESULTS and version != pdf.version:
+            raise Outdated(_("The results changed while the PDF was being made; "
+                             "the new version is made instead."))
+        content, pages = render_pdf(html)
+    except Exception as exc:  # a broken template or data: recorded, shown on the page
+        ResultsPdf.objects.filter(pk=pdf.pk).update(
+            state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")
+            % {"error": exc}, finished_at=timezone.now())
+        pdf.refresh_from_db()
+        if isinstance(exc, Outdated):
+            # The results moved on (a result or correction came in meanwhile): make the
+            # version they are at now, so a published PDF always follows.
+            request_pdf(pdf.tournament, pdf.kind, pdf.language, pdf.session_number)
+        return pdf
+    part = f"-s{pdf.session_number}" if pdf.session_number else ""
+    name = f"{pdf.tournament.slug}-{pdf.kind}{part}-{pdf.language}-v{pdf.version}.pdf"
+    pdf.refresh_from_db()
+    if pdf.file:
+        pdf.file.delete(save=False)  # a half-finished earlier run
+    pdf.file.save(name, ContentFile(content), save=False)
+    pdf.state, pdf.progress, pdf.pages = PdfState.DONE, 100, pages
+    pdf.finished_at, pdf.error = timezone.now(), ""
+    pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
+    return pdf

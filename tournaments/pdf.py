@@ -6,9 +6,12 @@ records with the double-dummy table and par, and each entry's personal scorecard
 A4, page headers with the club and the event, "page n / N" from CSS counters, a table of
 contents with page numbers (``target-counter``) when the document has several parts.
 
-Data comes from ``exports.data.load_event`` (the stored classification, brought up to date
-first) and the display helpers of ``services.results``; the PDF is stored in media storage
-under the results' version, so a correction (a new version) gives a new file.
+The results come from the event's snapshot (``services.snapshot``, built by the caller:
+``documents.render_html``) and nothing else: this module neither queries nor scores them, and
+``notation`` writes contracts, cards and deals as the pages do. The set-up cards read the
+section's movement and codes through ``services.printing`` and ``services.individual``.
+Asking for, making and storing a PDF (its ``ResultsPdf`` record, under the results' version)
+is the jobs' part (``jobs.request_pdf``, ``jobs.make_pdf``).
 """
 
 from __future__ import annotations
@@ -18,9 +21,6 @@ import io
 from collections import defaultdict
 
 from django.conf import settings
-from django.core.files.base import ContentFile
-from django.db import transaction
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -30,11 +30,10 @@ from django.utils.translation import gettext_lazy
 from clubsite.models import Club
 
 from . import pdf_tables
-from .exports.data import EventData, Line, load_event, number_text
-from .models import Section, TableCode, Tournament
+from .exports.numbers import number_text
+from .models import ScoringMethod, Section, TableCode, Tournament
 from .models.boards import Seat
-from .models.uploads import PdfKind, PdfState, ResultsPdf
-from .services import board_visibility, individual, plan
+from .services import individual, printing
 from .services.board_words import (
     contract_call,
     double_dummy_rows,
@@ -45,7 +44,7 @@ from .services.board_words import (
     trick_result,
 )
 from .services.bridge_words import seat_word
-from .services.results import PUBLISHED
+from .services.snapshot import EventSnapshot, Line
 
 VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext_lazy("E-W"),
               "All": gettext_lazy("All")}
@@ -66,7 +65,7 @@ def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
             "ew_mark": number_text(line.ew_mark), "table": line.table, "round": line.round}
 
 
-def _frequencies(lines: list[Line]) -> list[dict]:
+def _frequencies(lines: list[Line] | tuple[Line, ...]) -> list[dict]:
     table: dict[int, dict] = {}
     for line in lines:
         if line.ns_score is None or line.adjustment:
@@ -78,7 +77,7 @@ def _frequencies(lines: list[Line]) -> list[dict]:
     return [table[s] for s in sorted(table, reverse=True)]
 
 
-def _traveller(lines: list[Line], letter_of: dict[int, str], many: bool) -> pdf_tables.Block:
+def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], many: bool) -> pdf_tables.Block:
     """A board's traveller, its frequency table beside it when the line has room."""
     rows = []
     for ln in lines:
@@ -136,21 +135,18 @@ def _scorecard(rows: list[dict]) -> pdf_tables.Block:
         pass_word=_("Pass"))
 
 
-def results_context(data: EventData) -> dict:
+def results_context(data: EventSnapshot) -> dict:
     """Everything the results template shows, computed once (no queries in the template).
 
     Travellers and scorecards come as fixed-width blocks (``pdf_tables``): as HTML tables
     they made a 60-table session's PDF take minutes.
 
-    The PDF is a public document: a board some table has still to play
-    (``services.board_visibility``, provisional results published during play) has no
-    traveller or hand record in it, and the scorecards leave out its contracts, scores and
-    marks."""
-    stored = {s.number: s for s in data.tournament.sessions.all()}
+    The PDF is a public document: a board some table has still to play (the snapshot's
+    ``public``, from ``services.board_visibility``; provisional results published during
+    play) has no traveller or hand record in it, and the scorecards leave out its
+    contracts, scores and marks."""
     sessions = []
     for session in data.sessions:
-        visible = (board_visibility.visibility(stored[session.number])
-                   if session.number in stored else board_visibility.BoardVisibility(False))
         pools: dict[str, list] = defaultdict(list)
         for section in session.sections:
             pools[section.pool].append(section)
@@ -169,11 +165,10 @@ def results_context(data: EventData) -> dict:
                 for b in section.boards:
                     item = merged.setdefault(b.number, {"board": b, "lines": []})
                     item["lines"] += b.lines
-            pool = pool_sections[0].pool
             for number in sorted(merged):
                 b, lines = merged[number]["board"], merged[number]["lines"]
                 lines.sort(key=lambda ln: -(ln.ns_score or 0))
-                if not visible.shows(pool, number):
+                if not b.public:
                     boards.append({
                         "number": number, "dealer": Seat(b.dealer).label,
                         "vulnerability": VULNERABLE.get(b.vulnerability, b.vulnerability),
@@ -200,7 +195,7 @@ def results_context(data: EventData) -> dict:
                                        versus=f"{row['ew'] if ns_side else row['ns']} "
                                               f"{other.name}",
                                        mark=row["ns_mark"] if ns_side else row["ew_mark"])
-                            if not visible.shows(section.pool, b.number):
+                            if not b.public:
                                 row.update(IN_PLAY_LINE, contract=_("in play"))
                             rows.append(row)
                 rows.sort(key=lambda r: (r["round"], r["board"]))
@@ -209,6 +204,8 @@ def results_context(data: EventData) -> dict:
         sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
                          "cards": cards, "many": len(data.sessions) > 1})
     return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
+            "scoring_label": dict(ScoringMethod.choices).get(data.tournament.scoring_method,
+                                                             data.tournament.scoring_method),
             "imp": not data.tournament.is_matchpoints,
             "vps": data.tournament.converts_matches_to_vps}
 
@@ -238,67 +235,48 @@ def setup_context(tournament: Tournament) -> dict:
     for session in tournament.sessions.order_by("number"):
         sections = []
         for section in Section.objects.filter(session=session).order_by("letter"):
-            mv = section.movement or {}
             codes = []
             for code in TableCode.objects.filter(section=section, active=True).order_by("table"):
                 link = table_link(code.token)
                 codes.append({"table": code.table, "code": code.code, "link": link,
                               "qr": _qr_svg(link) if link else ""})
-            if plan.is_individual(mv):  # four seats a table, one card per player
+            if individual.is_individual(section):  # four seats a table, one card per player
                 sections.append({"letter": section.letter, "individual": True,
                                  "table_cards": individual.table_cards(section),
                                  "player_cards": individual.player_cards(section),
                                  "codes": codes})
                 continue
-            names = {(s.number, s.direction): s.entry.name or s.entry.display_name
-                     for s in section.seatings.select_related("entry")}
-            directional = plan.is_directional(mv)
-            tables: dict[int, list] = defaultdict(list)
-            pairs: dict[tuple[int, str], list] = defaultdict(list)
-            for slot in plan.slots(mv):
-                boards = [b + section.board_offset for b in slot.boards]
-                tables[slot.table].append({"round": slot.round, "ns": slot.ns, "ew": slot.ew,
-                                           "boards": boards})
-                for own, other, line in ((slot.ns, slot.ew, "NS"), (slot.ew, slot.ns, "EW")):
-                    if own is not None:
-                        key = (own, line if directional else "")
-                        pairs[key].append({"round": slot.round, "table": slot.table,
-                                           "line": line, "versus": other, "boards": boards})
-            sections.append({
-                "letter": section.letter,
-                "tables": [{"table": t, "rounds": sorted(r, key=lambda x: x["round"])}
-                           for t, r in sorted(tables.items())],
-                "pairs": [{"number": n, "line": line, "name": names.get((n, line), ""),
-                           "rounds": sorted(r, key=lambda x: x["round"])}
-                          for (n, line), r in sorted(pairs.items(),
-                                                     key=lambda kv: (kv[0][1], kv[0][0]))],
-                "codes": codes})
+            sections.append({"letter": section.letter, **printing.movement_cards(section),
+                             "codes": codes})
         if sections:
             sessions.append({"number": session.number, "sections": sections})
     return {"sessions": sessions, "many": len(sessions) > 1}
 
 
-def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: str | None = None,
-                data: EventData | None = None, session_number: int = 0) -> tuple[str, str]:
-    """(HTML, results version) of a document, in ``language`` (the club's by default); with
-    ``session_number``, the results of that session alone."""
+def results_html(data: EventSnapshot, language: str | None = None,
+                 session_number: int = 0) -> str:
+    """The results document of ``data`` (a snapshot of the tournament, or of its session
+    ``session_number``) as HTML, in ``language`` (the club's by default)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
-        if kind == PdfKind.SETUP:
-            context = setup_context(tournament)
-            version = ".".join(str(v) for v in tournament.sessions.order_by("number")
-                               .values_list("ranking_version", flat=True)) or "0"
-            template, title = "pdf/setup.html", _("Table cards")
-        else:
-            data = data or load_event(tournament, session_number=session_number)
-            context = results_context(data)
-            context["session_number"] = session_number
-            version, template, title = data.version, "pdf/results.html", _("Results")
-        club = Club.load()
-        context.update(
-            tournament=tournament, club=club, title=title, version=version, language=language,
-            generated=timezone.localtime())
-        return render_to_string(template, context), version
+        context = results_context(data)
+        context.update(session_number=session_number, tournament=data.tournament,
+                       club={"name": data.club_name}, title=_("Results"),
+                       version=data.version, language=language,
+                       generated=timezone.localtime())
+        return render_to_string("pdf/results.html", context)
+
+
+def setup_html(tournament: Tournament, language: str | None = None) -> tuple[str, str]:
+    """(HTML, version) of the set-up cards: table guide cards, movement cards, table codes."""
+    language = language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = setup_context(tournament)
+        version = ".".join(str(v) for v in tournament.sessions.order_by("number")
+                           .values_list("ranking_version", flat=True)) or "0"
+        context.update(tournament=tournament, club=Club.load(), title=_("Table cards"),
+                       version=version, language=language, generated=timezone.localtime())
+        return render_to_string("pdf/setup.html", context), version
 
 
 def render_pdf(html: str) -> tuple[bytes, int]:
@@ -311,140 +289,3 @@ def render_pdf(html: str) -> tuple[bytes, int]:
     document = HTML(string=html, base_url=str(settings.BASE_DIR),
                     url_fetcher=SiteFilesFetcher()).render()
     return document.write_pdf(), len(document.pages)
-
-
-def current_version(tournament: Tournament, session_number: int = 0) -> str:
-    """The results' version: every played session's ranking version ("3.1"), or with
-    ``session_number`` that session's alone."""
-    sessions = tournament.sessions.filter(sections__isnull=False).distinct()
-    if session_number:
-        sessions = sessions.filter(number=session_number)
-    return ".".join(str(v) for v in sessions.order_by("number")
-                    .values_list("ranking_version", flat=True)) or "0"
-
-
-def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
-                language: str | None = None, session_number: int = 0
-                ) -> tuple[ResultsPdf, bool]:
-    """The PDF of the current results version (of the tournament, or of the session
-    ``session_number``: results only), queued for the worker if not made yet."""
-    from .services.classification import ensure_current
-
-    sessions = tournament.sessions.all()
-    if session_number:
-        if kind != PdfKind.RESULTS or not sessions.filter(number=session_number,
-                                                          sections__isnull=False).exists():
-            raise ValueError(f"no results PDF of session {session_number}")
-        sessions = sessions.filter(number=session_number)
-    for session in sessions:
-        if session.sections.exists():
-            ensure_current(session)
-    language = language or settings.LANGUAGE_CODE
-    with transaction.atomic():
-        pdf, created = ResultsPdf.objects.get_or_create(
-            tournament=tournament, kind=kind, language=language, session_number=session_number,
-            version=current_version(tournament, session_number))
-        if created or pdf.state == PdfState.FAILED:
-            if not created:
-                ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
-                                                            progress=0)
-            from .jobs import generate_pdf
-
-            transaction.on_commit(lambda: generate_pdf.delay(pdf.pk))
-    return pdf, created
-
-
-def published_pdf(tournament: Tournament, language: str | None = None) -> ResultsPdf | None:
-    """The finished results PDF a visitor may download, once the tournament's results are
-    published (provisional or final): the current version's, in ``language`` if made in
-    it, else in the club's language, else in any; while the current one is not made yet,
-    the last good one (``superseded`` set, its version on it), so a published PDF never
-    vanishes because the results moved on."""
-    if tournament.status not in PUBLISHED:
-        return None
-    made = list(ResultsPdf.objects.filter(
-        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0)
-        .exclude(file="").order_by(F("finished_at").desc(nulls_last=True), "-pk")[:20])
-    if not made:
-        return None
-    current = current_version(tournament)
-    preferred = {language: 0, settings.LANGUAGE_CODE: 1}
-    newest = {pdf.pk: i for i, pdf in enumerate(made)}
-    made.sort(key=lambda pdf: (pdf.version != current, newest[pdf.pk] if pdf.version != current
-                               else 0, preferred.get(pdf.language, 2)))
-    best = made[0]
-    best.superseded = best.version != current
-    return best
-
-
-def ensure_published_pdf(tournament: Tournament) -> ResultsPdf | None:
-    """The results PDF of the current version in the club's language, asked for if it is
-    not made or being made yet (for a visitor who finds only a superseded one, or none).
-    Without a broker it is made here, in-process (the embedded site: on first download)."""
-    if tournament.status not in PUBLISHED:
-        return None
-    version = current_version(tournament)
-    existing = ResultsPdf.objects.filter(
-        tournament=tournament, kind=PdfKind.RESULTS, session_number=0, version=version,
-        language=settings.LANGUAGE_CODE).first()
-    if existing is not None and existing.state != PdfState.FAILED:
-        return existing
-    pdf, _created = request_pdf(tournament, PdfKind.RESULTS, settings.LANGUAGE_CODE)
-    pdf.refresh_from_db()
-    from .jobs import generate_pdf
-
-    if generate_pdf.app.conf.task_always_eager and pdf.state != PdfState.DONE:
-        pdf = make_pdf(pdf.pk)  # no worker: made now (the queued run then finds it made)
-    return pdf
-
-
-def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
-    """The results PDF of the current version in the club's language, and of every language
-    and session a results PDF of the tournament was made for, each queued if not made yet
-    (a session the correction left alone keeps its PDF)."""
-    made = set(ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS)
-               .values_list("language", "session_number")) | {(settings.LANGUAGE_CODE, 0)}
-    return [request_pdf(tournament, PdfKind.RESULTS, language, number)[0]
-            for language, number in sorted(made)]
-
-
-class Outdated(RuntimeError):
-    """The results changed between asking for a PDF and making it."""
-
-
-def make_pdf(pdf_pk: int) -> ResultsPdf:
-    """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
-    is kept; one whose results moved on is made for the version it names only if that
-    version is still current, otherwise it is marked failed as outdated."""
-    pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
-    if pdf.state == PdfState.DONE and pdf.file:
-        return pdf
-    ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.RUNNING, progress=5)
-    try:
-        html, version = render_html(pdf.tournament, pdf.kind, pdf.language,
-                                    session_number=pdf.session_number)
-        ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
-        if pdf.kind == PdfKind.RESULTS and version != pdf.version:
-            raise Outdated(_("The results changed while the PDF was being made; "
-                             "the new version is made instead."))
-        content, pages = render_pdf(html)
-    except Exception as exc:  # a broken template or data: recorded, shown on the page
-        ResultsPdf.objects.filter(pk=pdf.pk).update(
-            state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")
-            % {"error": exc}, finished_at=timezone.now())
-        pdf.refresh_from_db()
-        if isinstance(exc, Outdated):
-            # The results moved on (a result or correction came in meanwhile): make the
-            # version they are at now, so a published PDF always follows.
-            request_pdf(pdf.tournament, pdf.kind, pdf.language, pdf.session_number)
-        return pdf
-    part = f"-s{pdf.session_number}" if pdf.session_number else ""
-    name = f"{pdf.tournament.slug}-{pdf.kind}{part}-{pdf.language}-v{pdf.version}.pdf"
-    pdf.refresh_from_db()
-    if pdf.file:
-        pdf.file.delete(save=False)  # a half-finished earlier run
-    pdf.file.save(name, ContentFile(content), save=False)
-    pdf.state, pdf.progress, pdf.pages = PdfState.DONE, 100, pages
-    pdf.finished_at, pdf.error = timezone.now(), ""
-    pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
-    return pdf

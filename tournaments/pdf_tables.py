@@ -157,7 +157,7 @@ def _visible(html: str) -> str:
 
 
 def hand_diagram(hands: dict, number: int) -> Block:
-    """The four hands around the board number, as ``services.results.parse_deal`` gives
+    """The four hands around the board number, as ``services.board_words.parse_deal`` gives
     them (``{"N": [("♠", "suit-s", "KQ104"), …], …}``)."""
     width = max(12, *(len(f"{symbol} {cards}") for hand in hands.values()
                      for symbol, _css, cards in hand))

@@ -8,8 +8,7 @@ from e2e_helpers import login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
-from tournaments import demo
-from tournaments.exports import usebio
+from tournaments import demo, documents
 from tournaments.imports import usebio as usebio_import
 from tournaments.imports.usebio_parse import UsebioError
 from tournaments.models.uploads import ResultImport
@@ -21,7 +20,7 @@ def test_teams_import_and_refusal_pages_at_phone_width(live_server, new_page):
     build_club()
     players = list(Member.objects.filter(status="active").order_by("licence_number"))
     swiss = demo._swiss_teams(players, random.Random(demo.SEED), datetime.date(2026, 10, 1))
-    text = usebio.export(swiss)
+    text = documents.export_text(swiss, "usebio")
     done = usebio_import.import_file(text.replace("<TOTAL_SCORE>", "<TOTAL_SCORE>1", 1),
                                      file_name="swiss-de-otono.xml")
     with pytest.raises(UsebioError):

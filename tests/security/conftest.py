@@ -84,6 +84,7 @@ def _build(media_root) -> World:
     from laws.models import Edition
     from laws.services import store
     from tournaments.demo import build_tournaments
+    from tournaments.documents import current_version
     from tournaments.models import (
         EventType,
         Result,
@@ -100,7 +101,6 @@ def _build(media_root) -> World:
         ResultImport,
         ResultsPdf,
     )
-    from tournaments.pdf import current_version
 
     build_club()
     build_tournaments(only=("martes", "tarde", "otono"))  # not the Howell: nothing needs it

@@ -119,7 +119,7 @@ def test_every_page_speaks_one_language(demo):
 
 def test_results_documents_speak_one_language(demo):
     """The results PDF's document of each demo event (its HTML, as WeasyPrint receives it)."""
-    from tournaments.pdf import render_html
+    from tournaments.documents import render_html
 
     problems = []
     for tournament in Tournament.objects.exclude(slug__endswith="-tarde"):

@@ -296,7 +296,7 @@ def test_the_rule_reads_a_session_in_a_constant_number_of_queries(
 
 @pytest.mark.django_db
 def test_the_provisional_results_pdf_omits_boards_still_in_play(members, director):
-    from tournaments import pdf as pdfs
+    from tournaments import documents
     from tournaments.models.uploads import PdfKind
 
     section = running(members, mitchell_dict(7, 7, 2), 14)
@@ -304,12 +304,12 @@ def test_the_provisional_results_pdf_omits_boards_still_in_play(members, directo
     play_all_but(section, director, slots[-1])
     publish_provisional(section, director)
     tournament = section.session.tournament
-    html, _version = pdfs.render_html(tournament, PdfKind.RESULTS, "en")
+    html, _version = documents.render_html(tournament, PdfKind.RESULTS, "en")
     assert "AKQ2" not in html  # board 1's hand record
     assert html.count("This board is still being played") == 1  # its traveller
     assert html.count("in play") == 2 * (len(slots) - 1)  # both pairs that played it, each card
     enter(section, director, slots[-1], 1)
-    html, _version = pdfs.render_html(tournament, PdfKind.RESULTS, "en")
+    html, _version = documents.render_html(tournament, PdfKind.RESULTS, "en")
     assert "AKQ2" in html and "still being played" not in html and "in play" not in html
 
 

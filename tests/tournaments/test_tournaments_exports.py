@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from endplay.parsers import pbn as endplay_pbn
 
-from tournaments import demo
-from tournaments.exports import deals, pbn, usebio
+from tournaments import demo, documents
+from tournaments.exports import deals
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, RankingScope, Result, ResultStatus, StoredRanking, Tournament
 
@@ -38,7 +38,7 @@ def test_deal_text_round_trip_and_validation():
 
 def test_pbn_loads_in_endplay_with_the_same_deals_and_lines(demo_events):
     tournament = demo_events["Torneo de los martes"]
-    text = pbn.export(tournament)
+    text = documents.export_text(tournament, "pbn")
     boards = endplay_pbn.loads(text)
     stored = {b.number: b for b in Board.objects.filter(session__tournament=tournament)}
     assert sorted(b.board_num for b in boards) == sorted(stored)
@@ -75,7 +75,7 @@ def parse_usebio(text: str) -> ET.Element:
 
 def test_usebio_structure_and_totals_read_back(demo_events):
     tournament = demo_events["Torneo de los martes"]
-    root = parse_usebio(usebio.export(tournament))
+    root = parse_usebio(documents.export_text(tournament, "usebio"))
     assert root.tag == "USEBIO" and root.get("Version") == "1.2"
     assert root.find("CLUB/CLUB_NAME").text
     event = root.find("EVENT")
@@ -113,7 +113,7 @@ def test_usebio_structure_and_totals_read_back(demo_events):
 
 def test_usebio_writes_the_adjusted_score_and_butler_marks(demo_events):
     howell = demo_events["Howell del jueves"]
-    root = parse_usebio(usebio.export(howell))
+    root = parse_usebio(documents.export_text(howell, "usebio"))
     scores = [t.findtext("SCORE") for t in root.iter("TRAVELLER_LINE")]
     assert scores.count("A6040") == 1
     assert root.find("EVENT").findtext("WINNER_TYPE") == "1"
@@ -121,7 +121,7 @@ def test_usebio_writes_the_adjusted_score_and_butler_marks(demo_events):
     howell.refresh_from_db()
     from tournaments.services.classification import classify_tournament
     classify_tournament(howell)
-    root = parse_usebio(usebio.export(howell))
+    root = parse_usebio(documents.export_text(howell, "usebio"))
     assert root.find("EVENT").get("EVENT_TYPE") == "BUTLER_PAIRS"
     lines = list(root.iter("TRAVELLER_LINE"))
     assert all(t.find("NS_BUTLER_POINTS") is not None for t in lines)
@@ -164,7 +164,7 @@ def two_sessions(demo_club):
 
 
 def test_pbn_of_several_sessions_ends_with_the_overall_ranking(two_sessions):
-    text = pbn.export(two_sessions)
+    text = documents.export_text(two_sessions, "pbn")
     games = endplay_pbn.loads(text)
     dealt, closing = games[:-1], games[-1]
     # PBN 2.1: a game may leave out mandatory tags only in import format, so the file does

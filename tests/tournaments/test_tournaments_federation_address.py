@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 from support_fake_federation import FakeFederation
 
-from tournaments.exports import federation
+from tournaments import jobs
 from tournaments.exports.federation_address import UnsafeAddress, check_url
 from tournaments.forms.uploads import EndpointForm
 from tournaments.models.uploads import AuthKind, FederationEndpoint, FileFormat, UploadState
@@ -144,7 +144,7 @@ def mitchell_tournament(mitchell_session):
 
 def _upload(endpoint, tournament, capture):
     with capture(execute=True):
-        made, _created = federation.request_upload(endpoint, tournament=tournament)
+        made, _created = jobs.request_upload(endpoint, tournament=tournament)
     made.refresh_from_db()
     return made
 

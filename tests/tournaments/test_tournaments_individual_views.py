@@ -360,10 +360,10 @@ def test_players_cannot_print_the_player_cards(player_client, running):
 
 
 def test_the_set_up_pdf_has_a_movement_card_per_player(running):
-    from tournaments import pdf
+    from tournaments import documents, pdf
     from tournaments.models.uploads import PdfKind
 
-    html, _version = pdf.render_html(running.session.tournament, PdfKind.SETUP, "en")
+    html, _version = documents.render_html(running.session.tournament, PdfKind.SETUP, "en")
     assert html.count('class="card player-card"') == 16
     cards = pdf.setup_context(running.session.tournament)["sessions"][0]["sections"][0]
     assert cards["individual"] and len(cards["table_cards"]) == 4

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments import demo, jobs
+from tournaments import demo, documents, jobs
 from tournaments import pdf as pdfs
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, Tournament
@@ -40,7 +40,7 @@ def request_pdf(django_capture_on_commit_callbacks):
     """``pdfs.request_pdf`` with its on-commit task run (eagerly), as after a real commit."""
     def run(*args, **kwargs):
         with django_capture_on_commit_callbacks(execute=True):
-            return pdfs.request_pdf(*args, **kwargs)
+            return jobs.request_pdf(*args, **kwargs)
     return run
 
 
@@ -98,7 +98,7 @@ def test_setup_pdf_has_guide_cards_movement_cards_and_table_codes(demo_events, r
 
 def test_setup_pdf_guide_cards_name_the_lines_in_the_chosen_language(demo_events):
     """Spanish cards read NS and EO (Este-Oeste), as every other page does."""
-    html, _version = pdfs.render_html(demo_events["Torneo de la tarde"], PdfKind.SETUP, "es")
+    html, _version = documents.render_html(demo_events["Torneo de la tarde"], PdfKind.SETUP, "es")
     assert '<th class="n">NS</th><th class="n">EO</th>' in html
 
 
@@ -112,7 +112,7 @@ def test_setup_pdf_qr_codes_open_the_tables_page_when_the_site_url_is_known(
     real = pdfs._qr_svg
     monkeypatch.setattr(pdfs, "_qr_svg", lambda text: encoded.append(text) or real(text))
     tournament = demo_events["Torneo de la tarde"]
-    html, _version = pdfs.render_html(tournament, PdfKind.SETUP, "en")
+    html, _version = documents.render_html(tournament, PdfKind.SETUP, "en")
     rows = list(tournament.sessions.get().table_codes.filter(active=True)
                 .order_by("section__letter", "table"))
     codes = [c.code for c in rows]
@@ -177,7 +177,7 @@ def test_render_the_demo_for_a_visual_check(demo_events, tmp_path):
     out.mkdir(parents=True, exist_ok=True)
     for name, kind in (("Torneo de los martes", PdfKind.RESULTS),
                        ("Torneo de la tarde", PdfKind.SETUP)):
-        html, _v = pdfs.render_html(demo_events[name], kind, "es")
+        html, _v = documents.render_html(demo_events[name], kind, "es")
         content, pages = pdfs.render_pdf(html)
         target = tmp_path / f"{kind}.pdf"
         target.write_bytes(content)
@@ -299,7 +299,7 @@ def test_a_correction_after_publication_remakes_the_pdf_unasked(
     assert published.state == PdfState.DONE
     with django_capture_on_commit_callbacks(execute=True):
         _correct(tournament, "3NT", 11)
-    version = pdfs.current_version(tournament)
+    version = documents.current_version(tournament)
     assert version != published.version
     current = ResultsPdf.objects.get(tournament=tournament, version=version)
     assert current.state == PdfState.DONE and current.language == published.language
@@ -328,7 +328,7 @@ def test_a_burst_of_corrections_gives_one_pdf_at_the_end_of_the_window(
     with django_capture_on_commit_callbacks(execute=True):
         jobs.refresh_results_pdf.apply(queued[0][0])
     made = ResultsPdf.objects.get(tournament=tournament)
-    assert made.state == PdfState.DONE and made.version == pdfs.current_version(tournament)
+    assert made.state == PdfState.DONE and made.version == documents.current_version(tournament)
 
     from django.core.cache import cache
 
@@ -471,7 +471,7 @@ def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
     second = None
     try:
         assert _wait(celery_worker_process.ping, 60), "no worker answered"
-        pdf, created = pdfs.request_pdf(tournament, language="es")
+        pdf, created = jobs.request_pdf(tournament, language="es")
         assert created
         # Rendering: the HTML is made (40 %), the PDF is being drawn.
         assert _wait(lambda: ResultsPdf.objects.filter(

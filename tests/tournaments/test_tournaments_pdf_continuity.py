@@ -8,8 +8,7 @@ import pytest
 from django.urls import reverse
 
 from clubsite.celery import app
-from tournaments import demo, jobs
-from tournaments import pdf as pdfs
+from tournaments import demo, documents, jobs
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, Result, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
@@ -60,7 +59,7 @@ def test_the_last_good_pdf_is_served_until_the_new_one_is_ready(
     app.conf.task_always_eager = False
     with django_capture_on_commit_callbacks(execute=True):
         correct(final, 8)
-    assert pdfs.current_version(final) != first.version
+    assert documents.current_version(final) != first.version
     assert queued == [(final.pk,)]  # one refresh for the correction and its classification
 
     response, body = download(client, final)
@@ -71,7 +70,7 @@ def test_the_last_good_pdf_is_served_until_the_new_one_is_ready(
     assert "results-pdf" in page.content.decode()
     # The download asked for the current version once, not once per visitor.
     download(client, final)
-    current = ResultsPdf.objects.filter(tournament=final, version=pdfs.current_version(final))
+    current = ResultsPdf.objects.filter(tournament=final, version=documents.current_version(final))
     assert current.count() == 1 and current.get().state == PdfState.QUEUED
 
     # The worker makes it; from then on it is the one served.
@@ -79,26 +78,26 @@ def test_the_last_good_pdf_is_served_until_the_new_one_is_ready(
     jobs.generate_pdf.apply((current.get().pk,))
     response, body = download(client, final)
     assert response.status_code == 200 and "X-Results-Superseded" not in response
-    assert f"-v{pdfs.current_version(final)}.pdf" in response["Content-Disposition"]
+    assert f"-v{documents.current_version(final)}.pdf" in response["Content-Disposition"]
 
 
 def test_a_pdf_overtaken_by_a_new_result_gives_way_to_the_current_version(
         final, django_capture_on_commit_callbacks):
     publish.publish_final(final, user=None, override=True)
     with django_capture_on_commit_callbacks(execute=True):
-        asked, _created = pdfs.request_pdf(final, PdfKind.RESULTS, "es")
+        asked, _created = jobs.request_pdf(final, PdfKind.RESULTS, "es")
     asked.refresh_from_db()
     assert asked.state == PdfState.DONE
     # Asked for at one version, made after a correction: the task makes the new version.
     stale = ResultsPdf.objects.create(tournament=final, kind=PdfKind.RESULTS, language="en",
-                                      version=pdfs.current_version(final))
+                                      version=documents.current_version(final))
     with django_capture_on_commit_callbacks(execute=True):
         correct(final, 9)
     with django_capture_on_commit_callbacks(execute=True):
-        made = pdfs.make_pdf(stale.pk)
+        made = jobs.make_pdf(stale.pk)
     assert made.state == PdfState.FAILED and "nueva versión" in made.error
     follow = ResultsPdf.objects.get(tournament=final, language="en",
-                                    version=pdfs.current_version(final))
+                                    version=documents.current_version(final))
     assert follow.state == PdfState.DONE and follow.file
 
 
@@ -113,4 +112,4 @@ def test_without_a_broker_the_first_download_makes_the_pdf(
         response, body = download(client, final)
     assert response.status_code == 200 and body.startswith(b"%PDF")
     made = ResultsPdf.objects.get(tournament=final)
-    assert made.state == PdfState.DONE and made.version == pdfs.current_version(final)
+    assert made.state == PdfState.DONE and made.version == documents.current_version(final)

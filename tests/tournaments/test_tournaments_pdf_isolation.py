@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from clubsite.models import Club
-from tournaments import demo
+from tournaments import demo, documents
 from tournaments import pdf as pdfs
 from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind
@@ -64,7 +64,7 @@ def test_hostile_names_print_as_text_and_read_no_file(event, canary, tmp_path, k
     entry = event.entries.first()
     entry.display_name = names[3]
     entry.save(update_fields=["display_name"])
-    html, _version = pdfs.render_html(event, kind, "en")
+    html, _version = documents.render_html(event, kind, "en")
     content, text, attachments = render(html, tmp_path)
     assert CANARY.encode() not in content and CANARY not in text
     assert "0 embedded files" in attachments or attachments.strip() == ""

@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
-from tournaments import demo
-from tournaments import pdf as pdfs
+from tournaments import demo, documents
 from tournaments.models import AuditAction, AuditEntry, SessionStatus, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 
@@ -37,7 +36,7 @@ def made_pdf(tournament, version=None, language="es") -> ResultsPdf:
     """A finished results PDF record (the rendering itself is tested in test_tournaments_pdf)."""
     item = ResultsPdf.objects.create(
         tournament=tournament, kind=PdfKind.RESULTS, language=language,
-        version=version or pdfs.current_version(tournament), state=PdfState.DONE, pages=3)
+        version=version or documents.current_version(tournament), state=PdfState.DONE, pages=3)
     item.file.save(f"{tournament.slug}-{item.version}.pdf",
                    ContentFile(b"%PDF-1.7 " + tournament.name.encode()))
     return item
@@ -74,7 +73,7 @@ def test_the_secretary_and_the_director_watch_and_download_the_pdf(client, mitch
 
 def test_a_queued_pdf_is_shown_with_its_progress_and_the_list_polls(client, mitchell):
     ResultsPdf.objects.create(tournament=mitchell, kind=PdfKind.RESULTS, language="es",
-                              version=pdfs.current_version(mitchell), state=PdfState.RUNNING,
+                              version=documents.current_version(mitchell), state=PdfState.RUNNING,
                               progress=40)
     client = logged_in(client, Role.SECRETARY)
     url = reverse("uploads:pdf", args=[mitchell.slug])
@@ -163,7 +162,7 @@ def test_no_public_pdf_before_publication_and_an_outdated_one_until_the_current_
         response = client.get(download)  # served, marked, while the current one is made
     assert response.status_code == 200 and response["X-Results-Superseded"] == "0"
     asked = ResultsPdf.objects.get(pk=broker[0])
-    assert asked.version == pdfs.current_version(mitchell) and asked.state == PdfState.QUEUED
+    assert asked.version == documents.current_version(mitchell) and asked.state == PdfState.QUEUED
     asked.delete()
     made_pdf(mitchell)  # what the worker makes of it
     response = client.get(download)

@@ -20,9 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsite.models import Member
-from tournaments import demo
-from tournaments.exports import pbn
-from tournaments.exports import usebio as usebio_export
+from tournaments import demo, documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
 from tournaments.models import (
@@ -138,7 +136,7 @@ def test_usebio_round_trip_of_split_weighted_and_not_played_scores(spec):
 def _usebio_round_trip(spec: dict) -> None:
     with transaction.atomic():
         original = _build(spec)
-        record = usebio.import_file(usebio_export.export(original), file_name="ida.xml")
+        record = usebio.import_file(documents.export_text(original, "usebio"), file_name="ida.xml")
         copy = record.tournament
         # verify compares every traveller line's marks, every pair's total, % and place
         assert record.differences == [], (spec, record.differences)
@@ -161,7 +159,7 @@ def _number(cell: str) -> Decimal | None:
 def test_pbn_export_loads_in_endplay_with_the_same_deals_scores_and_ranking(spec):
     with transaction.atomic():
         tournament = _build(spec)
-        games = endplay_pbn.loads(pbn.export(tournament))
+        games = endplay_pbn.loads(documents.export_text(tournament, "pbn"))
         stored = {b.number: b for b in Board.objects.filter(session__tournament=tournament)}
         assert sorted(g.board_num for g in games) == sorted(stored)
         for game in games:

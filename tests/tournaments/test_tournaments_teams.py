@@ -268,7 +268,7 @@ def test_a_correction_changes_the_match_and_the_standings(members, director):
     assert StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT,
                                         place=1).get().entry_id == match.home_id
     # the results PDF of a teams event lists the teams
-    from tournaments.pdf import render_html
+    from tournaments.documents import render_html
 
     html, _version = render_html(tournament)
     assert "Equipo 1" in html and "Equipo 2" in html

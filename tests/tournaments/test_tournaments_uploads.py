@@ -16,8 +16,7 @@ from support_fake_federation import FakeFederation
 
 import clubsite.urls
 from clubsite.models import Licence, LicenceStatus, Member, Season
-from tournaments import demo
-from tournaments.exports import federation
+from tournaments import demo, jobs
 from tournaments.exports.licences import licence_batch
 from tournaments.models import Tournament
 from tournaments.models.uploads import (
@@ -66,7 +65,7 @@ def endpoint(fed, db, settings):
 def upload(django_capture_on_commit_callbacks):
     def run(endpoint, **kwargs):
         with django_capture_on_commit_callbacks(execute=True):
-            made, created = federation.request_upload(endpoint, **kwargs)
+            made, created = jobs.request_upload(endpoint, **kwargs)
         made.refresh_from_db()
         return made, created
     return run
@@ -116,7 +115,7 @@ def test_gives_up_after_max_retries_then_the_secretary_retries(
     assert failed.state == UploadState.FAILED and failed.attempts.count() == 4
     assert "500" in failed.error
     with django_capture_on_commit_callbacks(execute=True):
-        federation.retry_upload(failed)
+        jobs.retry_upload(failed)
     failed.refresh_from_db()
     assert failed.state == UploadState.SENT and failed.attempts.count() == 5
     assert len(fed.filed) == 1
@@ -146,7 +145,7 @@ def test_a_failed_send_through_a_broker_is_retried_after_the_back_off(
 
     settings.UPLOAD_RETRY_BASE_SECONDS = 30
     with django_capture_on_commit_callbacks(execute=False):  # queued, not sent yet
-        queued, _created = federation.request_upload(endpoint, tournament=mitchell)
+        queued, _created = jobs.request_upload(endpoint, tournament=mitchell)
 
     class Retry(Exception):
         pass
@@ -331,7 +330,7 @@ def test_a_worker_killed_mid_upload_is_redone_and_files_once(
     first = start_worker(env)
     try:
         _wait_for(celery_worker_process.ping)
-        made, created = federation.request_upload(endpoint, tournament=mitchell)
+        made, created = jobs.request_upload(endpoint, tournament=mitchell)
         assert created
         assert fed.arrived.wait(60), "the worker never sent the upload"
         os.killpg(first.pid, signal.SIGKILL)

@@ -16,8 +16,8 @@ from django.core.management import CommandError, call_command
 from endplay.parsers import pbn as endplay_pbn
 
 from clubsite.models import Member
-from tournaments import demo
-from tournaments.exports import pbn, usebio
+from tournaments import demo, documents
+from tournaments.exports import usebio
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio as usebio_import
 from tournaments.imports.usebio_parse import UsebioError
@@ -80,7 +80,7 @@ def _matches(t: Tournament) -> list[tuple]:
 
 
 def test_teams_usebio_carries_teams_matches_rooms_and_standing(swiss):
-    root = _xml(usebio.export(swiss))
+    root = _xml(documents.export_text(swiss, "usebio"))
     event = root.find("EVENT")
     assert event.get("EVENT_TYPE") == "SWISS_TEAMS"
     assert event.findtext("MATCH_SCORING_METHOD") == "VPS"
@@ -117,7 +117,7 @@ def test_teams_usebio_carries_teams_matches_rooms_and_standing(swiss):
 
 
 def test_teams_round_trip_verifies_clean_and_a_tampered_total_is_the_one_difference(swiss):
-    text = usebio.export(swiss)
+    text = documents.export_text(swiss, "usebio")
     members = Member.objects.count()
     record = usebio_import.import_file(text, file_name="swiss.xml")
     assert record.state == ImportState.DONE and record.differences == []
@@ -143,7 +143,7 @@ def test_teams_round_trip_verifies_clean_and_a_tampered_total_is_the_one_differe
 
 
 def test_a_tampered_match_shows_its_imps_and_vps(swiss):
-    text = usebio.export(swiss)
+    text = documents.export_text(swiss, "usebio")
     root = _xml(text)
     match = root.find("EVENT/SESSION/SECTION/MATCH")
     imps = match.findtext("TEAM_IMPS")
@@ -158,7 +158,7 @@ def test_a_tampered_match_shows_its_imps_and_vps(swiss):
 
 
 def test_a_malformed_teams_file_imports_nothing_and_lists_every_bad_row(swiss):
-    text = usebio.export(swiss)
+    text = documents.export_text(swiss, "usebio")
     tournaments, members = Tournament.objects.count(), Member.objects.count()
     bad = text.replace("<SCORE>980</SCORE>", "<SCORE>lots</SCORE>")
     bad = bad.replace("<OPPOSING_TEAM>2</OPPOSING_TEAM>", "<OPPOSING_TEAM>12</OPPOSING_TEAM>")
@@ -173,7 +173,7 @@ def test_a_malformed_teams_file_imports_nothing_and_lists_every_bad_row(swiss):
 
 
 def test_individual_usebio_names_four_players_and_round_trips(individual):
-    text = usebio.export(individual)
+    text = documents.export_text(individual, "usebio")
     root = _xml(text)
     event = root.find("EVENT")
     assert event.get("EVENT_TYPE") == "INDIVIDUAL"
@@ -217,7 +217,7 @@ def test_individual_usebio_names_four_players_and_round_trips(individual):
 
 
 def test_teams_pbn_has_both_rooms_of_every_board_and_loads_in_endplay(swiss):
-    games = endplay_pbn.loads(pbn.export(swiss))
+    games = endplay_pbn.loads(documents.export_text(swiss, "pbn"))
     stored = {b.number: b for b in Board.objects.filter(session__tournament=swiss)}
     assert [(g.board_num, g.info["Room"]) for g in games] == [
         (n, room) for n in sorted(stored) for room in ("Open", "Closed")]
@@ -250,7 +250,7 @@ def test_teams_pbn_has_both_rooms_of_every_board_and_loads_in_endplay(swiss):
 
 
 def test_individual_pbn_loads_in_endplay_with_four_players_per_line(individual):
-    games = endplay_pbn.loads(pbn.export(individual))
+    games = endplay_pbn.loads(documents.export_text(individual, "pbn"))
     stored = {b.number: b for b in Board.objects.filter(session__tournament=individual)}
     assert sorted(g.board_num for g in games) == sorted(stored)
     numbers = dict(individual.sessions.get().seatings.values_list("entry_id", "number"))
@@ -305,7 +305,7 @@ def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, meth
     setup.finish_session(session)
     from tournaments.services.classification import classify_tournament
     classify_tournament(tournament)
-    text = usebio.export(tournament)
+    text = documents.export_text(tournament, "usebio")
     byes = [m for m in _xml(text).iter("MATCH") if m.find("OPPOSING_TEAM") is None]
     assert len(byes) == 3
     assert {m.findtext("TEAM_SCORE") for m in byes} == ({"12"} if method == "vps" else {"0"})
@@ -328,7 +328,6 @@ def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tm
         match,
         play_boards,
     )
-    from tournaments.exports import federation
     from tournaments.models.uploads import FileFormat
     from tournaments.services import team_events
     from tournaments.services.errors import TournamentError
@@ -337,17 +336,17 @@ def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tm
     session = team_events.start_teams(tournament)
     play_boards(session, director, match(session, 1, 1), {1: (420, -50), 2: (420, 420)})
     with pytest.raises(TournamentError) as refused:
-        usebio.export(tournament)
+        documents.export_text(tournament, "usebio")
     assert refused.value.field == "format"
     with pytest.raises(TournamentError):
-        federation.build_file(FileFormat.USEBIO, tournament=tournament)
+        documents.build_file(FileFormat.USEBIO, tournament=tournament)
     with pytest.raises(CommandError):
         call_command("export_results", tournament.slug, "--format", "usebio",
                      "-o", str(tmp_path / "cup.xml"))
     assert not (tmp_path / "cup.xml").exists()
-    text = pbn.export(tournament)
+    text = documents.export_text(tournament, "pbn")
     assert text.count('[Room "Open"]') >= 2 and text.count('[Room "Closed"]') >= 2
-    name, _text, _version = federation.build_file(FileFormat.PBN, tournament=tournament)
+    name, _text, _version = documents.build_file(FileFormat.PBN, tournament=tournament)
     assert name.endswith(".pbn")
 
 
@@ -364,6 +363,6 @@ def test_usebio_refuses_events_scored_in_points_or_by_table(members, kind):
                                   fmt="round_robin", boards=4)
     team_events.configure(tournament, **kind)
     with pytest.raises(TournamentError):
-        usebio.export(tournament)
+        documents.export_text(tournament, "usebio")
     team_events.configure(tournament, format="round_robin", scoring="imps", boards_per_match=4)
-    assert "<MATCH>" not in usebio.export(tournament)  # not started: refused no more, no matches
+    assert "<MATCH>" not in documents.export_text(tournament, "usebio")  # not started: refused no more, no matches

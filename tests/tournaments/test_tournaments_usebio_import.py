@@ -7,8 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clubsite.models import Member
-from tournaments import demo
-from tournaments.exports import usebio as usebio_export
+from tournaments import demo, documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
 from tournaments.imports.usebio_parse import UsebioError, parse
@@ -160,7 +159,7 @@ def test_round_trip_of_the_demo_mitchell_shows_no_difference(demo_events, method
         original.refresh_from_db()
         classify_tournament(original)
     members = Member.objects.count()
-    record = usebio.import_file(usebio_export.export(original), file_name="martes.xml")
+    record = usebio.import_file(documents.export_text(original, "usebio"), file_name="martes.xml")
     assert record.differences == []
     copy = record.tournament
     assert copy.pk != original.pk and copy.scoring_method == method
@@ -178,7 +177,7 @@ def test_round_trip_of_a_howell_with_a_sit_out_shows_no_difference(demo_events):
     the pair sitting out, yet its figures count that table (Neuberg, the sit-out's average);
     the import rebuilds the sit-outs, so verify finds nothing and the rankings agree."""
     howell = demo_events["Howell del jueves"]
-    record = usebio.import_file(usebio_export.export(howell), file_name="jueves.xml")
+    record = usebio.import_file(documents.export_text(howell, "usebio"), file_name="jueves.xml")
     assert record.differences == []
     assert _ranking(record.tournament) == _ranking(howell)
 
@@ -252,7 +251,7 @@ def test_round_trip_of_the_movements_phantom_howell_shows_no_difference(members)
     demo.play_rounds(section, random.Random(4))
     setup.finish_session(session)
     classify_tournament(tournament)
-    record = usebio.import_file(usebio_export.export(tournament), file_name="impar.xml")
+    record = usebio.import_file(documents.export_text(tournament, "usebio"), file_name="impar.xml")
     assert record.differences == []
     assert _ranking(record.tournament) == _ranking(tournament)
     boards = {r.entry_id: r.boards for r in StoredRanking.objects.filter(

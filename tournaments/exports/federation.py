@@ -8,16 +8,17 @@ at a server that honours it; on our side one file goes once per endpoint (unique
 hash). Each attempt is written down *before* the request leaves and completed after, so
 an interrupted one still shows on the page.
 
-``send`` is what the Celery task runs; it raises ``RetryLater`` for what may pass (timeouts,
-refused connections, 5xx, 408/429) and ``UploadRefused`` for what will not (other 4xx and
-3xx, an address that is not a public server: ``federation_address``).
+The file is built from the event's snapshot (``documents.build_file``) and the upload
+recorded and queued by ``jobs.request_upload``; ``send`` is what the Celery task runs; it
+raises ``RetryLater`` for what may pass (timeouts, refused connections, 5xx, 408/429) and
+``UploadRefused`` for what will not (other 4xx and 3xx, an address that is not a public
+server: ``federation_address``).
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import hashlib
 import http.client
 import json
 import socket
@@ -29,10 +30,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Tournament
 from ..models.uploads import (
     AuthKind,
-    FederationEndpoint,
     FileFormat,
     PostMode,
     Upload,
@@ -40,10 +39,7 @@ from ..models.uploads import (
     UploadState,
 )
 from ..services.errors import TournamentError
-from . import pbn, usebio
-from .data import load_event
 from .federation_address import UnsafeAddress, check_url, pinned_connection
-from .licences import licence_batch
 
 EXCERPT = 500
 # What is read of a federation's answer (only its start is kept) and the longest a send may
@@ -60,62 +56,6 @@ class RetryLater(Exception):
 
 class UploadRefused(Exception):
     """The federation refused the file; retrying will not help."""
-
-
-def build_file(fmt: str, *, tournament: Tournament | None = None, season=None
-               ) -> tuple[str, str, str]:
-    """(file name, text, results version) of what an endpoint of format ``fmt`` takes."""
-    if fmt == FileFormat.LICENCE_CSV:
-        if season is None:
-            raise TournamentError(_("Choose the season of the licence batch."), "season")
-        name, text = licence_batch(season)
-        return name, text, ""
-    if tournament is None:
-        raise TournamentError(_("Choose the tournament to upload."), "tournament")
-    if fmt != FileFormat.PBN:
-        usebio.check_expressible(tournament)
-    data = load_event(tournament)
-    if fmt == FileFormat.PBN:
-        return f"{tournament.slug}-v{data.version}.pbn", pbn.render(data), data.version
-    return f"{tournament.slug}-v{data.version}.xml", usebio.render(data), data.version
-
-
-def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | None = None,
-                   season=None, user=None) -> tuple[Upload, bool]:
-    """The upload of this file to this endpoint, created (and queued) only if new.
-
-    Returns (upload, created). The same results (same file) asked for again return the
-    existing upload, whatever its state; a correction makes a new file, hence a new upload.
-    """
-    if not endpoint.enabled:
-        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    name, text, version = build_file(endpoint.file_format, tournament=tournament, season=season)
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    with transaction.atomic():
-        upload, created = Upload.objects.get_or_create(
-            endpoint=endpoint, content_hash=digest,
-            defaults={"tournament": tournament, "season": season, "results_version": version,
-                      "file_format": endpoint.file_format, "file_name": name, "content": text,
-                      "created_by": user})
-        if created:
-            from ..jobs import send_upload
-
-            transaction.on_commit(lambda: send_upload.delay(upload.pk))
-    return upload, created
-
-
-def retry_upload(upload: Upload) -> Upload:
-    """The secretary's retry of a failed upload (same id, same bytes)."""
-    if upload.state not in (UploadState.FAILED, UploadState.QUEUED):
-        raise TournamentError(_("Only a failed upload can be retried."))
-    if not upload.endpoint.enabled:
-        raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="")
-    from ..jobs import send_upload
-
-    transaction.on_commit(lambda: send_upload.delay(upload.pk))
-    upload.refresh_from_db()
-    return upload
 
 
 def mark_manual(upload: Upload) -> Upload:

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..models import EventType, ScoringMethod, Tournament
-from .data import EventData, Line, Participant, load_event, number_text
+from ..models import EventType, ScoringMethod
+from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
+from .numbers import number_text
 from .usebio import score_text
 
 VULNERABLE = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
@@ -106,12 +107,12 @@ def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
     return [line.table, line.round, *ids, *play_cells(line), *score_cells(line), *marks]
 
 
-def header(data: EventData) -> list[str]:
+def header(data: EventSnapshot) -> list[str]:
     return ["% PBN 2.1", "% Content-type: text/x-pbn; charset=UTF-8",
             "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
 
 
-def board_tags(t: Tournament, event: str, board) -> list[str]:
+def board_tags(t: EventInfo, event: str, board) -> list[str]:
     """Event, Site, Date, Board, Dealer, Vulnerable and the Deal when known."""
     out = [_tag("Event", event), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
            _tag("Board", board.number), _tag("Dealer", board.dealer),
@@ -121,12 +122,9 @@ def board_tags(t: Tournament, event: str, board) -> list[str]:
     return out
 
 
-def render(data: EventData) -> str:
+def render(data: EventSnapshot) -> str:
+    """A pairs or individual event's file (a teams event's: ``pbn_teams.render_teams``)."""
     t = data.tournament
-    if t.event_type == EventType.TEAMS:
-        from .pbn_teams import render_teams
-
-        return render_teams(data)
     imp = not t.is_matchpoints
     individual = t.event_type == EventType.INDIVIDUAL
     out = header(data)
@@ -169,7 +167,7 @@ def render(data: EventData) -> str:
     return "\n".join(out) + "\n"
 
 
-def _event_totals(data: EventData) -> list[str]:
+def _event_totals(data: EventSnapshot) -> list[str]:
     """The closing game of a multi-session event: its overall ranking."""
     t = data.tournament
     last_id: dict[int, str] = {}
@@ -185,8 +183,3 @@ def _event_totals(data: EventData) -> list[str]:
         out.append(_row([p.place, last_id.get(p.entry_id), number_text(p.points),
                          number_text(p.percentage), p.boards, p.name]))
     return [*out, ""]
-
-
-def export(tournament: Tournament) -> str:
-    """The tournament's current results as PBN text."""
-    return render(load_event(tournament))

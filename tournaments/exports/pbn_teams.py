@@ -11,7 +11,8 @@ number, VPs (or IMPs in an IMP-scored event), boards and the team name.
 
 from __future__ import annotations
 
-from .data import EventData, Line, number_text
+from ..services.snapshot import EventSnapshot, Line
+from .numbers import number_text
 from .pbn import SCORING, _row, _tag, board_tags, header, play_cells, score_cells
 
 ROOMS = (("Open", "open"), ("Closed", "closed"))
@@ -26,7 +27,7 @@ def _row_for(line: Line, ns_imps, ew_imps) -> str:
                  *score_cells(line), number_text(ns_imps), number_text(ew_imps)])
 
 
-def render_teams(data: EventData) -> str:
+def render_teams(data: EventSnapshot) -> str:
     t = data.tournament
     scoring = SCORING.get(t.scoring_method, "IMP;VP")
     out = header(data)

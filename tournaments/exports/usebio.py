@@ -13,6 +13,9 @@ the line's ``ADJUSTMENT`` (our extension: ``SPLIT 420 -50``, ``WEIGHTED 30:420 7
 A teams event writes ``TEAM``s and ``MATCH``es instead of the section's boards
 (``usebio_teams``); an individual's lines also name their four players
 (``NORTH_PLAYER_NUMBER`` … ``WEST_PLAYER_NUMBER``, our reading: formats.md names none).
+
+Everything written comes from the event's snapshot (``services.snapshot``); this module
+reads nothing else and scores nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ import xml.etree.ElementTree as ET
 
 from django.utils.translation import gettext as _
 
-from ..models import EventType, ScoringMethod, Tournament
+from ..models import EventType, ScoringMethod, TeamFormat, TeamScoring
 from ..services.errors import TournamentError
-from .data import EventData, Line, Participant, load_event, number_text
+from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
 from .deals import SUITS, hands
+from .numbers import number_text
 
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 
@@ -43,10 +47,9 @@ VULNERABILITY = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
 SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 
-def event_type(tournament: Tournament) -> str:
+def event_type(tournament: EventInfo) -> str:
     if tournament.event_type == EventType.TEAMS:
-        event = getattr(tournament, "team_event", None) if tournament.pk else None
-        return "SWISS_TEAMS" if event is not None and event.is_swiss else "TEAMS"
+        return "SWISS_TEAMS" if tournament.is_swiss else "TEAMS"
     if tournament.event_type == EventType.INDIVIDUAL:
         return "INDIVIDUAL"
     return EVENT_TYPES.get(tournament.scoring_method, "PAIRS")
@@ -110,7 +113,7 @@ def _totals(el: ET.Element, p: Participant) -> None:
         _sub(el, "PLACE", f"{p.place}=" if p.tied else p.place)
 
 
-def _participants(parent: ET.Element, people: list[Participant], kind: str,
+def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str,
                   club_id: str) -> None:
     box = _sub(parent, "PARTICIPANTS")
     for p in people:
@@ -159,11 +162,9 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
             _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
 
 
-def build(data: EventData) -> ET.Element:
-    from . import usebio_teams  # teams' PARTICIPANTS and MATCHes (it uses _sub from here)
-
+def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
+    """The file's root with its ``CLUB`` and the ``EVENT`` header; (root, event)."""
     t = data.tournament
-    kind = event_type(t)
     root = ET.Element("USEBIO", {"Version": "1.2"})
     club = _sub(root, "CLUB")
     _sub(club, "CLUB_NAME", data.club_name)
@@ -187,44 +188,54 @@ def build(data: EventData) -> ET.Element:
     else:
         _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
     _sub(event, "RESULTS_VERSION", data.version)
-    mark_tag = MARK_TAGS.get(t.scoring_method)
+    return root, event
+
+
+def handset(event: ET.Element, data: EventSnapshot) -> None:
+    """The known deals, once per board number, in a ``HANDSET``, each with its dealer and
+    vulnerability (a board marked otherwise than Law 2 keeps its marking)."""
     deals: dict = {}  # board number → the first section's board with that deal
+    for session in data.sessions:
+        for section in session.sections:
+            for board in section.boards:
+                if board.deal:
+                    deals.setdefault(board.number, board)
+    if not deals:
+        return
+    box = _sub(event, "HANDSET")
+    for number in sorted(deals):
+        b = _sub(box, "BOARD")
+        _sub(b, "BOARD_NUMBER", number)
+        _sub(b, "DEALER", deals[number].dealer or None)
+        _sub(b, "VULNERABILITY", VULNERABILITY.get(deals[number].vulnerability, "None"))
+        for seat, suits in hands(deals[number].deal).items():
+            h = _sub(b, "HAND")
+            _sub(h, "DIRECTION", seat)
+            for suit, holding in sorted(zip(SUITS, suits, strict=True),
+                                        key=lambda x: "CDHS".index(x[0])):
+                _sub(h, SUIT_TAGS[suit], holding)
+
+
+def build(data: EventSnapshot) -> ET.Element:
+    """A pairs or individual event's file (a teams event's: ``usebio_teams.build``)."""
+    kind = event_type(data.tournament)
+    root, event = frame(data, kind)
+    mark_tag = MARK_TAGS.get(data.tournament.scoring_method)
     for session in data.sessions:
         s_el = _sub(event, "SESSION", SESSION_ID=session.number)
         for section in session.sections:
             sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
-            if kind in TEAM_KINDS:
-                usebio_teams.participants(sec_el, section.participants, data.club_id)
-                usebio_teams.matches(sec_el, session.matches)
-            else:
-                _participants(sec_el, section.participants, kind, data.club_id)
+            _participants(sec_el, section.participants, kind, data.club_id)
             for board in section.boards:
-                if kind not in TEAM_KINDS:
-                    _board(sec_el, board, mark_tag)
-                if board.deal:
-                    deals.setdefault(board.number, board)
-    if data.totals and kind in TEAM_KINDS:
-        usebio_teams.participants(event, data.totals, data.club_id)
-    elif data.totals:
+                _board(sec_el, board, mark_tag)
+    if data.totals:
         _participants(event, data.totals, kind, data.club_id)
-    if deals:
-        handset = _sub(event, "HANDSET")
-        for number in sorted(deals):
-            b = _sub(handset, "BOARD")
-            _sub(b, "BOARD_NUMBER", number)
-            _sub(b, "DEALER", deals[number].dealer or None)
-            _sub(b, "VULNERABILITY", VULNERABILITY.get(deals[number].vulnerability, "None"))
-            for seat, suits in hands(deals[number].deal).items():
-                h = _sub(b, "HAND")
-                _sub(h, "DIRECTION", seat)
-                for suit, holding in sorted(zip(SUITS, suits, strict=True),
-                                            key=lambda x: "CDHS".index(x[0])):
-                    _sub(h, SUIT_TAGS[suit], holding)
+    handset(event, data)
     return root
 
 
-def render(data: EventData) -> str:
-    root = build(data)
+def text(root: ET.Element) -> str:
+    """The XML document of ``root``, indented, UTF-8 declared, with the USEBIO 1.2 DTD."""
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -232,26 +243,21 @@ def render(data: EventData) -> str:
             + body + "\n")
 
 
-def check_expressible(tournament: Tournament) -> None:
+def render(data: EventSnapshot) -> str:
+    return text(build(data))
+
+
+def check_expressible(tournament: EventInfo) -> None:
     """Refuse the teams events our USEBIO files cannot carry: their ``MATCH`` holds IMPs and
     VPs, so a knockout (carry-over, tie-break boards, who went through), a Patton evening, a
     triplicate (one match per table) or an event scored in board-a-match or total points
     would be read back as a different event. PBN carries their deals and rooms."""
     if tournament.event_type != EventType.TEAMS:
         return
-    from ..models import TeamFormat, TeamScoring
-    from ..services.team_schedule import team_event
-
-    event = team_event(tournament)
-    if event.format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON, TeamFormat.TRIPLICATE) \
-            or event.unit not in (TeamScoring.VPS, TeamScoring.IMPS):
+    if tournament.team_format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON,
+                                  TeamFormat.TRIPLICATE) \
+            or tournament.team_unit not in (TeamScoring.VPS, TeamScoring.IMPS):
         raise TournamentError(_(
             "USEBIO files carry teams events scored in IMPs or VPs, round robin or Swiss; "
             "a knockout, a Patton evening, a triplicate or an event scored in board or total "
             "points cannot be written as USEBIO. Export it as PBN."), "format")
-
-
-def export(tournament: Tournament) -> str:
-    """The tournament's current results as USEBIO 1.2 text (UTF-8 declared)."""
-    check_expressible(tournament)
-    return render(load_event(tournament))

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from .data import Line, Participant, number_text
-from .teams_data import MatchData
-from .usebio import _sub, score_text
+from ..services.snapshot import EventSnapshot, Line, MatchData, Participant
+from .numbers import number_text
+from .usebio import _sub, event_type, frame, handset, score_text, text
 
 
-def participants(parent: ET.Element, teams: list[Participant], club_id: str) -> None:
+def participants(parent: ET.Element, teams: tuple[Participant, ...], club_id: str) -> None:
     box = _sub(parent, "PARTICIPANTS")
     for p in teams:
         el = _sub(box, "TEAM", TEAM_ID=p.number or p.entry_id, TEAM_NAME=p.name)
@@ -56,7 +56,7 @@ def _room(parent: ET.Element, line: Line, room: str) -> None:
     _sub(t, "SCORE", score_text(line))
 
 
-def matches(parent: ET.Element, played: list[MatchData]) -> None:
+def matches(parent: ET.Element, played: tuple[MatchData, ...]) -> None:
     for m in played:
         el = _sub(parent, "MATCH")
         _sub(el, "ROUND_NUMBER", m.round)
@@ -74,7 +74,7 @@ def matches(parent: ET.Element, played: list[MatchData]) -> None:
         else:
             _sub(el, "TEAM_SCORE", number_text(m.home_won - m.home_lost))
             _sub(el, "OPPOSING_TEAM_SCORE", number_text(m.away_won - m.away_lost))
-        _sub(el, "BOARDS_PLAYED", sum(1 for b in m.boards if b.home_imps is not None))
+        _sub(el, "BOARDS_PLAYED", m.boards_played)
         for b in m.boards:
             if b.open is None and b.closed is None:
                 continue
@@ -86,3 +86,22 @@ def matches(parent: ET.Element, played: list[MatchData]) -> None:
                 _room(board, b.open, "OPEN")
             if b.closed is not None:
                 _room(board, b.closed, "CLOSED")
+
+
+def build(data: EventSnapshot) -> ET.Element:
+    """A teams event's file: the frame and deals of ``usebio``, teams and matches between."""
+    root, event = frame(data, event_type(data.tournament))
+    for session in data.sessions:
+        s_el = _sub(event, "SESSION", SESSION_ID=session.number)
+        for section in session.sections:
+            sec_el = _sub(s_el, "SECTION", SECTION_ID=section.letter)
+            participants(sec_el, section.participants, data.club_id)
+            matches(sec_el, session.matches)
+    if data.totals:
+        participants(event, data.totals, data.club_id)
+    handset(event, data)
+    return root
+
+
+def render(data: EventSnapshot) -> str:
+    return text(build(data))

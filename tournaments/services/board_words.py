@@ -5,6 +5,7 @@ hands, the double-dummy table and par. Pure (no queries): the stored codes in, d
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy
@@ -101,12 +102,12 @@ def parse_deal(deal: str) -> dict | None:
 
 
 def double_dummy_rows(data) -> list[dict]:
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         return []
     rows = []
     for seat in ("N", "S", "E", "W"):
         per = data.get(seat)
-        if isinstance(per, dict):
+        if isinstance(per, Mapping):
             rows.append({"seat": seat, "tricks": [per.get(s, per.get(s.lower())) for s in STRAINS]})
     return rows
 
@@ -119,7 +120,7 @@ def par_text(data) -> dict | None:
     (``{"score", "contracts": ["4SN="]}``); unknown shapes are shown as text."""
     if not data:
         return None
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         return {"score": None, "contracts": [], "text": str(data)}
     contracts = []
     for text in data.get("contracts", ()):

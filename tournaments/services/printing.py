@@ -6,6 +6,7 @@ the tables says exactly what the table devices and the console will expect.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..models import Board, Seating, Section, Session, TableCode
@@ -211,3 +212,31 @@ def session_sheet(session: Session) -> list[SheetTable]:
                 seats.pair(slot.ns if slot else None, "NS"),
                 seats.pair(slot.ew if slot else None, "EW")))
     return out
+
+
+def movement_cards(section: Section) -> dict:
+    """The set-up PDF's cards of a pairs section, as plain rows: per table its rounds (pair
+    numbers and boards), per place of the movement its rounds (table, line, opponents,
+    boards) with the names seated there."""
+    mv = section.movement or {}
+    names = {(s.number, s.direction): s.entry.name or s.entry.display_name
+             for s in section.seatings.select_related("entry")}
+    directional = plan.is_directional(mv)
+    tables: dict[int, list] = defaultdict(list)
+    pairs: dict[tuple[int, str], list] = defaultdict(list)
+    for slot in plan.slots(mv):
+        boards = [b + section.board_offset for b in slot.boards]
+        tables[slot.table].append({"round": slot.round, "ns": slot.ns, "ew": slot.ew,
+                                   "boards": boards})
+        for own, other, line in ((slot.ns, slot.ew, "NS"), (slot.ew, slot.ns, "EW")):
+            if own is not None:
+                key = (own, line if directional else "")
+                pairs[key].append({"round": slot.round, "table": slot.table,
+                                   "line": line, "versus": other, "boards": boards})
+    return {
+        "tables": [{"table": t, "rounds": sorted(r, key=lambda x: x["round"])}
+                   for t, r in sorted(tables.items())],
+        "pairs": [{"number": n, "line": line, "name": names.get((n, line), ""),
+                   "rounds": sorted(r, key=lambda x: x["round"])}
+                  for (n, line), r in sorted(pairs.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+    }

@@ -1,7 +1,7 @@
 """A tournament's results office (secretary and director): its PDFs with their progress, the
 final publication, and what was sent to the federation; and the public download of the
-published results' PDF. HTTP and permissions only; the work is in ``pdf``,
-``services.publish`` and the Celery tasks of ``jobs``."""
+published results' PDF. HTTP and permissions only; the work is in ``jobs`` (asking for,
+making and finding the PDFs) and ``services.publish``."""
 
 from django.contrib import messages
 from django.http import FileResponse, Http404
@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 
 from clubsite.permissions import Role, has_role, public, secretary_or_director_required
 
-from .. import pdf as pdfs
+from .. import jobs
+from ..documents import current_version
 from ..models import SessionStatus, Tournament, TournamentStatus
 from ..models.uploads import PdfKind, PdfState, ResultsPdf, Upload
 from ..services import publish, results
@@ -44,17 +45,17 @@ def pdf_status(request, slug: str):
         if kind not in PdfKind.values or not number.isdigit():
             raise Http404
         try:
-            pdfs.request_pdf(tournament, kind, language, int(number))
+            jobs.request_pdf(tournament, kind, language, int(number))
         except ValueError as exc:  # a session without results, or set-up cards of one
             raise Http404 from exc
         if not getattr(request, "htmx", False):
             return redirect("uploads:pdf", slug=slug)
-    version = pdfs.current_version(tournament)
+    version = current_version(tournament)
     items = list(ResultsPdf.objects.filter(tournament=tournament)[:20])
     versions = {0: version}
     for item in items:
         if item.session_number not in versions:
-            versions[item.session_number] = pdfs.current_version(tournament,
+            versions[item.session_number] = current_version(tournament,
                                                                  item.session_number)
         item.badge = BADGES.get(item.state, "badge-pending")
         item.current = item.version == versions[item.session_number]
@@ -105,13 +106,13 @@ def published_pdf(request, slug: str):
     """The PDF of the published results, as the public tournament page links it: only for
     a tournament the visitor may see, once published, and only of the current version."""
     tournament = results.visible_tournament(request.user, slug)
-    item = pdfs.published_pdf(tournament, get_language()) if tournament else None
+    item = jobs.published_pdf(tournament, get_language()) if tournament else None
     if tournament is not None and (item is None or item.superseded):
         # The current version is asked for (made here without a broker); until it is
         # ready the last good PDF is served, marked with its version.
-        made = pdfs.ensure_published_pdf(tournament)
+        made = jobs.ensure_published_pdf(tournament)
         if made is not None and made.state == PdfState.DONE:
-            item = pdfs.published_pdf(tournament, get_language())
+            item = jobs.published_pdf(tournament, get_language())
     if item is None:
         raise Http404(_("No PDF of these results."))
     return _download(item)

@@ -28,7 +28,7 @@ from clubsite.models import Member, Season
 from clubsite.params import int_param
 from clubsite.permissions import login_required, public
 
-from .. import pdf as pdfs
+from .. import jobs
 from ..imports.usebio_conventions import describe
 from ..models import EventType, Section
 from ..services import (
@@ -94,7 +94,7 @@ def tournament(request, slug):
     has_event = tournament.session_count > 1
     return render(request, "tournaments/results/tournament.html", {
         **_status(tournament), "sessions": overview, "has_event": has_event,
-        "pdf": pdfs.published_pdf(tournament, get_language()),
+        "pdf": jobs.published_pdf(tournament, get_language()),
         # Without a broker the PDF is made on its first download, so the link is offered
         # as soon as the results are published.
         "pdf_on_demand": tournament.status in results.PUBLISHED

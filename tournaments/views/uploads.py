@@ -1,6 +1,7 @@
 """Background work on pages: federation uploads (secretary) and USEBIO imports with their
 verify report (directors); results PDFs are in ``views.pdfs``. HTTP and permissions only;
-the work is in ``exports.federation``, ``imports.usebio`` and the Celery tasks of ``jobs``."""
+the work is in ``jobs`` (asking, queueing), ``exports.federation`` (sending),
+``imports.usebio`` and the Celery tasks of ``jobs``."""
 
 import base64
 import uuid
@@ -105,7 +106,7 @@ def send(request):
     else:
         tournament = Tournament.objects.filter(pk=int_param(request.POST, "tournament", 0)).first()
     try:
-        upload, created = federation.request_upload(endpoint, tournament=tournament,
+        upload, created = jobs.request_upload(endpoint, tournament=tournament,
                                                     season=season, user=request.user)
     except TournamentError as exc:
         messages.error(request, exc.message)
@@ -125,7 +126,7 @@ def send(request):
 def retry(request, upload_id):
     upload = get_object_or_404(Upload, upload_id=upload_id)
     try:
-        federation.retry_upload(upload)
+        jobs.retry_upload(upload)
         _say_how_it_went(request, upload, _("Upload queued again."))
     except TournamentError as exc:
         messages.error(request, exc.message)

@@ -5,11 +5,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.exports import pbn, usebio
+from tournaments.documents import FORMATS, export_text
 from tournaments.models import Tournament
 from tournaments.services.errors import TournamentError
-
-WRITERS = {"usebio": usebio.export, "pbn": pbn.export}
 
 
 def find_tournament(ref: str) -> Tournament:
@@ -27,12 +25,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("tournament", help="the tournament's id or slug")
-        parser.add_argument("--format", choices=sorted(WRITERS), default="usebio")
+        parser.add_argument("--format", choices=sorted(FORMATS), default="usebio")
         parser.add_argument("-o", "--output", default="-", help="file to write ('-': stdout)")
 
     def handle(self, *args, tournament: str, format: str, output: str, **options):
         try:
-            text = WRITERS[format](find_tournament(tournament))
+            text = export_text(find_tournament(tournament), format)
         except TournamentError as exc:
             raise CommandError(exc.message) from exc
         if output == "-":
