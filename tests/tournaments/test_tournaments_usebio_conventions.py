@@ -17,7 +17,7 @@ from django.utils.html import escape
 from endplay.parsers import pbn as endplay_pbn
 from usebio_writer import Event, Line, Section, Style, write
 
-from tournaments.exports import pbn
+from tournaments import documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
 from tournaments.imports.usebio_conventions import describe
@@ -217,7 +217,7 @@ def test_handset_beside_or_inside_event_keeps_deals_dealer_and_vulnerability(whe
     for number, (deal, dealer, vul) in event.deals.items():
         b = boards[number]
         assert (b.deal, b.dealer, b.vulnerability or "None") == (deal, dealer, vul)
-    text = pbn.export(record.tournament)
+    text = documents.export_text(record.tournament, "pbn")
     games = endplay_pbn.loads(text)
     assert {g.board_num: g.deal.to_pbn() for g in games} == {
         n: d for n, (d, _x, _y) in event.deals.items()}
