@@ -40,6 +40,7 @@ urlpatterns = [
     path("director/", include(("tournaments.urls.director", "director"))),
     path("table/", include(("tournaments.urls.table", "table"))),
     path("results/", include(("tournaments.urls.public", "results"))),
+    path("calendar/", include(("tournaments.urls.calendar", "calendar"))),
     path("accounts/login/", public(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
     path("accounts/password/reset/", public(auth_views.PasswordResetView.as_view()),

@@ -35,6 +35,7 @@ def demo_pages() -> DemoPages:
     adjusted = Result.objects.filter(section__session__tournament=howell,
                                      adjustment__isnull=False).first()
     match = TeamMatch.objects.filter(session__tournament=teams).order_by("pk").first()
+    upcoming = Tournament.objects.get(slug__endswith="torneo-de-primavera")
     m = f"/results/{martes.slug}/1"
     public = [
         "/", "/laws/", "/laws/es-2017/", "/laws/es-2017/12/", "/laws/search/?q=renuncio",
@@ -45,8 +46,10 @@ def demo_pages() -> DemoPages:
         f"/results/player/{lucia.pk}/", "/results/season/",
         f"/results/{teams.slug}/teams/", f"/results/{teams.slug}/teams/match/{match.pk}/",
         "/accounts/login/", "/table/",
+        "/calendar/", "/calendar/?when=past", f"/calendar/{upcoming.slug}/",
     ]
-    member = ["/results/me/", "/club/me/"]
+    member = ["/results/me/", "/club/me/", f"/calendar/{upcoming.slug}/",
+              f"/calendar/{upcoming.slug}/enter/", f"/calendar/{upcoming.slug}/partner/"]
     evening = Tournament.objects.get(slug__endswith="-tarde")
     table_code = TableCode.objects.filter(section__session__tournament=evening,
                                           active=True).order_by("table").first()

@@ -1,9 +1,10 @@
 """Demo tournaments played by the demo club, entered the way the table devices enter them.
 
-Five events: a finished two-section Mitchell, a finished Howell with a sit-out and an
+Six events: a finished two-section Mitchell, a finished Howell with a sit-out and an
 adjusted score, one being played tonight, a finished 16-player individual (the course's
-position movement) with an artificial score, and a finished Swiss teams event (drawn round
-by round from the standing, with an artificial adjusted score in IMPs). Their boards carry
+position movement) with an artificial score, a finished Swiss teams event (drawn round
+by round from the standing, with an artificial adjusted score in IMPs), and next week's
+tournament open for online entry (full, with a waiting list and a player wanting a partner). Their boards carry
 real deals (``demo_deals``) and the tables play what the deals allow: the field's contract
 by double dummy, a trick more or less, now and then another level, a double or the other
 side declaring. Every result goes through
@@ -265,6 +266,25 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
     return tournament
 
 
+def _upcoming(players: list[Member], rng: random.Random, day) -> Tournament:
+    """Next week's tournament, open for entry: three tables, so the seventh pair waits, and
+    a player looking for a partner. The demo's own users (the first three members) have not
+    entered, so one can log in and try."""
+    from .models import PartnerRequest
+    from .services import online_entry
+
+    tournament = setup.create_tournament(
+        name="Torneo de primavera", date=day, venue="Sala principal",
+        start_time=datetime.time(18, 30), online_entry=True, max_tables=3)
+    start = timezone.now() - datetime.timedelta(days=2)
+    for i in range(7):
+        online_entry.enter(tournament, players[3 + 2 * i:5 + 2 * i], user=_director(),
+                            by_director=True, now=start + datetime.timedelta(hours=i))
+    PartnerRequest.objects.create(tournament=tournament, member=players[17],
+                                  note="Juego 2/1; cualquier sistema me vale.")
+    return tournament
+
+
 @demo_builder("tournaments")
 def build_tournaments(only: tuple[str, ...] | None = None) -> str:
     """The demo's events, each built once; ``only`` names the slug endings to build (tests
@@ -279,6 +299,7 @@ def build_tournaments(only: tuple[str, ...] | None = None) -> str:
         ("torneo-de-la-tarde", _in_progress, today),
         ("individual-de-otono", _individual, today - datetime.timedelta(days=5)),
         ("swiss-de-equipos-de-otono", _swiss_teams, today - datetime.timedelta(days=10)),
+        ("torneo-de-primavera", _upcoming, today + datetime.timedelta(days=6)),
     )
     for slug_tail, build, day in events:
         if only is not None and not slug_tail.endswith(only):

@@ -120,7 +120,7 @@ def test_header_takes_two_lines_on_a_desktop(live_server, browser):
         page = context.new_page()
         login(page, live_server.url, "todo", DEMO_PASSWORD)
         page.goto(live_server.url + "/")
-        assert page.locator("nav.site-nav a").count() == 8
+        assert page.locator("nav.site-nav a").count() == 9
         lines[language] = page.evaluate(HEADER_ROWS)
         screenshot(page, f"fit-1280-{language}-every-role-home")
         context.close()

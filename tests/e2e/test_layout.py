@@ -56,13 +56,15 @@ def test_director_pages_on_a_phone(live_server, new_page):
     section = session.sections.get()
     teams = Tournament.objects.get(slug__endswith="-equipos-de-otono")
     individual = Section.objects.get(session__tournament__slug__endswith="individual-de-otono")
+    upcoming = Tournament.objects.get(slug__endswith="torneo-de-primavera")  # online entries
     paths = ["/director/", f"/director/{evening.pk}/", f"/director/{evening.pk}/entries/",
              f"/director/sessions/{session.pk}/", f"/director/sessions/{session.pk}/console/",
              f"/director/sections/{section.pk}/movement/",
              f"/director/sections/{section.pk}/seating/",
              f"/director/sections/{section.pk}/boards/", f"/director/{evening.pk}/audit/",
              f"/director/sessions/{session.pk}/penalties/", f"/director/{teams.pk}/teams/",
-             f"/director/sections/{individual.pk}/movement/individual/", "/director/new/"]
+             f"/director/sections/{individual.pk}/movement/individual/", "/director/new/",
+             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/"]
     page = new_page("phone")
     login(page, live_server.url, "director", DEMO_PASSWORD)
     for path in paths:

@@ -80,6 +80,9 @@ EVERYONE_MOVED = row(MOVED, MOVED,   MOVED,     MOVED,     MOVED,     MOVED,    
 # linked to no member gets the "no member" page (404).
 MY_RESULTS = row(LOGIN,   MOVED,   LOGIN,     LOGIN,     MISSING,   MISSING,  MISSING)
 
+# Someone else's online entry or "partner wanted" line: every account is let in and refused
+# (403, nothing changed) unless it is in it; nobody in the matrix is.
+NOT_YOURS = row(LOGIN,    DENIED,  LOGIN,     LOGIN,     DENIED,    DENIED,   DENIED)
 SECRETARY_ACTION = allowed(SECRETARY_ONLY, ACTED)
 DIRECTOR_ACTION = allowed(DIRECTOR_ONLY, ACTED)
 RESULTS_OFFICE_ACTION = allowed(RESULTS_OFFICE, ACTED)
@@ -165,6 +168,17 @@ DECISIONS: dict[str, Decision] = {
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
                         "deal", "resolve", "confirm", "teams_start", "teams_draw",
                         "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
+    # the calendar: anyone reads it; entering needs an account (the services refuse what is
+    # not the member's own)
+    "calendar:index": page(PUBLIC_VIEW, EVERYONE),
+    "calendar:feed": page(PUBLIC_VIEW, EVERYONE),
+    "calendar:event": page(PUBLIC_VIEW, EVERYONE),
+    "calendar:enter": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "calendar:partner_wanted": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "calendar:cancel": action(AUTHENTICATED_VIEW, NOT_YOURS),
+    "calendar:partner_withdraw": action(AUTHENTICATED_VIEW, NOT_YOURS),
+    **_director_pages("registrations"),
+    **_director_actions("registrations_take", "registration_cancel"),
     # the table devices
     "table:index": page(PUBLIC_VIEW, EVERYONE),
     "table:enter": page(PUBLIC_VIEW, EVERYONE),

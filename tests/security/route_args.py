@@ -9,6 +9,36 @@ def _running_session(w):
     return w.section.session
 
 
+def _registration(w):
+    """Someone else's online entry (two members not linked to any account) of the published
+    tournament: a member cancelling it is refused; the director may."""
+    from django.utils import timezone
+
+    from clubsite.models import Member
+    from tournaments.models import Registration, RegistrationPlayer
+
+    registration = Registration.objects.filter(tournament=w.published, status="entered",
+                                               entry__isnull=True).first()
+    if registration is None:
+        registration = Registration.objects.create(tournament=w.published,
+                                                   queued_at=timezone.now())
+        for seat, member in enumerate(Member.objects.filter(user__isnull=True).exclude(
+                registrations__live=True)[:2], start=1):
+            RegistrationPlayer.objects.create(registration=registration, member=member,
+                                              tournament=w.published, seat=seat)
+    return registration
+
+
+def _partner_request(w):
+    """Someone else's "partner wanted" line: only its member takes it off the list."""
+    from clubsite.models import Member
+    from tournaments.models import PartnerRequest
+
+    member = Member.objects.filter(user__isnull=True).first()
+    return PartnerRequest.objects.get_or_create(tournament=w.published, member=member,
+                                                open=True)[0]
+
+
 ARGS = {
     "clubsite:member_detail": lambda w: [w.member.pk],
     "clubsite:member_edit": lambda w: [w.member.pk],
@@ -93,6 +123,14 @@ ARGS = {
     "results:scorecard": lambda w: [w.published.slug, 1, w.published_entry.pk],
     "results:board": lambda w: [w.published.slug, 1, w.published_section.pool, 1],
     "password_reset_confirm": lambda w: [w.reset_uid, w.reset_token],
+    "calendar:event": lambda w: [w.published.slug],
+    "calendar:enter": lambda w: [w.published.slug],
+    "calendar:partner_wanted": lambda w: [w.published.slug],
+    "calendar:cancel": lambda w: [_registration(w).pk],
+    "calendar:partner_withdraw": lambda w: [_partner_request(w).pk],
+    "director:registrations": lambda w: [w.running.pk],
+    "director:registrations_take": lambda w: [w.running.pk],
+    "director:registration_cancel": lambda w: [_registration(w).pk],
 }
 
 

@@ -315,13 +315,14 @@ def world(demo_club, mitchell_session, members):
         session.save()
     clients["anonymous"] = Client()
     # The reset link leads to its form once its token is in the visitor's session.
+    online = worlds.online_entry(members, player)
     uid, token = worlds.reset_link(User.objects.get(username="jugador"))
     reset = clients["anonymous"].get(reverse("password_reset_confirm", args=[uid, token]))
     assert reset.status_code == 302, reset.status_code
     return {"clients": clients, "section": section, "planned": planned,
             "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
             "individual": individual_section, "seating": seating, "finished": finished,
-            "conflict": clash, "reset": reset.url}
+            "conflict": clash, "reset": reset.url, "online": online}
 
 
 def starts(world):
@@ -350,7 +351,9 @@ def starts(world):
                        reverse("uploads:pdf", args=[world["finished"].slug]),
                        reverse("password_change")],
                       ("/club/",)),
-        "player": ([reverse("clubsite:profile")], ("/club/me/",)),
+        "player": ([reverse("clubsite:profile"),
+                    *[reverse("calendar:event", args=[t.slug]) for t in world["online"]]],
+                   ("/club/me/", "/calendar/")),
         "director": ([reverse("director:tournament_create"),
                       reverse("director:tournament_edit", args=[tournament.pk]),
                       reverse("director:tournament", args=[tournament.pk]),
@@ -377,7 +380,8 @@ def starts(world):
                       reverse("director:seat_from_previous",
                               args=[world["seating"].sessions.get(number=2).pk]),
                       reverse("uploads:pdf", args=[tournament.slug]),
-                      reverse("uploads:imports")],
+                      reverse("uploads:imports"),
+                      reverse("director:registrations", args=[world["online"][0].pk])],
                      ("/director/", "/club/uploads/imports/")),
         "anonymous": ([reverse("login"), reverse("laws:index"), reverse("laws:search"),
                        reverse("password_reset"), reverse("table:index"),

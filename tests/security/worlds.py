@@ -94,3 +94,24 @@ def reset_link(user) -> tuple[str, str]:
     """The uid and token of ``user``'s password-reset link (a login spoils the token)."""
     return (urlsafe_base64_encode(force_bytes(user.pk)),
             default_token_generator.make_token(user))
+
+
+def online_entry(members, player):
+    """Three tournaments open for online entry (one table each): ``player``'s member entered
+    in the first (full, a pair waiting), asking for a partner in the second, neither in the
+    third, so the event pages offer every member's form (cancel, withdraw, enter, partner)."""
+    from django.utils import timezone
+
+    from clubsite.models import Member
+    from tournaments.services import online_entry
+
+    day = timezone.localdate() + datetime.timedelta(days=9)
+    online = [setup.create_tournament(name=f"Online {i}", date=day, online_entry=True,
+                                      max_tables=1) for i in range(3)]
+    me = Member.objects.get(user=player)
+    others = [m for m in members[40:] if m.pk != me.pk]
+    online_entry.enter(online[0], [me, others[0]], user=player)
+    for i in (1, 3):
+        online_entry.enter(online[0], others[i:i + 2], user=None, by_director=True)
+    online_entry.ask_for_partner(online[1], user=player)
+    return online

@@ -12,6 +12,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.services import online_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +27,17 @@ def literal_movements(monkeypatch, movements):
 
 def test_demo_tournaments_are_built_once(demo_club, literal_movements):
     report = demo.build_tournaments()
-    assert "5 new" in report
+    assert "6 new" in report
     statuses = dict(Tournament.objects.values_list("name", "status"))
     assert statuses == {"Torneo de los martes": TournamentStatus.FINAL,
                         "Howell del jueves": TournamentStatus.FINAL,
                         "Torneo de la tarde": TournamentStatus.PROVISIONAL,
                         "Individual de otoño": TournamentStatus.FINAL,
-                        "Swiss de equipos de otoño": TournamentStatus.FINAL}
+                        "Swiss de equipos de otoño": TournamentStatus.FINAL,
+                        "Torneo de primavera": TournamentStatus.DRAFT}
+    upcoming = Tournament.objects.get(name="Torneo de primavera")
+    assert online_entry.places(upcoming) == online_entry.Places(6, 6, 1)
+    assert online_entry.open_partner_requests(upcoming).count() == 1
     swiss = Tournament.objects.get(name="Swiss de equipos de otoño")
     matches = TeamMatch.objects.filter(session__tournament=swiss)
     assert matches.count() == 4 * 4 and matches.filter(boards_played=6).count() == 16

@@ -22,14 +22,26 @@ def add_service_error(form: forms.Form, error) -> None:
     form.add_error(field if field in form.fields else None, str(error.message))
 
 
+# The calendar and online entry (services.online_entry); the form shows them together.
+ENTRY_FIELDS = ["start_time", "in_calendar", "online_entry", "entry_opens_at",
+                "entry_closes_at", "max_tables"]
+
+
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "date", "venue", "event_type", "scoring_method", "match_vp_scale",
                   "session_count",
                   "mixed", "public_results", "show_traveller", "opponent_confirmation",
-                  "correction_minutes"]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+                  "correction_minutes", *ENTRY_FIELDS]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "entry_opens_at": forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                  format="%Y-%m-%dT%H:%M"),
+            "entry_closes_at": forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                   format="%Y-%m-%dT%H:%M"),
+        }
 
     def clean_session_count(self):
         count = self.cleaned_data["session_count"]
@@ -51,6 +63,11 @@ class TournamentForm(forms.ModelForm):
                            _("Only Butler and cross-IMP pairs events convert matches to VPs."))
         if teams and data.get("session_count", 1) != 1:
             self.add_error("session_count", _("A teams event is played in one session."))
+        opens, closes = data.get("entry_opens_at"), data.get("entry_closes_at")
+        if opens and closes and closes <= opens:
+            self.add_error("entry_closes_at", _("Entry must close after it opens."))
+        if data.get("max_tables") == 0:
+            self.add_error("max_tables", _("At least one table, or empty for no limit."))
         return data
 
 
@@ -407,6 +424,11 @@ class PenaltyForm(OverrideMixin):
 
 class ReasonForm(OverrideMixin):
     reason = forms.CharField(label=_("Why"), max_length=300)
+
+    def clean_reason(self):
+        """One line of text: a posted CR LF is kept as the LF a browser's form would send, so
+        the trail holds the reason as typed."""
+        return self.cleaned_data["reason"].replace("\r\n", "\n")
 
 
 class PublishForm(OverrideMixin):

@@ -19,6 +19,12 @@ from .event import (
 )
 from .lineups import TeamLineup
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
+from .registrations import (
+    PartnerRequest,
+    Registration,
+    RegistrationPlayer,
+    RegistrationStatus,
+)
 from .results import Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
 from .teams import (
@@ -40,6 +46,7 @@ __all__ = [
     "StoredMatch",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
+    "PartnerRequest", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
 ]

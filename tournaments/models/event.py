@@ -105,6 +105,27 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL, related_name="+",
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # The calendar and online entry (services.online_entry, views.calendar).
+    start_time = models.TimeField(
+        _("start time"), null=True, blank=True,
+        help_text=_("Shown in the calendar; empty: the whole day."),
+    )
+    in_calendar = models.BooleanField(_("in the public calendar"), default=True)
+    online_entry = models.BooleanField(
+        _("online entry"), default=False,
+        help_text=_("Members enter from the calendar, with a partner or a team."),
+    )
+    entry_opens_at = models.DateTimeField(
+        _("entry opens at"), null=True, blank=True, help_text=_("Empty: open now."))
+    entry_closes_at = models.DateTimeField(
+        _("entry closes at"), null=True, blank=True,
+        help_text=_("After it members can no longer enter or cancel online; the director "
+                    "still can. Empty: when the event starts."),
+    )
+    max_tables = models.PositiveSmallIntegerField(
+        _("maximum tables"), null=True, blank=True,
+        help_text=_("Entries beyond the tables go to the waiting list. Empty: no limit."),
+    )
 
     class Meta:
         ordering = ["-date", "name"]

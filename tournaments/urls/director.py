@@ -9,6 +9,7 @@ from ..views import (
     director_run,
     director_sessions,
     director_setup,
+    online_entry,
     teams_director,
     teams_knockout,
 )
@@ -25,6 +26,11 @@ urlpatterns = [
     path("<int:pk>/publish/provisional/", director.publish_provisional,
          name="publish_provisional"),
     path("<int:pk>/publish/final/", director.publish_final, name="publish_final"),
+    path("<int:pk>/registrations/", online_entry.director_list, name="registrations"),
+    path("<int:pk>/registrations/take/", online_entry.take_into_session,
+         name="registrations_take"),
+    path("registrations/<int:pk>/cancel/", online_entry.director_cancel,
+         name="registration_cancel"),
     path("entries/<int:pk>/withdraw/", director.entry_withdraw, name="entry_withdraw"),
     path("entries/<int:pk>/substitute/", director.entry_substitute, name="entry_substitute"),
     # sessions and sections

@@ -35,7 +35,7 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import publish, registration, setup
+from ..services import online_entry, publish, registration, setup
 from ..services.adjustments import describe
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
@@ -75,6 +75,7 @@ def tournament_edit(request, pk):
     if request.method == "POST" and form.is_valid():
         try:
             setup.update_tournament(tournament, form.cleaned_data)
+            online_entry.fill_places(tournament)  # more tables: the waiting list moves up
         except TournamentError as exc:
             add_service_error(form, exc)
         else:
@@ -93,6 +94,10 @@ def tournament_detail(request, pk):
         "entry_count": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
         "publish_form": PublishForm(),
         "period_over": publish.correction_period_over(tournament),
+        "registrations": online_entry.live_registrations(tournament),
+        "registration_places": online_entry.places(tournament),
+        "registrations_to_take": online_entry.placed(tournament)
+        .filter(entry__isnull=True).count(),
     })
 
 

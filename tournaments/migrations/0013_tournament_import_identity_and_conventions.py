@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0011_audit_director_entry_table_code'),
+        ('tournaments', '0012_online_entry_and_calendar'),
     ]
 
     operations = [
