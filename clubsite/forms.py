@@ -89,7 +89,7 @@ class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ["name", "federation", "federation_club_id", "address", "season_start_month",
-                  "contact_email", "contact_phone"]
+                  "contact_email", "contact_phone", "secretaries_create_tournaments"]
         widgets = {"address": forms.Textarea(attrs={"rows": 3})}
 
     def clean_season_start_month(self):

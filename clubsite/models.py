@@ -41,6 +41,11 @@ class Club(models.Model):
     )
     contact_email = models.EmailField(_("contact email"), blank=True)
     contact_phone = models.CharField(_("contact phone"), max_length=40, blank=True)
+    secretaries_create_tournaments = models.BooleanField(
+        _("secretaries may create tournaments"), default=False,
+        help_text=_("Directors always may; with this, the secretary can also put a "
+                    "tournament on the calendar for a director to set up."),
+    )
 
     class Meta:
         verbose_name = _("club")
@@ -334,3 +339,36 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · {self.amount} · {self.paid_on}"
+
+
+class ArrearsReminder(models.Model):
+    """One reminder mail about one debt: who asked for it, to whom it went, for which debt
+    (season and the balance owed then) and whether it went out. A debt is the same while
+    its balance is: a second reminder about it is only sent when asked for explicitly."""
+
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.PROTECT)
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.PROTECT, related_name="reminders"
+    )
+    email = models.EmailField(_("sent to"))
+    due = models.DecimalField(_("due"), max_digits=8, decimal_places=2)
+    paid = models.DecimalField(_("paid"), max_digits=8, decimal_places=2)
+    balance = models.DecimalField(_("owed"), max_digits=8, decimal_places=2)
+    subject = models.CharField(_("subject"), max_length=200)
+    body = models.TextField(_("message"))
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("sent by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )
+    requested_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("mailed at"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        verbose_name = _("arrears reminder")
+        verbose_name_plural = _("arrears reminders")
+        indexes = [models.Index(fields=["season", "member", "balance"])]
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.balance} · {self.requested_at:%Y-%m-%d}"

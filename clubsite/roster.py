@@ -11,9 +11,11 @@ import io
 import unicodedata
 from dataclasses import asdict, dataclass, field
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -187,11 +189,43 @@ def _parse_date(text: str) -> datetime.date:
     raise ValueError
 
 
+# The site's own words for a licence this season (``services.LicenceState``, the member
+# list and its CSV: "Vigente", "Solicitada", …) as licence statuses, so that a file the site
+# wrote can be read back. "Never licensed" becomes a licence still to be arranged.
+STATE_AS_STATUS = {"valid": "active", "in_progress": "requested", "expired": "expired",
+                   "cancelled": "cancelled", "none": "pending"}
+
+
+def _in_every_language(label) -> set[str]:
+    """``label`` folded as each of the site's languages writes it."""
+    out = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            out.add(fold(str(label)))
+    return out
+
+
+def _header_spellings() -> dict[str, set[str]]:
+    """``COLUMNS`` plus the headings the site's own member list CSV writes, in every
+    language ("Licencia esta temporada", "Licença nesta época", "Licence this season")."""
+    spellings = {column: set(names) for column, names in COLUMNS.items()}
+    spellings["licence_status"] |= {
+        n.replace(" ", "_") for n in _in_every_language(gettext_lazy("Licence this season"))}
+    return spellings
+
+
 def _status_lookup() -> dict[str, str]:
+    from .services import LicenceState
+
     lookup = {}
     for value, label in LicenceStatus.choices:
         lookup[fold(value)] = value
-        lookup[fold(str(label))] = value
+        for word in _in_every_language(label):
+            lookup[word] = value
+    for state, label in LicenceState.CHOICES:
+        for word in _in_every_language(label):
+            lookup.setdefault(word, STATE_AS_STATUS[state])
+        lookup.setdefault(fold(state), STATE_AS_STATUS[state])
     # Federation rosters often use these words in Spanish and Portuguese.
     lookup.update({"activa": "active", "ativa": "active", "alta": "active",
                    "caducada": "expired", "expirada": "expired", "baja": "cancelled",
@@ -212,8 +246,9 @@ def read_roster(content: bytes, filename: str) -> RosterPreview:
         return RosterPreview(rows=[], file_errors=[_("The file is empty.")])
     header = [_normalise_header(h) for h in table[0]]
     positions: dict[str, int] = {}
+    columns = _header_spellings()
     for index, name in enumerate(header):
-        for column, spellings in COLUMNS.items():
+        for column, spellings in columns.items():
             if name in spellings and column not in positions:
                 positions[column] = index
     missing = [c for c in REQUIRED if c not in positions]

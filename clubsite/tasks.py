@@ -1,34 +1,33 @@
 """Background jobs of the club app."""
 
 from celery import shared_task
-from django.core.mail import send_mass_mail
-from django.utils import translation
-from django.utils.translation import gettext as _
+from django.core.mail import get_connection
+from django.core.mail.message import EmailMessage
+from django.utils import timezone
 
-from .models import Club, Season
-from .services import arrears
+from .models import ArrearsReminder
 
 
 @shared_task(acks_late=True)
-def send_arrears_reminders(season_id: int, language: str = "es") -> int:
-    """Mail every member in arrears for the season who has an email address.
+def send_arrears_reminders(reminder_ids: list[int]) -> int:
+    """Mail the reminders the secretary confirmed (``clubsite.reminders.queue``).
 
-    Runs in a worker because an SMTP server can be slow or down; returns how many mails
-    went out, so the caller (and a retry) can see the outcome.
+    Runs in a worker because an SMTP server can be slow or down. Each row is mailed once:
+    a row already marked as mailed is skipped, so a retried job sends nothing twice; a
+    failure is written on the row. Returns how many mails went out.
     """
-    season = Season.objects.get(pk=season_id)
-    club = Club.load()
-    with translation.override(language):
-        messages = []
-        for row in arrears(season):
-            if not row.member.email:
+    sent = 0
+    with get_connection() as connection:
+        for row in ArrearsReminder.objects.filter(pk__in=reminder_ids, sent_at__isnull=True):
+            message = EmailMessage(row.subject, row.body, None, [row.email],
+                                   connection=connection)
+            try:
+                message.send()
+            except Exception as exc:  # the SMTP server's refusal, kept for the secretary
+                row.error = str(exc)[:300]
+                row.save(update_fields=["error"])
                 continue
-            subject = _("%(club)s: fees pending for %(season)s") % {
-                "club": club.name, "season": season}
-            body = _(
-                "Dear %(name)s,\n\nour records show %(amount)s pending for season %(season)s.\n"
-                "If you have already paid, please ignore this message.\n\n%(club)s"
-            ) % {"name": row.member.first_name, "amount": row.balance, "season": season,
-                 "club": club.name}
-            messages.append((subject, body, None, [row.member.email]))
-    return send_mass_mail(messages, fail_silently=False) if messages else 0
+            row.sent_at, row.error = timezone.now(), ""
+            row.save(update_fields=["sent_at", "error"])
+            sent += 1
+    return sent

@@ -1,15 +1,17 @@
 """Views of the club app: HTTP and permissions only; the rules live in services and roster."""
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 from simple_history.utils import update_change_reason
 
-from . import services
+from . import reminders, services
 from .accounts import AccountError, open_player_account
 from .exports import csv_response
 from .filters import MemberFilter
@@ -237,14 +239,46 @@ def arrears(request):
 
 
 @secretary_required
+def arrears_preview(request):
+    """Every reminder mail as it would go out, with its recipient: the secretary ticks the
+    ones to send. Nothing is sent from here."""
+    season = Season.current()
+    drafts = reminders.drafts(season, request.LANGUAGE_CODE)
+    return render(request, "clubsite/arrears_preview.html", {
+        "season": season, "drafts": drafts,
+        "mailable": sum(1 for d in drafts if d.can_mail and not d.already_sent),
+    })
+
+
+@secretary_required
 @require_POST
 def arrears_remind(request):
-    """Queue reminder mails to everyone in arrears; a worker sends them."""
+    """Send the reminders ticked on the preview (recorded first; a worker mails them)."""
     from .tasks import send_arrears_reminders
 
-    send_arrears_reminders.delay(Season.current().pk, request.LANGUAGE_CODE)
-    messages.success(request, _("Reminders are being sent to members in arrears with an email."))
-    return redirect("clubsite:arrears")
+    season = Season.current()
+    chosen = [v for v in request.POST.getlist("member") if v.isdigit()]
+    again = [v for v in request.POST.getlist("again") if v.isdigit()]
+    rows = reminders.queue(season, members=chosen + again, again=again, user=request.user,
+                           language=request.LANGUAGE_CODE) if chosen or again else []
+    if not rows:
+        messages.error(request, _("No reminder was sent: tick the members to remind on the "
+                                  "preview."))
+        return redirect("clubsite:arrears_preview")
+    ids = [row.pk for row in rows]
+    transaction.on_commit(lambda: send_arrears_reminders.delay(ids))
+    messages.success(request, ngettext("%(count)d reminder is being sent.",
+                                       "%(count)d reminders are being sent.", len(ids))
+                     % {"count": len(ids)})
+    return redirect("clubsite:arrears_sent")
+
+
+@secretary_required
+def arrears_sent(request):
+    """The record of reminders: when, asked by whom, to whom, for which debt, mailed or not."""
+    season = Season.current()
+    page = Paginator(reminders.history(season), 50).get_page(request.GET.get("page"))
+    return render(request, "clubsite/arrears_sent.html", {"season": season, "page": page})
 
 
 @secretary_required

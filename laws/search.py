@@ -19,13 +19,15 @@ import snowballstemmer
 from django.db import connection
 from django.utils.html import escape
 
+from . import synonyms
 from .models import Edition, Node
 
 CONFIG = {"es": "es_unaccent", "pt": "pt_unaccent"}
 STEMMER_LANG = {"es": "spanish", "pt": "portuguese"}
 WORD = re.compile(r"\w+", re.UNICODE)
 FTS_TABLE = "laws_node_fts"
-LIMIT = 30
+LIMIT = 30  # hits per page
+DEFAULT_EDITION = {"es": "es-2017", "pt": "pt-1997", "en": "es-2017"}
 
 
 def unaccent(text: str) -> str:
@@ -93,15 +95,24 @@ def clean_query(text: str) -> str:
     return "".join(c for c in text if c.isprintable())[:MAX_QUERY].strip()
 
 
-def search(query: str, edition: Edition, limit: int = LIMIT) -> list[Hit]:
-    """Ranked hits for ``query`` (all words must match) within one edition."""
+def default_edition_code(language: str) -> str:
+    """The edition searched when the visitor picked none: the UI language's own (pt →
+    pt-1997, es → es-2017). English has no edition: es-2017, the current Laws, which the
+    English synonym list reaches."""
+    return DEFAULT_EDITION.get((language or "es")[:2], DEFAULT_EDITION["es"])
+
+
+def search(query: str, edition: Edition, limit: int = LIMIT, offset: int = 0) -> list[Hit]:
+    """Ranked hits ``offset``..``offset + limit`` for ``query`` (all words must match) within
+    one edition; English bridge terms are first put into the edition's language."""
+    query = synonyms.translate(query, edition.language)
     words = stems(query, edition.language)
     if not words:
         return []
     if connection.vendor == "postgresql":
-        ranked = _search_postgres(query, edition, limit)
+        ranked = _search_postgres(query, edition, limit, offset)
     else:
-        ranked = _search_sqlite(words, edition, limit)
+        ranked = _search_sqlite(words, edition, limit, offset)
     nodes = Node.objects.select_related("law", "edition").in_bulk([pk for pk, _ in ranked])
     return [
         Hit(nodes[pk], rank, snippet(nodes[pk].search_text, words, edition.language))
@@ -110,28 +121,75 @@ def search(query: str, edition: Edition, limit: int = LIMIT) -> list[Hit]:
     ]
 
 
-def _search_postgres(query: str, edition: Edition, limit: int) -> list[tuple[int, float]]:
+def count(query: str, edition: Edition) -> int:
+    """How many hits ``search`` finds for ``query`` in all (for the pages)."""
+    query = synonyms.translate(query, edition.language)
+    words = stems(query, edition.language)
+    if not words:
+        return 0
+    with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            cur.execute(
+                "SELECT count(*) FROM laws_node, plainto_tsquery(%s::regconfig, %s) q "
+                "WHERE edition_id = %s AND search_vector @@ q",
+                [CONFIG.get(edition.language, "es_unaccent"), query, edition.pk],
+            )
+        else:
+            cur.execute(
+                f"SELECT count(*) FROM {FTS_TABLE} f JOIN laws_node n ON n.id = f.rowid "
+                f"WHERE {FTS_TABLE} MATCH %s AND n.edition_id = %s",
+                [_fts_match(words), edition.pk],
+            )
+        return cur.fetchone()[0]
+
+
+class Results:
+    """All hits of one search as a lazy sequence, so that Django's ``Paginator`` can count
+    them and fetch only the page shown."""
+
+    def __init__(self, query: str, edition: Edition):
+        self.query, self.edition = query, edition
+
+    def count(self) -> int:
+        return count(self.query, self.edition)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, item: slice) -> list[Hit]:
+        start, stop = item.start or 0, item.stop
+        return search(self.query, self.edition, limit=stop - start, offset=start)
+
+
+def _search_postgres(
+    query: str, edition: Edition, limit: int, offset: int = 0
+) -> list[tuple[int, float]]:
     config = CONFIG.get(edition.language, "es_unaccent")
     with connection.cursor() as cur:
         cur.execute(
             "SELECT id, ts_rank_cd(search_vector, q) AS rank "
             "FROM laws_node, plainto_tsquery(%s::regconfig, %s) q "
             "WHERE edition_id = %s AND search_vector @@ q "
-            "ORDER BY rank DESC, id LIMIT %s",
-            [config, query, edition.pk, limit],
+            "ORDER BY rank DESC, id LIMIT %s OFFSET %s",
+            [config, query, edition.pk, limit, offset],
         )
         return [(pk, float(rank)) for pk, rank in cur.fetchall()]
 
 
-def _search_sqlite(words: list[str], edition: Edition, limit: int) -> list[tuple[int, float]]:
-    match = " AND ".join('"' + w.replace('"', "") + '"' for w in words)
+def _fts_match(words: list[str]) -> str:
+    return " AND ".join('"' + w.replace('"', "") + '"' for w in words)
+
+
+def _search_sqlite(
+    words: list[str], edition: Edition, limit: int, offset: int = 0
+) -> list[tuple[int, float]]:
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT f.rowid, -bm25({FTS_TABLE}) AS rank FROM {FTS_TABLE} f "
             "JOIN laws_node n ON n.id = f.rowid "
             f"WHERE {FTS_TABLE} MATCH %s AND n.edition_id = %s "
-            "ORDER BY rank DESC, f.rowid LIMIT %s",
-            [match, edition.pk, limit],
+            "ORDER BY rank DESC, f.rowid LIMIT %s OFFSET %s",
+            [_fts_match(words), edition.pk, limit, offset],
         )
         return [(pk, float(rank)) for pk, rank in cur.fetchall()]
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Max, Min
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubsite.permissions import public
@@ -29,7 +31,13 @@ def index(request):
     editions = Edition.objects.annotate(
         n_laws=Count("laws"), first=Min("laws__number"), last=Max("laws__number")
     ).order_by("position")  # Meta.ordering is not applied to aggregate queries
-    return render(request, "laws/index.html", {"editions": editions})
+    default = search.default_edition_code(get_language())
+    searched = next((e for e in editions if e.code == default), None)
+    return render(
+        request,
+        "laws/index.html",
+        {"editions": editions, "searched": searched or (editions[0] if editions else None)},
+    )
 
 
 @public
@@ -92,16 +100,21 @@ def compare(request, number):
 
 @public
 def search_view(request):
-    """Public: anyone. Full-text search; a law citation as the query jumps to it."""
+    """Public: anyone. Full-text search, paged; the UI language's edition unless the visitor
+    picks another; a law citation as the query jumps to it."""
     query = search.clean_query(request.GET.get("q", ""))
     editions = Edition.objects.all()
-    code = request.GET.get("edition") or DEFAULT_LEFT
+    code = request.GET.get("edition") or search.default_edition_code(get_language())
     edition = _edition(code)
     if query and parse_citation(query):
         citation = cite(edition.code, query)
         if citation:
             return redirect(citation.url)
-    hits = search.search(query, edition) if query else []
+    page = None
+    if query:
+        page = Paginator(search.Results(query, edition), search.LIMIT).get_page(
+            request.GET.get("page")
+        )
     return render(
         request,
         "laws/search.html",
@@ -109,7 +122,8 @@ def search_view(request):
             "query": query,
             "edition": edition,
             "editions": editions,
-            "hits": hits,
+            "page": page,
+            "hits": page.object_list if page else [],
             "title": _("Search the Laws"),
         },
     )

@@ -153,3 +153,38 @@ def test_bad_cells_through_the_page_are_listed_without_a_500(secretary_client):
     assert "Columna «apellidos»" in html  # the column, in the page's language (Spanish)
     assert secretary_client.post(reverse("clubsite:roster_confirm")).status_code == 302
     assert not Member.objects.exists()
+
+
+@pytest.mark.parametrize("words,expected", [
+    # what the site's member list writes ("Licencia esta temporada"), in es, pt and en
+    (("Vigente", "Solicitada", "Caducada", "Anulada", "Nunca federado"),
+     ["active", "requested", "expired", "cancelled", "pending"]),
+    (("Válida", "Pedida", "Caducada", "Anulada", "Nunca federado"),
+     ["active", "requested", "expired", "cancelled", "pending"]),
+    (("Valid", "Requested", "Expired", "Cancelled", "Never licensed"),
+     ["active", "requested", "expired", "cancelled", "pending"]),
+    # the licence statuses' own words in every language, whatever the reader's language
+    (("Activo", "Pendiente", "Pendente", "Active", "Pending"),
+     ["active", "pending", "pending", "active", "pending"]),
+])
+def test_roster_reads_the_states_the_site_writes(words, expected):
+    lines = "".join(f"AEB-{i};Apellido{i};Nombre{i};{w}\n" for i, w in enumerate(words))
+    for language in ("es", "pt", "en"):
+        with translation.override(language):
+            preview = read_roster(("licencia;apellidos;nombre;estado\n" + lines).encode(),
+                                  "r.csv")
+        assert preview.ok, (language, [r.errors for r in preview.bad_rows])
+        assert [r.licence_status for r in preview.rows] == expected
+
+
+def test_the_member_list_csv_reads_back(secretary_client):
+    """The secretary's own export, headings and words in Spanish, imports again."""
+    from clubsite.models import LicenceStatus
+
+    member = Member.objects.create(first_name="Ana", last_name="Ruiz", licence_number="AEB-9")
+    Licence.objects.create(member=member, season=Season.current(), status=LicenceStatus.ACTIVE)
+    with translation.override("es"):
+        content = secretary_client.get(reverse("clubsite:member_export")).content
+        preview = read_roster(content, "socios.csv")
+    assert preview.ok, [r.errors for r in preview.bad_rows]
+    assert [(r.licence_number, r.licence_status) for r in preview.rows] == [("AEB-9", "active")]

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
+from clubsite import reminders
 from clubsite.models import Member, Season
 from clubsite.tasks import send_arrears_reminders
 
@@ -53,17 +54,23 @@ def test_browser_language_does_not_override_the_club_language(client):
 
 
 @pytest.mark.django_db
-def test_arrears_reminders_mail_members_with_email(demo_club):
-    sent = send_arrears_reminders(Season.current().pk, "es")
-    assert sent == len(mail.outbox) > 0
+def test_arrears_reminders_mail_members_with_email(demo_club, secretary):
+    season = Season.current()
+    with_mail = [d.member.pk for d in reminders.drafts(season, "es") if d.can_mail]
+    rows = reminders.queue(season, members=with_mail, user=secretary, language="es")
+    sent = send_arrears_reminders([r.pk for r in rows])
+    assert sent == len(mail.outbox) == len(with_mail) > 0
     assert "pendiente" in mail.outbox[0].body
 
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_arrears_reminders_run_on_a_real_worker(demo_club, celery_worker_process, tmp_path):
+    season = Season.current()
     members_with_mail = Member.objects.exclude(email="").count()
-    result = send_arrears_reminders.delay(Season.current().pk, "pt")
+    chosen = [d.member.pk for d in reminders.drafts(season, "pt") if d.can_mail]
+    rows = reminders.queue(season, members=chosen, user=None, language="pt")
+    result = send_arrears_reminders.delay([r.pk for r in rows])
     sent = result.get(timeout=60)
     assert 0 < sent <= members_with_mail
     files = list(Path(celery_worker_process.mail_dir).iterdir())

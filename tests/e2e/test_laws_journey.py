@@ -77,3 +77,48 @@ def test_director_looks_up_a_revoke_on_a_tablet(live_server, new_page):
     page.wait_for_url(re.compile(r"/laws/es-2017/definitions/#[\w-]+"))
     assert page.evaluate("document.querySelector(':target') !== null")
     screenshot(page, "laws-6-definitions")
+
+
+@pytest.mark.parametrize(
+    "language,edition,term,laws",
+    [
+        ("pt", "pt-1997", "revoke", {61, 62, 63, 64}),
+        ("es", "es-2017", "claim", {68, 69, 70}),
+        ("en", "es-2017", "insufficient bid", {27}),
+    ],
+)
+def test_visitor_searches_in_english_in_their_language(
+    live_server, new_page, language, edition, term, laws
+):
+    """A visiting player, on a phone, types an English term: the UI language's edition is
+    searched, the English word finds the law, and results run over more than one page."""
+    from e2e_helpers import choose_language
+
+    store(parse_all())
+    base = live_server.url
+    page = new_page("phone")
+    choose_language(page, base, language)
+    page.goto(f"{base}/laws/")
+    assert page.locator(".laws-search select").input_value() == edition
+    page.fill("#laws-q", term)
+    page.click(".laws-search button[type=submit]")
+    page.wait_for_url(re.compile(r"/laws/search/\?q="))
+    links = page.locator("ol.hits li.hit > a")
+    found = {
+        int(re.match(rf"^/laws/{edition}/(\d+)/", links.nth(i).get_attribute("href")).group(1))
+        for i in range(min(5, links.count()))
+    }
+    assert found & laws, found
+    assert page.locator("ol.hits mark").count() > 0
+    screenshot(page, f"laws-7-english-{language}")
+
+    page.fill("#laws-q", "carta")
+    page.click(".laws-search button[type=submit]")
+    page.wait_for_url(re.compile(r"q=carta"))
+    on_first = page.locator("ol.hits li.hit").count()
+    page.click(".pagination a[rel=next]")
+    page.wait_for_url(re.compile(r"page=2"))
+    assert page.locator("ol.hits").get_attribute("start") == str(on_first + 1)
+    assert page.locator("ol.hits li.hit").count() > 0
+    assert page.locator(".pagination a[rel=prev]").is_visible()
+    screenshot(page, f"laws-8-page-2-{language}")

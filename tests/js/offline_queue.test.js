@@ -177,3 +177,93 @@ test("interpret reads the table endpoint's answers", () => {
   assert.equal(OfflineQueue.interpret(r, null).state, "waiting");
   assert.equal(OfflineQueue.content("b=1&a=2&idempotency_key=x"), "a=2&b=1");
 });
+
+/* A server for changes to stored rows: /table/correct/<pk>/ sets "made" (refused once
+ * confirmed), /table/dispute/<pk>/ records a reason (400 without one). */
+function changeServer(base) {
+  const s = base;
+  const plain = s.post;
+  s.post = async (url, text) => {
+    const m = url.match(/^\/table\/(correct|dispute)\/(\d+)\/$/);
+    if (!m) return plain(url, text);
+    if (!s.online) throw new TypeError("Failed to fetch");
+    s.posts.push(url);
+    const row = [...s.rows.values()].find((r) => r.pk === Number(m[2]));
+    const fields = new URLSearchParams(text);
+    if (m[1] === "dispute") {
+      if (!fields.get("reason")) return { status: 400, data: { errors: { reason: ["Say why."] } } };
+      row.dispute = fields.get("reason");
+      return { status: 200, data: { result: row.pk, url: "/table/play/1/1/", state: "disputed" } };
+    }
+    if (row.confirmed && row.made !== fields.get("made")) {
+      return { status: 403, data: { error: "No longer." } };
+    }
+    row.made = fields.get("made");
+    return { status: 200, data: { result: row.pk, url: "/table/play/1/1/", state: "entered" } };
+  };
+  return s;
+}
+
+function change(kind, pk, board, fields, key) {
+  const b = new URLSearchParams(fields).toString();
+  return { kind, pk, table: 7, round: 1, board, key, url: `/table/${kind}/${pk}/`, body: b,
+    content: OfflineQueue.content(b) };
+}
+
+test("a correction made offline is sent after its result, in order, and stored", async () => {
+  const q = await fresh();
+  const s = changeServer(server());
+  await q.addResult(result(1, "=", "r1"));
+  await q.flush("7", s.post);
+  const pk = s.rows.get("r1").pk;
+  s.online = false;
+  await q.addChange(change("correct", pk, 1, { round: "1", board: "1", made: "+1" }, "c1"));
+  // a second correction while the first waits replaces it: one is sent
+  await q.addChange(change("correct", pk, 1, { round: "1", board: "1", made: "+2" }, "c2"));
+  assert.equal(await q.pending("7"), 1);
+  await q.flush("7", s.post);
+  assert.equal(s.rows.get("r1").made, "=");
+  s.online = true;
+  const done = await q.flush("7", s.post);
+  assert.equal(done.length, 1);
+  assert.equal(done[0].outcome.state, OfflineQueue.SAVED);
+  assert.equal(s.rows.get("r1").made, "+2");
+  assert.deepEqual(s.posts.filter((u) => u.includes("correct")), [`/table/correct/${pk}/`]);
+  assert.equal(await q.pending("7"), 0);
+});
+
+test("the same rejection tapped twice is queued once; without a reason it is marked", async () => {
+  const q = await fresh();
+  const s = changeServer(server());
+  await q.addResult(result(1, "=", "r1"));
+  await q.flush("7", s.post);
+  const pk = s.rows.get("r1").pk;
+  await q.addChange(change("dispute", pk, 1, { reason: "" }, "d0"));
+  let done = await q.flush("7", s.post);
+  assert.equal(done[0].outcome.state, OfflineQueue.INVALID);
+  assert.deepEqual(done[0].outcome.errors, { reason: ["Say why."] });
+  await q.remove("d0");
+  s.online = false;
+  await q.addChange(change("dispute", pk, 1, { reason: "11 bazas" }, "d1"));
+  await q.addChange(change("dispute", pk, 1, { reason: "11 bazas" }, "d2"));
+  assert.equal((await q.list("7")).length, 1);
+  s.online = true;
+  done = await q.flush("7", s.post);
+  assert.equal(done[0].outcome.state, OfflineQueue.SAVED);
+  assert.equal(s.rows.get("r1").dispute, "11 bazas");
+});
+
+test("a correction the server refuses (already confirmed) is marked, not resent", async () => {
+  const q = await fresh();
+  const s = changeServer(server());
+  await q.addResult(result(1, "=", "r1"));
+  await q.flush("7", s.post);
+  const pk = s.rows.get("r1").pk;
+  s.rows.get("r1").confirmed = true;
+  await q.addChange(change("correct", pk, 1, { round: "1", board: "1", made: "-1" }, "c1"));
+  const done = await q.flush("7", s.post);
+  assert.equal(done[0].outcome.state, OfflineQueue.REFUSED);
+  const again = await q.flush("7", s.post);
+  assert.equal(again.length, 0);
+  assert.equal(s.rows.get("r1").made, "=");
+});

@@ -133,7 +133,7 @@ DECISIONS: dict[str, Decision] = {
     **_secretary_pages("member_list", "member_create", "member_export", "member_detail",
                        "member_edit", "payment_create", "categories", "licences_renew",
                        "roster_import", "arrears", "fee_schedule", "club_settings",
-                       "audit_log"),
+                       "audit_log", "arrears_preview", "arrears_sent"),
     **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
@@ -155,7 +155,9 @@ DECISIONS: dict[str, Decision] = {
     **{f"laws:{n}": page(PUBLIC_VIEW, EVERYONE)
        for n in ("index", "search", "compare", "toc", "definitions", "law")},
     # the director
-    **_director_pages("index", "tournament_create", "tournament", "tournament_edit", "entries",
+    # secretaries too where the club allows it (not in the matrix's club: refused)
+    "director:tournament_create": page(OFFICE_VIEW, DIRECTOR_ONLY),
+    **_director_pages("index", "tournament", "tournament_edit", "entries",
                       "member_search", "audit", "audit_csv", "entry_substitute", "session",
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",
@@ -164,9 +166,10 @@ DECISIONS: dict[str, Decision] = {
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
+                        "entry_reinstate",
                         "section_add", "session_start", "session_finish", "analyse",
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
-                        "deal", "resolve", "confirm", "teams_start", "teams_draw",
+                        "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",
                         "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
     # the calendar: anyone reads it; entering needs an account (the services refuse what is
     # not the member's own)
@@ -192,6 +195,8 @@ DECISIONS: dict[str, Decision] = {
     "table:preview": action(DEVICE_VIEW, EACH_DEVICE_ACTION),
     "table:result": action(DEVICE_VIEW, EACH_DEVICE_ACTION),
     "table:confirm": action(DEVICE_VIEW, DEVICE_A_ACTION),
+    "table:correct": action(DEVICE_VIEW, DEVICE_A_ACTION),  # its own table's line only
+    "table:dispute": action(DEVICE_VIEW, DEVICE_A_ACTION),
     # published results: anyone
     **{f"results:{n}": page(PUBLIC_VIEW, EVERYONE)
        for n in ("index", "season", "season_for", "player", "tournament", "pdf", "event",

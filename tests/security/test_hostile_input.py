@@ -41,7 +41,7 @@ from tests.security.hostile_corpus import SEED, corpus
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
-from tournaments.services import entry, registration, setup
+from tournaments.services import entry, registration, setup, table_corrections
 from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -241,7 +241,9 @@ class Driver:
                 if kinds.get(name) in ("text", "textarea", "email", None) and \
                         len(value.strip()) >= 4 and name not in NOT_STORED:
                     expected = value.strip().replace("\r\n", "\n")
-                    assert stored(expected), ("saved differently", path, name, expected[:60])
+                    # a one-line input keeps a CRLF it was sent (no browser sends one there)
+                    assert stored(expected) or stored(value.strip()), (
+                        "saved differently", path, name, expected[:60])
         return after
 
 
@@ -298,6 +300,15 @@ def world(demo_club, mitchell_session, members):
                         contract="3NT", declarer="S", tricks=9, idempotency_key="to-confirm")
     table3 = next(t for t in round_one if int(t["table"]) == 3)
     clash = worlds.conflict(section, 3, 1, table3["boards"][0])
+    # Table 2's first board was rejected by the opponents: the director keeps or corrects it.
+    table2 = next(t for t in round_one if int(t["table"]) == 2)
+    code2 = TableCode.objects.get(section=section, table=2, active=True)
+    disputed = entry.submit_result(table_code=code2, round=1, board=table2["boards"][0],
+                                   contract="4S", declarer="N", tricks=10,
+                                   idempotency_key="disputed").result
+    table_corrections.dispute_at_table(disputed, table_code=code2, reason="Fueron 11")
+    # A pair of the planned event withdrew: the director may undo it.
+    registration.withdraw_entry(planned.entries.first(), user=director, reason="Enfermo")
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://fed.example/api")
     endpoint.uploads.create(tournament=finished, file_format=FileFormat.USEBIO,
                             file_name="finished.xml", content="<USEBIO/>",
@@ -322,7 +333,7 @@ def world(demo_club, mitchell_session, members):
     return {"clients": clients, "section": section, "planned": planned,
             "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
             "individual": individual_section, "seating": seating, "finished": finished,
-            "conflict": clash, "reset": reset.url, "online": online}
+            "conflict": clash, "disputed": disputed, "reset": reset.url, "online": online}
 
 
 def starts(world):
@@ -346,6 +357,7 @@ def starts(world):
                        reverse("clubsite:roster_import"), reverse("clubsite:club_settings"),
                        reverse("clubsite:categories"), reverse("clubsite:fee_schedule"),
                        reverse("clubsite:licences_renew"), reverse("uploads:index"),
+                       reverse("clubsite:arrears_preview"),
                        reverse("uploads:endpoint_new"),
                        reverse("uploads:endpoint_edit", args=[world["endpoint"].pk]),
                        reverse("uploads:pdf", args=[world["finished"].slug]),
@@ -364,6 +376,9 @@ def starts(world):
                                                      clash.board.number]),
                       reverse("director:penalties", args=[session.pk]),
                       reverse("director:entries", args=[tournament.pk]),
+                      reverse("director:entries", args=[world["planned"].pk]),
+                      reverse("director:line", args=[section.pk, 1, world["disputed"].table,
+                                                     world["disputed"].board.number]),
                       reverse("director:session", args=[world["planned"].sessions.get().pk]),
                       reverse("director:movement", args=[planned_section.pk]),
                       reverse("director:change_rounds", args=[section.pk]),

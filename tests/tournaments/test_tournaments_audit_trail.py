@@ -231,6 +231,9 @@ def test_audit_page_links_the_csv(director_client, mitchell_session):
     page = director_client.get(reverse("director:audit", args=[tournament.pk])).content.decode()
     url = reverse("director:audit_csv", args=[tournament.pk])
     assert f'href="{url}"' in page
+    # filtered by a session, the download is that session's
+    page = director_client.get(reverse("director:audit", args=[tournament.pk]),
+                               {"session": mitchell_session.session_id}).content.decode()
     assert f'href="{url}?session={mitchell_session.session_id}"' in page
 
 

@@ -67,10 +67,14 @@ def row(item: AuditEntry) -> tuple:
 
 
 def audit_csv(tournament: Tournament, session: Session | None = None,
-              delimiter: str = ",") -> tuple[str, bytes]:
-    """(file name, content) of the tournament's trail, or of one session's."""
+              delimiter: str = ",", rows=None) -> tuple[str, bytes]:
+    """(file name, content) of the tournament's trail, or of one session's; ``rows`` (the
+    page's filtered entries) narrows it to what the director is looking at."""
     name = f"audit-{tournament.slug}"
     if session is not None:
         name += f"-session-{session.number}"
-    rows = (row(i) for i in entries(tournament, session))
+    chosen = entries(tournament, session)
+    if rows is not None:
+        chosen = chosen.filter(pk__in=rows.values("pk"))
+    rows = (row(i) for i in chosen)
     return f"{name}.csv", csv_bytes_with_bom(header(), rows, delimiter=delimiter)

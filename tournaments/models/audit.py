@@ -26,6 +26,9 @@ class AuditAction(models.TextChoices):
     PUBLISHED = "published", _("Results published")
     ENTERED = "entered", _("Result entered by the director")
     TABLE_CODE = "table_code", _("Table code replaced")
+    TABLE_EDIT = "table_edit", _("Result corrected at the table")
+    DISPUTED = "disputed", _("Result disputed at the table")
+    REINSTATED = "reinstated", _("Withdrawal undone")
 
 
 class AuditEntry(models.Model):

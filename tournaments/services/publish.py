@@ -9,6 +9,7 @@ import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, SessionStatus, Tournament, TournamentStatus
@@ -30,7 +31,8 @@ def correction_allowed(tournament: Tournament, override: bool) -> bool:
     if not override:
         raise CorrectionPeriodOver(
             _("The correction period ended at %(time)s; confirm the override to change results.")
-            % {"time": timezone.localtime(tournament.correction_period_ends).strftime("%H:%M")})
+            % {"time": date_format(timezone.localtime(tournament.correction_period_ends),
+                                   "DATETIME_FORMAT")})
     return True
 
 

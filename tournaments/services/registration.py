@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubsite.models import Gender, Member
 from clubsite.services import search_members
@@ -59,6 +60,16 @@ def _display_name(members: Sequence[Member]) -> str:
     return " – ".join(m.full_name for m in members)[:300]
 
 
+def players_needed(low: int, high: int) -> str:
+    """"2 different players", "from 4 to 6 different players": never "from 2 to 2"."""
+    if low == high:
+        return ngettext("This event needs %(count)s player per entry.",
+                        "This event needs %(count)s different players per entry.", low) \
+            % {"count": low}
+    return _("This event needs %(low)s to %(high)s different players per entry.") \
+        % {"low": low, "high": high}
+
+
 @transaction.atomic
 def register_entry(tournament: Tournament, members: Sequence[Member], *, name: str = "",
                    late: bool = False) -> Entry:
@@ -69,9 +80,7 @@ def register_entry(tournament: Tournament, members: Sequence[Member], *, name: s
     low, high = PLAYERS_PER_ENTRY[tournament.event_type]
     members = list(members)
     if not low <= len(members) <= high or len({m.pk for m in members}) != len(members):
-        raise TournamentError(
-            _("This event needs %(low)s to %(high)s different players per entry.")
-            % {"low": low, "high": high}, "members")
+        raise TournamentError(players_needed(low, high), "members")
     taken = EntryPlayer.objects.filter(
         entry__tournament=tournament, entry__status=EntryStatus.ACTIVE, active=True,
         member__in=members).select_related("member").first()

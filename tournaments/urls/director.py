@@ -4,8 +4,10 @@ from django.urls import path
 
 from ..views import (
     director,
+    director_disputes,
     director_individual,
     director_print,
+    director_reinstate,
     director_run,
     director_sessions,
     director_setup,
@@ -32,6 +34,8 @@ urlpatterns = [
     path("registrations/<int:pk>/cancel/", online_entry.director_cancel,
          name="registration_cancel"),
     path("entries/<int:pk>/withdraw/", director.entry_withdraw, name="entry_withdraw"),
+    path("entries/<int:pk>/reinstate/", director_reinstate.entry_reinstate,
+         name="entry_reinstate"),
     path("entries/<int:pk>/substitute/", director.entry_substitute, name="entry_substitute"),
     # sessions and sections
     path("sessions/<int:pk>/", director_setup.session_detail, name="session"),
@@ -69,6 +73,7 @@ urlpatterns = [
          name="line"),
     path("results/<int:pk>/resolve/", director_run.resolve, name="resolve"),
     path("results/<int:pk>/confirm/", director_run.confirm, name="confirm"),
+    path("results/<int:pk>/keep/", director_disputes.keep_disputed, name="keep_disputed"),
     # teams events
     path("<int:pk>/teams/", teams_director.settings, name="teams"),
     path("<int:pk>/teams/start/", teams_director.start, name="teams_start"),

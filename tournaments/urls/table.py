@@ -3,7 +3,7 @@ table card's token)."""
 
 from django.urls import path
 
-from ..views import table, table_app, teams_table
+from ..views import table, table_app, table_corrections, teams_table
 
 urlpatterns = [
     path("", table.index, name="index"),
@@ -17,5 +17,7 @@ urlpatterns = [
     path("preview/", table.preview, name="preview"),
     path("result/", table.result, name="result"),
     path("confirm/<int:pk>/", table.confirm, name="confirm"),
+    path("correct/<int:pk>/", table_corrections.correct, name="correct"),
+    path("dispute/<int:pk>/", table_corrections.dispute, name="dispute"),
     path("<str:token>/", table.enter, name="enter"),
 ]

@@ -6,6 +6,8 @@ Views speak HTTP and check the role; every rule is in ``tournaments.services``.
 """
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,11 +15,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.exports import separator_for
-from clubsite.models import Member
+from clubsite.models import Club, Member
 from clubsite.params import int_param
-from clubsite.permissions import director_required
+from clubsite.permissions import (
+    Role,
+    director_required,
+    has_role,
+    secretary_or_director_required,
+)
 
 from ..exports.audit import audit_csv as audit_csv_file
+from ..filters import AuditFilter
 from ..forms.director import (
     EntryForm,
     GuestForm,
@@ -28,15 +36,13 @@ from ..forms.director import (
     add_service_error,
 )
 from ..models import (
-    AuditEntry,
     Entry,
     EntryPlayer,
     EntryStatus,
     EventType,
     Tournament,
 )
-from ..services import online_entry, publish, registration, setup
-from ..services.adjustments import describe
+from ..services import audit_log, online_entry, publish, registration, setup
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
 
@@ -52,8 +58,13 @@ def index(request):
     return render(request, "tournaments/director/index.html", {"tournaments": tournaments})
 
 
-@director_required
+@secretary_or_director_required
 def tournament_create(request):
+    """Directors; secretaries too where the club's settings say so (they put the tournament
+    on the calendar and a director sets it up)."""
+    director = has_role(request.user, Role.DIRECTOR)
+    if not director and not Club.load().secretaries_create_tournaments:
+        raise PermissionDenied
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -63,6 +74,10 @@ def tournament_create(request):
         except TournamentError as exc:
             add_service_error(form, exc)
         else:
+            if not director:
+                messages.success(request, _("Tournament %(name)s created; a director sets it "
+                                            "up.") % {"name": tournament.name})
+                return redirect("home")
             messages.success(request, _("Tournament created."))
             return redirect("director:tournament", tournament.pk)
     return render(request, "tournaments/director/tournament_form.html", {"form": form})
@@ -281,48 +296,40 @@ def entry_substitute(request, pk):
 # --- audit and publication ------------------------------------------------------------------
 
 
-def _shown(key: str, value) -> str:
-    """An audited value as the director reads it: adjusted scores as on the traveller."""
-    if value is None or value == "":
-        return "—"
-    if key == "adjustment" and isinstance(value, dict):
-        return describe(value)
-    if isinstance(value, list):  # a line-up's players, a substitution's names
-        return ", ".join(str(v) for v in value)
-    return str(value)
+AUDIT_PAGE = 50
 
 
 @director_required
 def audit(request, pk):
-    """Every change after entry: who, when, before and after, why, and whether overridden."""
+    """Every change after entry, filtered by session, table, person and kind, paged: who,
+    when (local time), what, before → after in words, why, and whether overridden."""
     tournament = get_tournament(pk)
-    rows = []
-    for item in (AuditEntry.objects.filter(tournament=tournament)
-                 .select_related("user", "table_code", "session", "result__board",
-                                 "result__section")):
-        before, after = item.before or {}, item.after or {}
-        keys = [k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k)]
-        rows.append({"entry": item,
-                     "changes": [(k, _shown(k, before.get(k)), _shown(k, after.get(k)))
-                                 for k in keys],
-                     "law": law_link(item.law)})
+    found = AuditFilter(request.GET or None, tournament=tournament)
+    page = Paginator(found.qs, AUDIT_PAGE).get_page(request.GET.get("page"))
+    rows = [{"entry": item, "who": audit_log.who(item), "changes": audit_log.changes(item),
+             "law": law_link(item.law)} for item in page.object_list]
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(request, "tournaments/director/audit.html",
-                  {"tournament": tournament, "rows": rows,
-                   "sessions": tournament.sessions.order_by("number")})
+                  {"tournament": tournament, "rows": rows, "page": page, "filter": found,
+                   "query": query.urlencode()})
 
 
 @director_required
 def audit_csv(request, pk):
-    """The trail as a CSV file (``?session=<id>``: that session's entries and the
-    tournament-wide ones); local times, formula-safe cells, UTF-8 with BOM."""
+    """The trail as a CSV file, filtered as the page is (session, table, person, kind; an
+    old ``?session=<id>`` link still works); local times, formula-safe cells, UTF-8 with
+    BOM."""
     tournament = get_tournament(pk)
     session = None
-    if "session" in request.GET:
+    if request.GET.get("session"):  # the filter form sends an empty one for "every session"
         session_id = int_param(request.GET, "session")
         session = tournament.sessions.filter(pk=session_id).first() if session_id else None
         if session is None:
             raise Http404(_("No such session in this tournament."))
-    name, content = audit_csv_file(tournament, session, delimiter=separator_for(request))
+    found = AuditFilter(request.GET, tournament=tournament)
+    name, content = audit_csv_file(tournament, session, delimiter=separator_for(request),
+                                   rows=found.qs)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -36,6 +36,8 @@ from ..services import entry as entry_service
 from ..services.adjustments import describe
 from ..services.errors import CorrectionPeriodOver, TournamentError
 from .director_common import contract_html, get_section, get_session, law_link
+from .director_disputes import dispute_context as _dispute_context
+from .director_disputes import disputes_for_console
 
 POLL_SECONDS = 5
 
@@ -84,6 +86,7 @@ def _console_context(session):
                        for s in state.suspicious if s.result_id in rows],
         "conflicts": [{"result": rows[i], "url": link(rows[i])} for i in state.conflicts
                       if i in rows],
+        "disputes": disputes_for_console(session, link),  # rejected at the table
         "unconfirmed": [{"result": rows[i], "url": link(rows[i])} for i in state.unconfirmed
                         if i in rows],
         "round_minutes": sorted(state.round_minutes.items()),
@@ -213,6 +216,7 @@ def line(request, pk, rnd, table, board):
     return render(request, "tournaments/director/line.html", {
         "section": section, "session": section.session, "tournament": tournament,
         "line": found, "current": current, "conflicts": conflicts,
+        **_dispute_context(current),
         "current_adjustment": describe(current.adjustment) if current else "",
         "current_law": law_link(current.law) if current else None,
         "result_form": result_form, "adjust_form": adjust_form, "remove_form": remove_form,

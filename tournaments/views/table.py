@@ -34,7 +34,7 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import board_visibility, entry, table_round, table_signin
+from ..services import board_visibility, entry, table_corrections, table_round, table_signin
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
 from . import table_app
 from .table_device import (
@@ -138,19 +138,22 @@ def home(request):
     current = table_round.table_round(request.table_code)
     shown = table_round.table_round(request.table_code, round_param(request)) \
         if round_param(request) else current
+    states = table_corrections.states([b.result for b in shown.boards])
     return render(request, "tournaments/table/home.html", {
         "table_code": request.table_code, "tr": shown, "current_round": current.round,
         "round_numbers": range(1, shown.rounds + 1),
-        "boards": [_board_row(b) for b in shown.boards],
+        "boards": [_board_row(b, states) for b in shown.boards],
         "js_text": js_text(),
         "offline_urls": table_app.offline_urls(request.table_code, shown),
         **teams_context(request.table_code, shown),  # a teams match and the Swiss wait
     })
 
 
-def _board_row(board_at) -> dict:
+def _board_row(board_at, states: dict) -> dict:
+    state = states.get(board_at.result.pk, "") if board_at.result else ""
     return {"board": board_at.board, "result": _result_parts(board_at.result),
-            "conflict": board_at.conflict, "done": board_at.done}
+            "conflict": board_at.conflict, "done": board_at.done, "state": state,
+            "state_label": table_corrections.STATE_LABELS.get(state, "")}
 
 
 def _result_parts(result: Result | None) -> dict | None:
@@ -193,7 +196,8 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
     stored = next((r for r in rows if r.status == ResultStatus.OK), None)
     conflict = any(r.status == ResultStatus.CONFLICT for r in rows)
     tournament = line.section.session.tournament
-    to_confirm = stored is not None and not stored.confirmed and tournament.opponent_confirmation
+    choices = table_corrections.table_choices(stored)  # state, correct, reject
+    to_confirm = tournament.opponent_confirmation and choices["state"] == table_corrections.ENTERED
     show_traveller = (stored is not None and tournament.show_traveller and not to_confirm)
     # Other tables' results only once every table has played the board (its own result the
     # table sees above).
@@ -207,7 +211,9 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
         "table_code": table_code, "tr": tr, "line": line, "board": line.board,
         "round": round_number, "form": form, "stored": _result_parts(stored),
         "score": _score_parts(stored.ns_score if stored else None), "conflict": conflict,
-        "to_confirm": to_confirm,
+        "to_confirm": to_confirm, "table_state": choices,
+        "correct_form": _correct_form(stored, round_number, board_number)
+        if choices["can_correct"] else None,
         "traveller": _traveller(line.board) if show_traveller and not in_play else None,
         "in_play": in_play,
         "next_board": later[0] if later else None,
@@ -215,6 +221,19 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
                     "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},
         "js_text": js_text(),
     }
+
+
+def _correct_form(stored: Result, round_number: int, board_number: int) -> ResultForm:
+    """The pad again, showing the saved result, for the table's correction."""
+    initial = {"round": round_number, "board": board_number,
+               "idempotency_key": uuid.uuid4().hex, "level": stored.contract or PASS}
+    contract = parse_contract(stored.contract) if stored.contract else None
+    if contract is not None:
+        made = made_text(contract.level, stored.tricks).replace("−", "-")
+        initial.update(level=str(contract.level), strain=contract.strain,
+                       double="X" * contract.doubled, declarer=stored.declarer, made=made,
+                       lead_suit=stored.lead[:1], lead_rank=stored.lead[1:])
+    return ResultForm(initial=initial)
 
 
 def _traveller(board) -> dict:
@@ -356,6 +375,8 @@ def _stored_line(row: Result) -> dict:
 def confirm(request, pk):
     """The opponents' tap: they agree with the result shown."""
     row = get_object_or_404(Result, pk=pk, status=ResultStatus.OK)
+    if not table_corrections.may_confirm(row):
+        raise NotAllowed(_("The opponents rejected this result: the director will decide."))
     entry.confirm_result(row, table_code=request.table_code)
     board_url = reverse("table:board", kwargs={"round": row.round, "board": row.board.number})
     if wants_json(request):  # table.js's queue, sending a tap made offline

@@ -92,6 +92,8 @@ def js_text() -> dict:
                                "the director."),
         "conflict_short": _("Conflict: ask the director"),
         "confirm_waiting": _("East-West's confirmation is waiting to be sent."),
+        "correct_waiting": _("The correction is waiting to be sent."),
+        "dispute_waiting": _("East-West's rejection is waiting to be sent to the director."),
         "offline_preview": _("No connection: the score will be shown once it is back."),
         "discard": _("Discard"),
         "board": _("Board %(board)s"),

@@ -6,7 +6,9 @@
  * `module.exports` in node.
  *
  * An action is a result ("result": posted to the table's JSON endpoint under its idempotency
- * key) or the opponents' tap ("confirm": posted once the result's id is known). Actions are
+ * key), the opponents' tap ("confirm": posted once the result's id is known), or a change to
+ * a stored result: the table's correction ("correct") or the opponents' rejection with a
+ * reason ("dispute"), both posted to the result's own URL. Actions are
  * sent in the order they were queued; the first that gets no answer stops the run, so a
  * later action never overtakes an earlier one. The server stores a key once, so sending an
  * action twice (the page and the worker both syncing, a reply lost) stores it once.
@@ -129,6 +131,33 @@
         kind: "confirm", key: fields.key, table: table, round: String(fields.round),
         board: String(fields.board), after: fields.after || null, pk: fields.pk || null,
         url: fields.url, body: "", csrf: fields.csrf || "", state: WAITING,
+        at: fields.at || Date.now()
+      };
+      t.store.add(entry);
+      return done(t.tx).then(function () { return self.get(entry.key); });
+    });
+  };
+
+  /* Queue a change to a stored result (``kind`` "correct" or "dispute", ``pk`` known). A
+   * newer one of the same kind for the same board, still waiting, replaces the older; the
+   * same one tapped again is kept once. */
+  Queue.prototype.addChange = function (fields) {
+    var self = this;
+    var table = String(fields.table);
+    var round = String(fields.round);
+    var board = String(fields.board);
+    return this.list(table).then(function (rows) {
+      var same = rows.filter(function (e) {
+        return e.kind === fields.kind && e.round === round && e.board === board &&
+          e.state === WAITING;
+      })[0];
+      if (same && same.content === fields.content) return same;
+      var t = self._tx("readwrite");
+      if (same) t.store.delete(same.seq);
+      var entry = {
+        kind: fields.kind, key: fields.key, table: table, round: round, board: board,
+        after: null, pk: fields.pk, url: fields.url, body: fields.body,
+        content: fields.content, csrf: fields.csrf || "", state: WAITING,
         at: fields.at || Date.now()
       };
       t.store.add(entry);

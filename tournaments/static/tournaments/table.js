@@ -113,8 +113,8 @@
     status.textContent = message;
   }
 
-  function showFieldErrors(errors) {
-    var form = document.getElementById("result-form");
+  function showFieldErrors(errors, formId) {
+    var form = document.getElementById(formId || "result-form");
     if (!form) return;
     form.querySelectorAll(".js-error").forEach(function (node) { node.remove(); });
     Object.keys(errors || {}).forEach(function (field) {
@@ -130,8 +130,11 @@
     });
   }
 
+  var WAITING_TEXT = { confirm: "confirm_waiting", correct: "correct_waiting",
+    dispute: "dispute_waiting", result: "waiting" };
+
   function describe(e) {
-    if (e.state === Q.WAITING) return e.kind === "confirm" ? text.confirm_waiting : text.waiting;
+    if (e.state === Q.WAITING) return text[WAITING_TEXT[e.kind] || "waiting"];
     if (e.state === Q.CONFLICT) return text.conflict_director;
     if (e.state === Q.INVALID) return text.invalid + " " + (e.message || "");
     return text.refused + " " + (e.message || "");
@@ -199,9 +202,21 @@
     if (moves && allIn) moves.hidden = false;
   }
 
+  function renderSaved(s) {
+    // A correction or a rejection of the saved result, waiting to be sent.
+    var change = entries.filter(function (e) {
+      return (e.kind === "correct" || e.kind === "dispute") && onThisBoard(e);
+    }).pop();
+    if (!change) return;
+    if (change.state === Q.WAITING) setStatus("waiting", describe(change));
+    else setStatus(change.state, describe(change));
+    s.querySelectorAll("details.table-action").forEach(function (box) { box.open = false; });
+  }
+
   function renderBoard() {
     var s = screen();
-    if (!s || s.dataset.state === "saved") return;
+    if (s && s.dataset.state === "saved") return renderSaved(s);
+    if (!s) return;
     var here = queuedResult(s.dataset.round, s.dataset.board);
     var nav = document.getElementById("offline-nav");
     if (nav) nav.hidden = !here;
@@ -265,6 +280,8 @@
     var outcome = item.outcome;
     if (!onThisBoard(entry)) return;
     if (outcome.state === Q.SAVED) {
+      // Sent: the fresh screen must not show it as still waiting.
+      entries = entries.filter(function (e) { return e.key !== entry.key; });
       setStatus("saved", text.saved);
       screen().dataset.state = "saved";
       if (outcome.url) return swapInSaved(outcome.url);
@@ -273,7 +290,8 @@
     if (outcome.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
     else if (outcome.state === Q.INVALID) {
       setStatus("invalid", text.invalid);
-      showFieldErrors(outcome.errors);
+      showFieldErrors(outcome.errors, entry.kind === "correct" ? "correct-form"
+        : (entry.kind === "dispute" ? "dispute-form" : "result-form"));
     } else setStatus("refused", text.refused + " " + (outcome.message || ""));
   }
 
@@ -323,6 +341,28 @@
       csrf: csrfToken() }, fields)).then(refresh).then(flush);
   }
 
+  function queueChange(kind, form) {
+    // The table's correction or the opponents' rejection of a stored result.
+    if (!queue) return false;
+    var s = screen();
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrfmiddlewaretoken");
+    var content = Q.content(params);
+    var key = newKey();
+    if (kind === "correct") {
+      params.set("idempotency_key", key);
+      var keyInput = form.querySelector("[name=idempotency_key]");
+      if (keyInput) keyInput.value = key;
+    }
+    form.querySelectorAll(".js-error").forEach(function (node) { node.remove(); });
+    queue.addChange({ kind: kind, key: key, table: tableId, round: s.dataset.round,
+      board: s.dataset.board, pk: form.dataset.result, url: form.getAttribute("action"),
+      body: params.toString(), content: content, csrf: csrfToken() }).then(function () {
+      return refresh();
+    }).then(flush);
+    return true;
+  }
+
   function fitToLevel(form) {
     // Only results possible for the chosen level are offered; Pass needs nothing more.
     var checked = form.querySelector("input[name=level]:checked");
@@ -347,6 +387,25 @@
         if (event.target.name === "level") fitToLevel(form);
       });
       fitToLevel(form);
+    }
+    var correctForm = document.getElementById("correct-form");
+    if (correctForm && !correctForm.dataset.ready) {
+      correctForm.dataset.ready = "1";
+      correctForm.addEventListener("submit", function (event) {
+        if (queueChange("correct", correctForm)) event.preventDefault();
+      });
+      correctForm.addEventListener("change", function (event) {
+        if (event.target.name === "level") fitToLevel(correctForm);
+      });
+      fitToLevel(correctForm);
+    }
+    var disputeForm = document.getElementById("dispute-form");
+    if (disputeForm && !disputeForm.dataset.ready) {
+      disputeForm.dataset.ready = "1";
+      disputeForm.addEventListener("submit", function (event) {
+        if (!disputeForm.reason.value.trim()) return; // the server says what is missing
+        if (queueChange("dispute", disputeForm)) event.preventDefault();
+      });
     }
     var offlineConfirm = document.getElementById("offline-confirm-button");
     if (offlineConfirm && !offlineConfirm.dataset.ready) {
