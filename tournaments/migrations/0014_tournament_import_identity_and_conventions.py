@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0012_online_entry_and_calendar'),
+        ('tournaments', '0013_audit_table_corrections_disputes_reinstated'),
     ]
 
     operations = [
