@@ -44,7 +44,6 @@ OUTER_SERVICES_ALLOWED = {
 KNOWN_CYCLES: list[set[str]] = [
     {"tournaments.imports.usebio", "tournaments.imports.usebio_individual",
      "tournaments.imports.usebio_teams"},
-    {"tournaments.imports.usebio_parse", "tournaments.imports.usebio_teams_parse"},
 ]
 KNOWN_UPWARD: set[str] = {
 }

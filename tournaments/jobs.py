@@ -80,7 +80,8 @@ def send_upload(self, upload_pk: int) -> str:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None) -> int:
+def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None,
+                       replace: bool = False) -> int:
     """Import a USEBIO file (all or nothing); returns the ``ResultImport`` id, refused or not.
 
     ``content`` is the file's bytes in base64 (JSON carries no bytes): the parser reads them
@@ -98,7 +99,7 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     try:
         return import_file(base64.b64decode(content), file_name=file_name, user=user,
-                           key=key).pk
+                           key=key, replace=replace).pk
     except UsebioError:
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 

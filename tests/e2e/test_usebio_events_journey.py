@@ -40,3 +40,43 @@ def test_teams_import_and_refusal_pages_at_phone_width(live_server, new_page):
     assert page.locator("#import-error br").count() >= 1  # one line per bad row
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "usebio-teams-refused-phone")
+
+
+def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(live_server, new_page,
+                                                                       tmp_path):
+    """The secretary chooses another program's file (a Mitchell with a sit-out, raw marks
+    per line): the report names the file's conventions and finds no difference; the same
+    file again is refused with a form to replace the earlier import; replacing leaves one."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournaments"))
+    from test_tournaments_usebio_conventions import two_sections_board_short
+    from usebio_writer import Style, write
+
+    from tournaments.models import Tournament
+
+    build_club()
+    path = tmp_path / "otro-programa.xml"
+    path.write_text(write(two_sections_board_short(random.Random(7)), Style(marks="raw")))
+    base = live_server.url
+    page = new_page("phone")
+    login(page, base, "secretaria", DEMO_PASSWORD)
+    page.goto(f"{base}/club/uploads/imports/")
+    page.set_input_files("#import-form input[type=file]", str(path))
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#verify-clean")
+    assert page.locator("#import-conventions").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "usebio-conventions-import-phone")
+    page.goto(f"{base}/club/uploads/imports/")
+    page.set_input_files("#import-form input[type=file]", str(path))
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#replace-form")
+    assert page.locator("#earlier-import").count() == 1
+    screenshot(page, "usebio-duplicate-refused-phone")
+    page.set_input_files("#replace-form input[type=file]", str(path))
+    page.click("#replace-form button[type=submit]")
+    page.wait_for_selector("#import-replaced")
+    assert Tournament.objects.filter(name="Torneo importado").count() == 1
+    screenshot(page, "usebio-replaced-phone")

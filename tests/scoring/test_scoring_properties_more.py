@@ -481,3 +481,39 @@ def test_imp_pairs_marks_equal_the_definitions_on_any_field(board, rule, round_t
         assert mark.ns == cross(s, board[:i] + board[i + 1:]) == -mark.ew
     for (ns, ew), mark in zip(splits, marks[len(board):], strict=True):
         assert (mark.ns, mark.ew) == (cross(ns, board), -cross(ew, board))
+
+
+@given(st.lists(st.sampled_from([-600, -100, 0, 110, 140, 420, 450, 620]), min_size=2,
+                max_size=9), st.integers(min_value=0, max_value=4))
+def test_ratio_and_neuberg_factoring_keep_the_top_and_the_order(scores, missing):
+    """A board short of ``missing`` results: both factorings give NS + EW = top, keep the
+    results' order, and agree with the plain marks when nothing is missing."""
+    from tournaments.scoring import score_board
+
+    expected = len(scores) + missing
+    top = 2 * (expected - 1)
+    marks = {f: [m.ns for m in score_board(scores, expected, factoring=f).lines]
+             for f in ("neuberg", "ratio")}
+    for f, ns in marks.items():
+        assert all(0 <= m <= top for m in ns), f
+        for a, b, ma, mb in zip(scores, scores[1:], ns, ns[1:], strict=False):
+            assert (a < b) == (ma < mb) and (a == b) == (ma == mb)
+    if missing == 0:
+        assert marks["neuberg"] == marks["ratio"]
+
+
+@given(st.integers(min_value=1, max_value=30), st.integers(min_value=0, max_value=10),
+       st.integers(min_value=2, max_value=24))
+def test_a_pair_is_ranked_on_the_boards_it_has(played, extra, top):
+    """Whatever the boards the movement gives others, a pair's percentage is its points over
+    the top times its own boards (C03's relay rule)."""
+    from tournaments.scoring.session import finish_session
+
+    marks = [(b, "p", "NS", "o", Fraction(top * (b % 3), 2), "result", False)
+             for b in range(played)]
+    marks += [(b, "q", "NS", "o", Fraction(top, 2), "result", False)
+              for b in range(played + extra)]
+    score = finish_session(marks, top=top, boards_per_pair=played + extra)
+    p = score.totals["p"]
+    assert p.percentage == p.points * 100 / (top * played) and p.boards == played
+    assert score.totals["q"].percentage == 50

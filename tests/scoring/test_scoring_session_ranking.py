@@ -182,3 +182,29 @@ def test_federation_points_fewer_is_better() -> None:
     a = Standing("A", 50, federation_points=100)
     b = Standing("B", 50, federation_points=20)
     assert [r.standing.pair for r in rank([a, b], tie_breaks=("federation_points",))] == ["B", "A"]
+
+
+def test_a_pair_with_fewer_boards_is_ranked_on_the_boards_it_played():
+    """The issue's figures: 97 marks on 18 boards with a top of 10 is 53.89 %, not 97/210.
+    C03's relay rule credits a missed round with the pair's own average (l.590, l.661), so
+    the pair's percentage is points / (boards played × top)."""
+    from tournaments.scoring.session import finish_session as finish
+
+    provisional = [(b, "short", "NS", "x", Fraction(97, 18), "result", False) for b in range(18)]
+    provisional += [(b, "full", "NS", "x", Fraction(5), "result", False) for b in range(21)]
+    score = finish(provisional, top=10, boards_per_pair=21)
+    short = score.totals["short"]
+    assert (short.points, short.boards, short.maximum) == (97, 18, 180)
+    assert display_round(short.percentage) == Fraction(5389, 100)
+    assert score.totals["full"].percentage == 50
+
+
+@pytest.mark.parametrize("factoring, expected", [("neuberg", [Fraction(49, 5), Fraction(1, 5)]),
+                                                 ("ratio", [Fraction(10), Fraction(0)])])
+def test_a_board_short_of_results_is_factored_by_neuberg_or_by_ratio(factoring, expected):
+    """5 of 6 results: Neuberg gives (6/5)(mp + 1) − 1, the plain ratio mp × 10/8."""
+    from tournaments.scoring import score_board
+
+    scored = score_board([420, 400, 200, 100, -100], expected=6, factoring=factoring)
+    assert [scored.lines[0].ns, scored.lines[-1].ns] == expected
+    assert all(m.ns + m.ew == 10 for m in scored.lines)

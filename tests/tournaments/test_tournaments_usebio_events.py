@@ -135,8 +135,9 @@ def test_teams_round_trip_verifies_clean_and_a_tampered_total_is_the_one_differe
     first = StoredRanking.objects.get(tournament=swiss, scope=RankingScope.SECTION, place=1)
     shown = f"<TOTAL_SCORE>{usebio.number_text(first.points)}</TOTAL_SCORE>"
     assert text.count(shown) == 1
+    # the same event (its identifier) written again: it replaces the first import
     tampered = usebio_import.import_file(text.replace(shown, "<TOTAL_SCORE>99</TOTAL_SCORE>"),
-                                         file_name="swiss-tampered.xml")
+                                         file_name="swiss-tampered.xml", replace=True)
     assert [(d["what"], d["file"], Decimal(d["ours"])) for d in tampered.differences] == [
         ("total", "99", first.points)]
 
@@ -210,7 +211,8 @@ def test_individual_usebio_names_four_players_and_round_trips(individual):
     top = StoredRanking.objects.get(tournament=individual, scope=RankingScope.SECTION, place=1)
     shown = f"<PERCENTAGE>{usebio.number_text(top.percentage)}</PERCENTAGE>"
     assert text.count(shown) == 1
-    tampered = usebio_import.import_file(text.replace(shown, "<PERCENTAGE>70</PERCENTAGE>"))
+    tampered = usebio_import.import_file(text.replace(shown, "<PERCENTAGE>70</PERCENTAGE>"),
+                                         replace=True)
     assert [(d["what"], d["file"]) for d in tampered.differences] == [("percentage", "70")]
 
 

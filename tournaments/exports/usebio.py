@@ -5,8 +5,11 @@ with its header, then ``SESSION › SECTION`` each holding its ``PARTICIPANTS`` 
 two ``PLAYER``s and their licence numbers, teams, or players) and its ``BOARD``s with
 ``TRAVELLER_LINE``s carrying the marks of the event's method; a multi-session event adds
 the overall totals as ``PARTICIPANTS`` directly under ``EVENT``; known deals go in a
-``HANDSET``. Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
-Scores are from North-South's side; an artificial adjusted score is written ``A6040``.
+``HANDSET`` (with each board's ``DEALER`` and ``VULNERABILITY``). Pair numbers are numbers with the line in ``DIRECTION`` (Mitchell).
+Scores are from North-South's side; an artificial adjusted score is written ``A6040``;
+a split or weighted score and a not-played board's reason, which SCORE cannot hold, go in
+the line's ``ADJUSTMENT`` (our extension: ``SPLIT 420 -50``, ``WEIGHTED 30:420 70:-50``,
+``NP PLAYER_FAULT``), which other readers skip.
 A teams event writes ``TEAM``s and ``MATCH``es instead of the section's boards
 (``usebio_teams``); an individual's lines also name their four players
 (``NORTH_PLAYER_NUMBER`` … ``WEST_PLAYER_NUMBER``, our reading: formats.md names none).
@@ -40,6 +43,7 @@ SCORING = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: 
 MARK_TAGS = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMP_POINTS",
              ScoringMethod.BUTLER: "BUTLER_POINTS"}
 ROLE_PERCENT = {"A+": 60, "A": 50, "A-": 40, "A−": 40}
+VULNERABILITY = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
 SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
 
 
@@ -75,6 +79,22 @@ def score_text(line: Line) -> str:
     if line.ns_score is None:
         return "NP"
     return str(line.ns_score)
+
+
+def adjustment_text(line: Line) -> str:
+    """What SCORE cannot carry, for a reader that knows it (others skip the element): a split
+    score ``SPLIT 420 -50`` (NS's and EW's assigned scores, Law 12C1e), a weighted score
+    ``WEIGHTED 30:420 70:-50`` (percent:score, Law 12C1c) and why a board was not played
+    ``NP PLAYER_FAULT`` (the AEB norms)."""
+    adj = line.adjustment or {}
+    kind = adj.get("kind")
+    if kind == "split":
+        return f"SPLIT {adj.get('ns_score')} {adj.get('ew_score')}"
+    if kind == "weighted":
+        return "WEIGHTED " + " ".join(f"{w}:{s}" for w, s in adj.get("outcomes", []))
+    if kind == "not_played":
+        return f"NP {str(adj.get('reason', 'justified')).upper()}"
+    return ""
 
 
 def _player(parent: ET.Element, player, club_id: str) -> None:
@@ -136,6 +156,7 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
         _sub(t, "LEAD", line.lead or None)
         _sub(t, "TRICKS", line.tricks)
         _sub(t, "SCORE", score_text(line))
+        _sub(t, "ADJUSTMENT", adjustment_text(line) or None)
         if mark_tag:
             _sub(t, f"NS_{mark_tag}", number_text(line.ns_mark))
             _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
@@ -171,20 +192,23 @@ def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
 
 
 def handset(event: ET.Element, data: EventSnapshot) -> None:
-    """The known deals, once per board number, in a ``HANDSET``."""
-    deals: dict[int, str] = {}
+    """The known deals, once per board number, in a ``HANDSET``, each with its dealer and
+    vulnerability (a board marked otherwise than Law 2 keeps its marking)."""
+    deals: dict = {}  # board number → the first section's board with that deal
     for session in data.sessions:
         for section in session.sections:
             for board in section.boards:
                 if board.deal:
-                    deals.setdefault(board.number, board.deal)
+                    deals.setdefault(board.number, board)
     if not deals:
         return
     box = _sub(event, "HANDSET")
     for number in sorted(deals):
         b = _sub(box, "BOARD")
         _sub(b, "BOARD_NUMBER", number)
-        for seat, suits in hands(deals[number]).items():
+        _sub(b, "DEALER", deals[number].dealer or None)
+        _sub(b, "VULNERABILITY", VULNERABILITY.get(deals[number].vulnerability, "None"))
+        for seat, suits in hands(deals[number].deal).items():
             h = _sub(b, "HAND")
             _sub(h, "DIRECTION", seat)
             for suit, holding in sorted(zip(SUITS, suits, strict=True),

@@ -198,13 +198,18 @@ class BoardConditionsForm(forms.Form):
 
 
 class PBNImportForm(forms.Form):
-    file = forms.FileField(label=_("PBN file"))
+    file = forms.FileField(label=_("PBN or Duplimate (.dup) file"))
 
     def clean_file(self):
+        """The PBN file's text, or a dealing machine's file as its bytes."""
+        from ..imports.dealer_dup import looks_like_dup
+
         upload = self.cleaned_data["file"]
         if upload.size > 2_000_000:
             raise forms.ValidationError(_("The file is too large (2 MB at most)."))
         raw = upload.read()
+        if looks_like_dup(upload.name or "", raw):
+            return raw
         for encoding in ("utf-8-sig", "latin-1"):
             try:
                 return raw.decode(encoding)

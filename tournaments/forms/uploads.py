@@ -48,3 +48,8 @@ class EndpointForm(forms.ModelForm):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("USEBIO file (XML)"))
+    replace = forms.BooleanField(
+        label=gettext_lazy("Replace the earlier import of this file"), required=False,
+        help_text=gettext_lazy("A file imported before (the same file, or the same event "
+                               "written again) is refused unless this is ticked; then the "
+                               "earlier tournament is deleted and this file takes its place."))

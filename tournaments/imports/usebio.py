@@ -16,10 +16,13 @@ refused ``ResultImport`` saying why.
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,6 +36,7 @@ from ..models import (
     Entry,
     RankingScope,
     Result,
+    ScoringMethod,
     Section,
     SessionStatus,
     StoredMark,
@@ -41,14 +45,25 @@ from ..models import (
     TournamentStatus,
 )
 from ..models.uploads import ImportState, ResultImport
+from ..scoring import board_conditions
 from ..services import entry as entry_service
 from ..services import registration, setup
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
 from ..services.team_schedule import TEAM_METHODS
+from .usebio_conventions import (
+    alternatives,
+    awarded_percentages,
+    describe,
+    detect,
+    event_top,
+    field_boards,
+    full_set,
+    raw_mark,
+)
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError, parse
 
-__all__ = ["UsebioError", "import_file", "import_event", "report_text"]
+__all__ = ["AlreadyImported", "UsebioError", "import_file", "import_event", "report_text"]
 
 
 @dataclass
@@ -202,12 +217,13 @@ def _pair_key(pair: FilePair) -> tuple:
 # --- the import -----------------------------------------------------------------------------
 
 
-def _pools(sections: list[FileSection]) -> dict[int, str]:
-    """Section index → pool: sections of a session with the same boards share one."""
+def _pools(sections: list[FileSection], per_section: bool = False) -> dict[int, str]:
+    """Section index → pool: sections of a session with the same boards share one (unless
+    the file's Butler datum was taken per section: then each section is its own field)."""
     pools: dict[int, str] = {}
     seen: dict[tuple, str] = {}
     for i, s in enumerate(sections):
-        key = (s.session, tuple(sorted(s.boards)))
+        key = (s.session, tuple(sorted(s.boards)), s.letter if per_section else "")
         pools[i] = seen.setdefault(key, s.letter)
     return pools
 
@@ -219,12 +235,22 @@ def _lead(text: str) -> str:
         return ""
 
 
-def save_deals(tournament: Tournament, deals: dict[int, str]) -> None:
-    if deals:
-        dealt = list(Board.objects.filter(session__tournament=tournament, number__in=list(deals)))
-        for board in dealt:
-            board.deal = deals[board.number]
-        Board.objects.bulk_update(dealt, ["deal"])
+def save_deals(tournament: Tournament, deals: dict[int, str],
+               conditions: dict[int, tuple[str, str]] | None = None) -> None:
+    """The hand records' deals, and the dealer and vulnerability they state (a board marked
+    otherwise than Law 2 keeps its marking, and says so)."""
+    conditions = conditions or {}
+    numbers = set(deals) | set(conditions)
+    if not numbers:
+        return
+    dealt = list(Board.objects.filter(session__tournament=tournament, number__in=numbers))
+    for board in dealt:
+        board.deal = deals.get(board.number, board.deal)
+        if board.number in conditions:
+            dealer, vul = conditions[board.number]
+            board.dealer, board.vulnerability = dealer, vul
+            board.conditions_overridden = (dealer, vul or None) != board_conditions(board.number)
+    Board.objects.bulk_update(dealt, ["deal", "dealer", "vulnerability", "conditions_overridden"])
 
 
 PASS_WORDS = ("PASS", "P", "AP", "PASSED", "ALL PASS")
@@ -262,10 +288,14 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     tournament = setup.create_tournament(
         name=event.name, date=event.date, venue=event.venue, scoring_method=event.scoring_method,
         sessions=event.session_count, user=user)
+    conventions = detect(event)
+    Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
+    tournament.conventions = conventions
     sessions = {s.number: s for s in tournament.sessions.all()}
     people = People(event)
     entries: dict[tuple, Entry] = {}
-    pools = _pools(event.sections)
+    pools = _pools(event.sections, conventions.get("butler_field") == "section")
+    tops = _file_tops(event)
     pair_entry: dict[tuple[int, str], Entry] = {}  # (section index, "3NS") → entry
     made = []
     for i, fs in enumerate(event.sections):
@@ -294,7 +324,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                            assignments=assignments)
         made.append((section, fs, plays))
     deals = event.deals
-    save_deals(tournament, deals)
+    save_deals(tournament, deals, event.conditions)
     notes: list[dict] = []
     rows = []
     for section, fs, plays in made:
@@ -309,10 +339,15 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 m = slot[(line.ns, line.ew, number)]
                 ns = pair_entry[(i, f"{line.ns}{'NS' if fs.directional else ''}")]
                 ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
+                data = _result(boards[number], line, notes, where)
+                if conventions.get("artificial") and line.adjustment \
+                        and event.scoring_method == ScoringMethod.MATCHPOINTS \
+                        and line.adjustment.get("kind") == "artificial":
+                    data["adjustment"] = awarded_percentages(line, tops[id(line)]) \
+                        or line.adjustment
                 rows.append(Result(section=section, board=boards[number], round=m.round,
                                    table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
-                                   reason=result_reason(file_name),
-                                   **_result(boards[number], line, notes, where)))
+                                   reason=result_reason(file_name), **data))
     save_results(rows)
     finish(tournament, user=user, file_name=file_name)
     summary = {
@@ -320,9 +355,21 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         "sessions": event.session_count, "sections": len(event.sections),
         "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
         "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
-        "lines": len(rows), "deals": len(deals),
+        "lines": len(rows), "deals": len(deals), "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
+
+
+def _file_tops(event: FileEvent) -> dict[int, Decimal]:
+    """id(line) → the top of the line's field as the file writes it (artificial awards are
+    read as percentages of it)."""
+    out = {}
+    for boards in field_boards(event, per_section=False):
+        top = event_top(event, [line for ls in boards.values() for line in ls]) or 0
+        for ls in boards.values():
+            for line in ls:
+                out[id(line)] = top
+    return out
 
 
 def save_results(rows: list[Result]) -> None:
@@ -368,6 +415,8 @@ def _differs(file_value: Decimal | None, ours) -> bool:
         return False
     if ours is None:
         return True
+    if isinstance(ours, Fraction):
+        ours = Decimal(ours.numerator) / Decimal(ours.denominator)
     return abs(Decimal(ours) - file_value) > _tolerance(file_value)
 
 
@@ -382,8 +431,52 @@ def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str
         "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
 
 
+def _ours_vs_file(conventions: dict):
+    """Our figure on the file's terms: a raw-marks file's lines are compared with our mark
+    brought back to the board's own top, a factored-totals file's pair totals with our points
+    on the boards played factored up to the full set."""
+    factoring = conventions.get("factoring", "neuberg")
+
+    def line_mark(ours, side: str, n: int, big_n: int):
+        if ours is None or conventions.get("marks") != "raw" or n == big_n or n < 1:
+            return ours
+        return raw_mark(Fraction(ours), side, n, big_n, factoring)
+
+    def total(played_points, count: int, full: int):
+        if conventions.get("totals") == "factored" and count:
+            return played_points * full / count
+        return played_points
+
+    return line_mark, total
+
+
+def _tried(conventions: dict) -> str:
+    """The rules a figure was checked under, and the others tried, for a difference no
+    known convention explains."""
+    used = "; ".join(describe(conventions)) or _("the club's own rules")
+    others = alternatives(conventions)
+    return used + (f" ({_('also tried')}: {'; '.join(others)})" if others else "")
+
+
+def _shown(value) -> str:
+    if isinstance(value, Fraction):
+        value = round(Decimal(value.numerator) / Decimal(value.denominator), 2)
+    return str(value)
+
+
+def _place_text(place: int, tied: bool) -> str:
+    return f"{place}=" if tied else str(place)
+
+
 def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
-    """Every figure of the file our scoring does not reproduce."""
+    """Every figure of the file our scoring does not reproduce, on the file's own terms (its
+    recognised conventions); each difference says which rules were tried."""
+    conventions = tournament.conventions or {}
+    line_mark, total_of = _ours_vs_file(conventions)
+    tried = _tried(conventions)
+    shared = conventions.get("places") == "shared"
+    # an individual's lines hold four players; IMP events give a relay nothing (no average)
+    pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS
     out: list[dict] = []
     sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
         session__tournament=tournament).select_related("session")}
@@ -395,73 +488,186 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
         if m.result_id:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
+    real = {}  # (session, board) → real results in the field, and the field's N
+    for boards in field_boards(event, conventions.get("butler_field") == "section"):
+        top = event_top(event, [line for ls in boards.values() for line in ls])
+        big_n = int(top / 2 + 1) if top else 0
+        for lines in boards.values():
+            for line in lines:
+                real[id(line)] = (sum(1 for ln in lines if ln.adjustment is None
+                                      and ln.score is not None), big_n)
     for fs in event.sections:
         section = sections[(fs.session, fs.letter)]
         plays = meetings(fs)
         slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
-        for pair in fs.pairs:
-            where = _participant_label(event, fs, pair)
-            r = ranks[section.pk].get((pair.number, pair.direction))
-            for what, file_value, ours in (
-                    ("total", pair.total, r.points if r else None),
-                    ("percentage", pair.percentage, r.percentage if r else None)):
-                if _differs(file_value, ours):
-                    out.append({"what": what, "where": where, "file": str(file_value),
-                                "ours": "" if ours is None else str(ours)})
-            if pair.place is not None and (r is None or r.place != pair.place):
-                out.append({"what": "place", "where": where, "file": str(pair.place),
-                            "ours": str(r.place) if r else ""})
+        played: dict[tuple[int, str], list] = defaultdict(lambda: [Decimal(0), 0])
         for number, lines in sorted(fs.boards.items()):
             for line in lines:
                 m = slot[(line.ns, line.ew, number)]
                 where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
                     "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
-                for side, file_value in (("NS", line.ns_mark), ("EW", line.ew_mark)):
+                n, big_n = real[id(line)]
+                for side, pair, file_value in (("NS", line.ns, line.ns_mark),
+                                               ("EW", line.ew, line.ew_mark)):
                     ours = marks.get((section.pk, number, m.round, m.table, side))
+                    key = (pair, side if fs.directional else "")
+                    played[key][0] += ours or 0
+                    played[key][1] += 1
+                    if line.adjustment is None and line.score is not None:
+                        ours = line_mark(ours, side, n, big_n)
                     if _differs(file_value, ours):
                         out.append({"what": f"mark {side}", "where": where,
-                                    "file": str(file_value),
-                                    "ours": "" if ours is None else str(ours)})
+                                    "file": str(file_value), "tried": tried,
+                                    "ours": "" if ours is None else _shown(ours)})
+        most = max((c for _p, c in played.values()), default=0)
+        for pair in fs.pairs:
+            where = _participant_label(event, fs, pair)
+            r = ranks[section.pk].get((pair.number, pair.direction))
+            _points, count = played.get((pair.number, pair.direction), (None, 0))
+            ours_total = r.points if r else None
+            if pairs and r is not None and count and r.points is not None:
+                # our total without a relay's own average, then on the file's terms
+                raw = r.points * count / r.boards if r.boards > count else r.points
+                ours_total = round(total_of(raw, count, max(full_set(fs, most), r.boards)), 2)
+            for what, file_value, ours in (
+                    ("total", pair.total, ours_total),
+                    ("percentage", pair.percentage, r.percentage if r else None)):
+                if _differs(file_value, ours):
+                    out.append({"what": what, "where": where, "file": str(file_value),
+                                "ours": "" if ours is None else str(ours), "tried": tried})
+            if pair.place is not None and (r is None or r.place != pair.place
+                                           or (shared and r.tied != pair.tied)):
+                out.append({"what": "place", "where": where,
+                            "file": _place_text(pair.place, pair.tied and shared),
+                            "ours": _place_text(r.place, r.tied and shared) if r else "",
+                            "tried": tried})
     return out
 
 
+class AlreadyImported(UsebioError):
+    """The file (same content, or the same scorer's event) was imported before; ``replace``
+    imports it again in place of the earlier tournament."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        super().__init__(_("This file is already imported as “%(name)s” (%(slug)s). Import it "
+                           "again with “replace” to put this file in its place.")
+                         % {"name": tournament.name, "slug": tournament.slug}, "duplicate")
+        self.tournament = tournament
+
+
+def content_hash(data: bytes | str) -> str:
+    raw = data.encode() if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
+
+
+def earlier_import(digest: str, event: FileEvent) -> Tournament | None:
+    """The tournament made from this file before: the same bytes, or the same scorer's event
+    (its EVENT_IDENTIFIER, on the same date) written again with other figures."""
+    found = Tournament.objects.filter(import_hash=digest).first()
+    if found is None and event.identifier:
+        found = Tournament.objects.filter(import_identifier=event.identifier,
+                                          date=event.date).first()
+    return found
+
+
+def remove_import(tournament: Tournament) -> None:
+    """Delete an imported tournament and everything made from its file (results first: they
+    hold their entries), so the file can be imported again in its place."""
+    from ..models import TeamLineup, TeamMatch
+
+    Result.objects.filter(section__session__tournament=tournament).delete()
+    TeamLineup.objects.filter(match__session__tournament=tournament).delete()
+    TeamMatch.objects.filter(session__tournament=tournament).delete()
+    tournament.delete()
+
+
+def clean_file_name(file_name: str) -> str:
+    """An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
+    unencodable characters reach the record."""
+    return "".join(c for c in file_name if c.isprintable()).encode(
+        "utf-8", "replace").decode("utf-8")
+
+
+def import_progress(key: str) -> int:
+    """How far the import with this key has got (0-100), for its page's progress bar."""
+    return int(cache.get(f"usebio-import:{key}", 0) or 0) if key else 0
+
+
+def _progress(key: str, percent: int) -> None:
+    # The cache, not the record: the import runs in one transaction the page cannot see into.
+    if key:
+        cache.set(f"usebio-import:{key}", percent, 3600)
+
+
+def _record(key: str, **fields) -> ResultImport:
+    """The import's record: the one the page made when the file was sent (being imported),
+    completed, or a new one (the command, or a page without a key)."""
+    pending = ResultImport.objects.filter(key=key, state=ImportState.RUNNING).first() \
+        if key else None
+    if pending is None:
+        return ResultImport.objects.create(key=key, **fields)
+    for name, value in fields.items():
+        setattr(pending, name, value)
+    pending.save()
+    return pending
+
+
 def import_file(data: bytes | str, *, file_name: str = "", user=None,
-                key: str = "") -> ResultImport:
+                key: str = "", replace: bool = False) -> ResultImport:
     """Parse, import and verify; a refused file is recorded with its error and raises
     ``UsebioError`` after everything it started was rolled back. With a ``key``, a second
-    call with the same key returns the first call's import instead of importing again."""
-    # An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
-    # unencodable characters reach the record.
-    file_name = "".join(c for c in file_name if c.isprintable()).encode(
-        "utf-8", "replace").decode("utf-8")
+    call with the same key returns the first call's import instead of importing again.
+    A file imported before is refused (``AlreadyImported``, the record names the earlier
+    tournament) unless ``replace``: then the earlier tournament gives way to the new one."""
+    file_name = clean_file_name(file_name)
     if key:
-        done = ResultImport.objects.filter(key=key).first()
+        done = ResultImport.objects.filter(key=key).exclude(state=ImportState.RUNNING).first()
         if done is not None:
             return done
+    digest = content_hash(data)
     try:
+        _progress(key, 5)
         event = parse(data)
+        _progress(key, 30)
         with transaction.atomic():
+            earlier = earlier_import(digest, event)
+            if earlier is not None and not replace:
+                raise AlreadyImported(earlier)
+            replaced = earlier.slug if earlier is not None else ""
+            if earlier is not None:
+                remove_import(earlier)
             if event.scoring_method in TEAM_METHODS:
                 from .usebio_teams import import_teams, verify_teams
 
                 tournament, outcome = import_teams(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify_teams(tournament, event)
             elif event.event_type == "INDIVIDUAL":
                 from .usebio_individual import import_individual
 
                 tournament, outcome = import_individual(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
             else:
                 tournament, outcome = import_event(event, user=user, file_name=file_name)
+                _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
-            return ResultImport.objects.create(
-                file_name=file_name[:200], key=key, tournament=tournament,
-                state=ImportState.DONE,
-                summary=outcome["summary"], differences=differences, created_by=user)
+            Tournament.objects.filter(pk=tournament.pk).update(
+                import_hash=digest, import_identifier=event.identifier)
+            summary = outcome["summary"]
+            if replaced:
+                summary["replaced"] = replaced
+            record = _record(key, file_name=file_name[:200], tournament=tournament,
+                             state=ImportState.DONE, summary=summary,
+                             differences=differences, created_by=user)
+        _progress(key, 100)
+        return record
     except UsebioError as exc:
-        ResultImport.objects.create(file_name=file_name[:200], key=key,
-                                    state=ImportState.FAILED, error=exc.message,
-                                    created_by=user)
+        _record(key, file_name=file_name[:200], state=ImportState.FAILED, error=exc.message,
+                tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
+                summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
+                created_by=user)
+        _progress(key, 100)
         raise
 
 
@@ -470,7 +676,9 @@ def report_text(record: ResultImport) -> str:
     if record.state == ImportState.FAILED:
         return _("Refused: %(error)s") % {"error": record.error}
     s = record.summary
-    lines = [
+    lines = [] if "replaced" not in s else [
+        _("It replaces the earlier import %(slug)s.") % {"slug": s["replaced"]}]
+    lines += [
         _("Imported “%(event)s” as %(slug)s.") % {"event": s.get("event"),
                                                  "slug": record.tournament.slug
                                                  if record.tournament else "-"},
@@ -483,6 +691,9 @@ def report_text(record: ResultImport) -> str:
          _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
            "%(boards)s boards, %(lines)s results, %(deals)s deals.")) % s,
     ]
+    if s.get("conventions"):
+        lines.append(_("Conventions of the file: %(rules)s.")
+                     % {"rules": "; ".join(describe(s["conventions"]))})
     if not record.differences:
         lines.append(_("Verify: our scoring reproduces every figure of the file."))
     else:
@@ -490,5 +701,6 @@ def report_text(record: ResultImport) -> str:
                      % {"count": len(record.differences)})
         for d in record.differences:
             lines.append(f"  {d['where']}: {d['what']} {_('file')} {d['file']} · "
-                         f"{_('ours')} {d['ours'] or '-'}")
+                         f"{_('ours')} {d['ours'] or '-'}"
+                         + (f" · {_('rules tried')}: {d['tried']}" if d.get("tried") else ""))
     return "\n".join(lines)

@@ -94,7 +94,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
         except TournamentError as exc:
             raise UsebioError(exc.message) from exc
         made.append((section, fs, numbered))
-    save_deals(tournament, event.deals)
+    save_deals(tournament, event.deals, event.conditions)
     for section, fs, numbered in made:
         boards = {b.number: b for b in Board.objects.filter(session=section.session,
                                                             pool=section.pool)}

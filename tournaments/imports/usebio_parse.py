@@ -12,345 +12,39 @@ the file.
 
 from __future__ import annotations
 
-import datetime
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
 from ..exports.deals import SEATS, validate
 from ..models import ScoringMethod
-from ..scoring import is_legal_score
-from ..services.errors import TournamentError
-
-MAX_BYTES = 20 * 1024 * 1024
-MAX_NUMBER = 10**7  # above every bridge number a file holds (scores, marks, ids, places)
-METHODS = {"MP_PAIRS": ScoringMethod.MATCHPOINTS, "PAIRS": ScoringMethod.MATCHPOINTS,
-           "SWISS_PAIRS": ScoringMethod.MATCHPOINTS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
-           "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "BUTLER_PAIRS": ScoringMethod.BUTLER,
-           "BUTLER": ScoringMethod.BUTLER}
-SCORING_WORDS = {"MATCH_POINTS": ScoringMethod.MATCHPOINTS,
-                 "MATCHPOINTS": ScoringMethod.MATCHPOINTS,
-                 "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
-                 "BUTLER": ScoringMethod.BUTLER}
-MARK_TAGS = ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS")
-TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
-_PAIR = re.compile(r"^\s*([A-Za-z]*?)(\d+)\s*(NS|EW|N|E)?\s*$", re.IGNORECASE)
-_ARTIFICIAL = re.compile(r"^A(\d{2})(\d{2})$")
-
-
-class UsebioError(TournamentError):
-    """The file cannot be imported; nothing was written."""
-
-
-class Problems:
-    """Every bad row of the file, so the person who chose it can fix them all at once."""
-
-    def __init__(self) -> None:
-        self.messages: list[str] = []
-
-    def check(self, fn, *args):
-        """``fn(*args)``, or None with its message noted when it refuses the row."""
-        try:
-            return fn(*args)
-        except UsebioError as exc:
-            self.messages.append(exc.message)
-            return None
-
-    def raise_any(self) -> None:
-        if self.messages:
-            shown = self.messages[:50]
-            more = len(self.messages) - len(shown)
-            text = "\n".join(shown)
-            if more:
-                text += "\n" + _("…and %(count)s more.") % {"count": more}
-            raise UsebioError(text)
-
-
-@dataclass
-class FilePlayer:
-    name: str
-    licence: str
-
-
-@dataclass
-class FilePair:
-    number: int
-    direction: str
-    players: list[FilePlayer]
-    total: Decimal | None
-    percentage: Decimal | None
-    place: int | None
-    tied: bool = False
-    name: str = ""  # a team's name
-
-
-@dataclass
-class FileLine:
-    round: int | None
-    table: int | None
-    ns: int
-    ew: int
-    contract: str
-    declarer: str
-    lead: str
-    tricks: int | None
-    score: int | None
-    adjustment: dict | None
-    ns_mark: Decimal | None
-    ew_mark: Decimal | None
-    south: int | None = None  # individual events: ``ns`` is North and ``ew`` East
-    west: int | None = None
-    room: str = ""  # teams: OPEN or CLOSED
-
-
-@dataclass
-class FileMatch:
-    """A team match as the file states it (``home_imps``/``away_imps``: IMPs each won)."""
-
-    round: int
-    number: int
-    home: int
-    away: int | None
-    home_imps: Decimal | None
-    away_imps: Decimal | None
-    home_score: Decimal | None  # VPs, or the IMP margin when the event is scored in IMPs
-    away_score: Decimal | None
-    board_imps: dict[int, tuple[Decimal | None, Decimal | None]] = field(default_factory=dict)
-
-
-@dataclass
-class FileSection:
-    session: int
-    letter: str
-    pairs: list[FilePair]
-    boards: dict[int, list[FileLine]]
-    matches: list[FileMatch] = field(default_factory=list)
-
-    @property
-    def directional(self) -> bool:
-        return any(p.direction for p in self.pairs)
-
-    def pair(self, number: int, line: str) -> FilePair | None:
-        for p in self.pairs:
-            if p.number == number and (not self.directional or p.direction == line):
-                return p
-        return None
-
-
-@dataclass
-class FileEvent:
-    club_name: str
-    name: str
-    date: datetime.date
-    venue: str
-    event_type: str
-    scoring_method: str
-    program: str
-    sections: list[FileSection]
-    deals: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def session_count(self) -> int:
-        return max((s.session for s in self.sections), default=1)
-
-
-def _text(el: ET.Element | None, tag: str) -> str:
-    if el is None:
-        return ""
-    child = el.find(tag)
-    return (child.text or "").strip() if child is not None else ""
-
-
-def _shown(value: str) -> str:
-    """A value quoted in a message, cut short (a hostile file's megabyte of digits)."""
-    return value if len(value) <= 40 else value[:40] + "…"
-
-
-def _decimal(value: str, what: str) -> Decimal | None:
-    """A number of the file; NaN, infinities and numbers beyond ``MAX_NUMBER`` are refused,
-    since no mark, score or place is one and the database could not store them."""
-    if value == "":
-        return None
-    problem = UsebioError(_("“%(value)s” is not a number (%(what)s).")
-                          % {"value": _shown(value), "what": what})
-    if len(value) > 40:
-        raise problem
-    try:
-        number = Decimal(value.replace(",", "."))
-    except InvalidOperation as exc:
-        raise problem from exc
-    if not number.is_finite() or abs(number) > MAX_NUMBER:
-        raise problem
-    return number
-
-
-def _int(value: str, what: str) -> int | None:
-    number = _decimal(value, what)
-    if number is None:
-        return None
-    if number != number.to_integral_value():
-        raise UsebioError(_("“%(value)s” is not a whole number (%(what)s).")
-                          % {"value": value, "what": what})
-    return int(number)
-
-
-def _pair_ref(value: str, what: str) -> tuple[int, str]:
-    match = _PAIR.match(value or "")
-    if match is None or len(match.group(2)) > 6:
-        raise UsebioError(_("“%(value)s” is not a pair number (%(what)s).")
-                          % {"value": _shown(value or ""), "what": what})
-    line = (match.group(3) or "").upper()
-    return int(match.group(2)), {"N": "NS", "E": "EW"}.get(line, line)
-
-
-def _date(text: str) -> datetime.date:
-    for fmt in ("%d/%m/%Y", "%Y-%m-%d", "%d-%m-%Y", "%d.%m.%Y"):
-        try:
-            return datetime.datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    raise UsebioError(_("The event has no readable date (DATE, dd/mm/yyyy)."))
-
-
-def parse_score(text: str) -> tuple[int | None, dict | None]:
-    """``"420"`` → (420, None); ``"A6040"`` → an artificial score; ``"NP"`` → not played."""
-    original = (text or "").strip()
-    text = original.upper().replace(" ", "")
-    if text in ("", "NP", "NOTPLAYED"):
-        return None, {"kind": "not_played", "reason": "justified"}
-    match = _ARTIFICIAL.match(text)
-    if match:
-        return None, {"kind": "artificial", "ns": int(match.group(1)), "ew": int(match.group(2))}
-    if not re.fullmatch(r"[+-]?[0-9]{1,5}", text):
-        raise UsebioError(_("“%(value)s” is not a score.") % {"value": _shown(original)})
-    score = int(text)
-    if not is_legal_score(score):
-        raise UsebioError(_("%(score)s is not a score any contract can make (Law 77).")
-                          % {"score": score})
-    return score, None
-
-
-def _place(text: str) -> tuple[int | None, bool]:
-    tied = text.endswith("=")
-    return _int(text.rstrip("=").split("-")[0], "PLACE"), tied
-
-
-def _direction(el: ET.Element, from_number: str) -> str:
-    text = _text(el, "DIRECTION").upper()
-    if not text:
-        return from_number
-    return {"N": "NS", "E": "EW", "S": "NS", "W": "EW"}.get(text, text)
-
-
-def _pair(el: ET.Element, where: str) -> FilePair:
-    number, line = _pair_ref(_text(el, "PAIR_NUMBER"), where)
-    line = _direction(el, line)
-    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
-               for p in el.findall("PLAYER")]
-    if len(players) != 2 or not all(p.name for p in players):
-        raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
-                          % {"number": number, "where": where})
-    place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, line, players, _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
-
-
-def _player(el: ET.Element, where: str) -> FilePair:
-    """An individual event's participant: one player with a number."""
-    name = _text(el, "PLAYER_NAME")
-    number = _int(_text(el, "PLAYER_NUMBER"), where)
-    if not name or number is None:
-        raise UsebioError(_("A player (%(where)s) needs a name and a PLAYER_NUMBER.")
-                          % {"where": where})
-    place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, "", [FilePlayer(name, _text(el, "NATIONAL_ID_NUMBER"))],
-                    _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
-
-
-def _team(el: ET.Element, where: str) -> FilePair:
-    number = _int(el.get("TEAM_ID", "") or _text(el, "TEAM_ID"), where)
-    name = (el.get("TEAM_NAME") or _text(el, "TEAM_NAME")).strip()
-    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
-               for p in el.findall("PLAYER")]
-    if number is None or not players or not all(p.name for p in players):
-        raise UsebioError(_("Team %(team)s (%(where)s) needs a TEAM_ID and named players.")
-                          % {"team": number or name, "where": where})
-    place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, "", players, _decimal(_text(el, "TOTAL_SCORE"), where), None,
-                    place, tied, name=name)
-
-
-def _participants(box: ET.Element | None, where: str, problems: Problems,
-                  kind: str = "PAIRS") -> list[FilePair]:
-    if box is None:
-        return []
-    tag, read = {"TEAMS": ("TEAM", _team), "INDIVIDUAL": ("PLAYER", _player)}.get(
-        kind, ("PAIR", _pair))
-    found = [problems.check(read, el, where) for el in box.findall(tag)]
-    return [p for p in found if p is not None]
-
-
-def _marks(el: ET.Element) -> tuple[Decimal | None, Decimal | None]:
-    for tag in MARK_TAGS:
-        if el.find(f"NS_{tag}") is not None or el.find(f"EW_{tag}") is not None:
-            return (_decimal(_text(el, f"NS_{tag}"), tag), _decimal(_text(el, f"EW_{tag}"), tag))
-    return None, None
-
-
-def board_number(b: ET.Element, where: str) -> int:
-    number = _int(_text(b, "BOARD_NUMBER"), "BOARD_NUMBER")
-    if number is None or number < 1:
-        raise UsebioError(_("A board has no number (%(where)s).") % {"where": where})
-    return number
-
-
-def traveller_line(t: ET.Element, label: str) -> FileLine:
-    """One TRAVELLER_LINE; an individual line names its four players by number."""
-    if t.find("NORTH_PLAYER_NUMBER") is not None:
-        seats = [_int(_text(t, f"{seat}_PLAYER_NUMBER"), label)
-                 for seat in ("NORTH", "EAST", "SOUTH", "WEST")]
-        if None in seats:
-            raise UsebioError(_("A line of %(where)s does not name its four players.")
-                              % {"where": label})
-        ns, ew, south, west = seats
-    else:
-        (ns, _l1), (ew, _l2) = (_pair_ref(_text(t, "NS_PAIR_NUMBER"), label),
-                                _pair_ref(_text(t, "EW_PAIR_NUMBER"), label))
-        south = west = None
-    try:
-        score, adjustment = parse_score(_text(t, "SCORE"))
-    except UsebioError as exc:
-        raise UsebioError(_("%(where)s: %(problem)s") % {"where": label,
-                                                          "problem": exc.message}) from exc
-    ns_mark, ew_mark = _marks(t)
-    declarer = _text(t, "PLAYED_BY").upper()[:1]
-    if declarer and declarer not in SEATS:
-        raise UsebioError(_("“%(value)s” is not a seat (%(where)s).")
-                          % {"value": declarer, "where": label})
-    return FileLine(_int(_text(t, "ROUND_NUMBER"), label), _int(_text(t, "TABLE_NUMBER"), label),
-                    ns, ew, _text(t, "CONTRACT"), declarer, _text(t, "LEAD"),
-                    _int(_text(t, "TRICKS"), label), score, adjustment, ns_mark, ew_mark,
-                    south, west, _text(t, "ROOM").upper())
-
-
-def _boards(container: ET.Element, where: str, problems: Problems
-            ) -> dict[int, list[FileLine]]:
-    boards: dict[int, list[FileLine]] = {}
-    for b in container.findall("BOARD"):
-        number = problems.check(board_number, b, where)
-        if number is None:
-            continue
-        lines = boards.setdefault(number, [])
-        for t in b.findall("TRAVELLER_LINE"):
-            label = _("board %(board)s, %(where)s") % {"board": number, "where": where}
-            line = problems.check(traveller_line, t, label)
-            if line is not None:
-                lines.append(line)
-    return boards
+from ..scoring import board_conditions
+from .usebio_rows import (  # noqa: F401 (re-exported: the importer's names)
+    MARK_TAGS,
+    MAX_BYTES,
+    METHODS,
+    SCORING_WORDS,
+    TEAM_KINDS,
+    FileEvent,
+    FileLine,
+    FileMatch,
+    FilePair,
+    FilePlayer,
+    FileSection,
+    Problems,
+    UsebioError,
+    _boards,
+    _date,
+    _decimal,
+    _int,
+    _participants,
+    _text,
+    board_number,
+    parse_score,
+    traveller_line,
+)
+from .usebio_teams_parse import match_method, matches
 
 
 def _containers(event: ET.Element) -> list[tuple[int, str, ET.Element]]:
@@ -369,23 +63,62 @@ def _containers(event: ET.Element) -> list[tuple[int, str, ET.Element]]:
     return out
 
 
-def _deals(event: ET.Element) -> dict[int, str]:
-    out = {}
-    for b in event.findall("HANDSET/BOARD"):
-        number = _int(_text(b, "BOARD_NUMBER"), "HANDSET")
-        seats = {}
-        for h in b.findall("HAND"):
-            seat = _text(h, "DIRECTION").upper()[:1]
-            seats[seat] = [_text(h, t).replace("-", "") for t in
-                           ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")]
-        if set(seats) != set(SEATS):
-            continue
+DEALERS = {"N": "N", "NORTH": "N", "E": "E", "EAST": "E", "S": "S", "SOUTH": "S",
+           "W": "W", "WEST": "W"}
+VULNERABILITIES = {"NONE": "", "NIL": "", "LOVE": "", "-": "", "O": "", "NS": "NS", "N-S": "NS",
+                   "N/S": "NS", "EW": "EW", "E-W": "EW", "E/W": "EW", "ALL": "All",
+                   "BOTH": "All", "B": "All"}
+
+
+def _holding(text: str) -> str:
+    """A suit as scorers write it (``A K 10 2``, ``AKT2``, ``-`` for a void) → ``AKT2``."""
+    return text.upper().replace("10", "T").replace("-", "").replace(" ", "")
+
+
+def _handset_board(b: ET.Element) -> tuple[int | None, str, tuple[str, str] | None]:
+    """One hand record: board number, the deal (``""`` when a hand is missing), and the
+    dealer and vulnerability when the file states them (``DEALER``, ``VULNERABILITY``)."""
+    number = _int(_text(b, "BOARD_NUMBER"), "HANDSET")
+    seats = {}
+    for h in b.findall("HAND"):
+        seat = _text(h, "DIRECTION").upper()[:1]
+        seats[seat] = [_holding(_text(h, t)) for t in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")]
+    deal = ""
+    if set(seats) == set(SEATS):
         try:
-            out[number] = validate("N:" + " ".join(".".join(seats[s]) for s in SEATS))
+            deal = validate("N:" + " ".join(".".join(seats[s]) for s in SEATS))
         except ValueError as exc:
             raise UsebioError(_("The hand record of board %(board)s is not a complete deal.")
                               % {"board": number}) from exc
-    return out
+    dealer = DEALERS.get(_text(b, "DEALER").upper())
+    vul_text = _text(b, "VULNERABILITY").upper().replace(" ", "")
+    vul = VULNERABILITIES.get(vul_text)
+    if (_text(b, "DEALER") and dealer is None) or (vul_text and vul is None):
+        raise UsebioError(_("The hand record of board %(board)s names an unknown dealer or "
+                            "vulnerability.") % {"board": number})
+    conditions = None
+    if dealer is not None or vul is not None:
+        law_dealer, law_vul = board_conditions(number) if number and number > 0 else ("N", None)
+        conditions = (dealer or law_dealer,
+                      vul if vul is not None else (law_vul or ""))
+    return number, deal, conditions
+
+
+def _handsets(root: ET.Element) -> tuple[dict[int, str], dict[int, tuple[str, str]]]:
+    """Every ``HANDSET`` of the file: directly under the root beside ``EVENT`` (as real files
+    put it), inside ``EVENT`` (as we write it) or inside a ``SESSION``."""
+    deals: dict[int, str] = {}
+    conditions: dict[int, tuple[str, str]] = {}
+    for handset in root.iter("HANDSET"):
+        for b in handset.findall("BOARD"):
+            number, deal, stated = _handset_board(b)
+            if number is None:
+                continue
+            if deal:
+                deals.setdefault(number, deal)
+            if stated is not None:
+                conditions.setdefault(number, stated)
+    return deals, conditions
 
 
 def parse(data: bytes | str) -> FileEvent:
@@ -412,8 +145,6 @@ def parse(data: bytes | str) -> FileEvent:
     kind = (event.get("EVENT_TYPE") or _text(event, "EVENT_TYPE")).upper()
     teams = kind in TEAM_KINDS or event.find(".//MATCH") is not None
     if teams:
-        from .usebio_teams_parse import match_method, matches
-
         method = match_method(event)
         shape = "TEAMS"
     else:
@@ -451,7 +182,9 @@ def parse(data: bytes | str) -> FileEvent:
     if not any(s.boards for s in sections):
         raise UsebioError(_("The file holds no travellers to import."))
     name = _text(event, "EVENT_DESCRIPTION") or _text(event, "TITLE") or _("Imported event")
+    deals, conditions = _handsets(root)
     return FileEvent(_text(root.find("CLUB"), "CLUB_NAME"), name[:160],
                      _date(_text(event, "DATE")), _text(event, "VENUE")[:160],
                      kind if not teams or kind in TEAM_KINDS else "TEAMS", method,
-                     _text(event, "PROGRAM_NAME"), sections, _deals(event))
+                     _text(event, "PROGRAM_NAME"), sections, deals, conditions,
+                     identifier=_text(event, "EVENT_IDENTIFIER")[:80])

@@ -153,7 +153,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     session.save(update_fields=["rounds", "boards_per_round"])
     TeamMatch.objects.bulk_create(team_schedule.round_matches(session, schedule, entries))
     setup.ensure_boards(section)
-    save_deals(tournament, event.deals)
+    save_deals(tournament, event.deals, event.conditions)
     boards = {b.number: b for b in Board.objects.filter(session=session)}
     number_of = {(r, home): i for r, pairs, _b in schedule
                  for i, (home, _away) in enumerate(pairs, start=1)}

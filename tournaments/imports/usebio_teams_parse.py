@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from django.utils.translation import gettext as _
 
 from ..models import ScoringMethod
-from .usebio_parse import (
+from .usebio_rows import (
     FileMatch,
     FileSection,
     Problems,

@@ -90,6 +90,16 @@ class Tournament(models.Model):
     provisional_at = models.DateTimeField(_("provisional results published at"), null=True,
                                           blank=True)
     published_at = models.DateTimeField(_("final results published at"), null=True, blank=True)
+    # An event imported from another scorer's file: the file's content hash and the scorer's
+    # EVENT_IDENTIFIER find it again (a second import of the same file), and ``conventions``
+    # holds how that scorer scored it, so our scoring reproduces the file (events scored here
+    # leave it empty and keep the club's own rules).
+    import_hash = models.CharField(_("imported file (SHA-256)"), max_length=64, blank=True,
+                                   db_index=True, editable=False)
+    import_identifier = models.CharField(_("imported event identifier"), max_length=80,
+                                         blank=True, editable=False)
+    conventions = models.JSONField(_("scoring conventions of the imported file"), default=dict,
+                                   blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",

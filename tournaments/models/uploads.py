@@ -133,6 +133,7 @@ class UploadAttempt(models.Model):
 
 
 class ImportState(models.TextChoices):
+    RUNNING = "running", _("Being imported")
     DONE = "done", _("Imported")
     FAILED = "failed", _("Refused")
 

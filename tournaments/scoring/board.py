@@ -31,6 +31,9 @@ from .errors import ScoringError
 from .matchpoints import base_matchpoints, neuberg, top_for, value_against
 
 SplitRule = Literal["course", "insert"]
+# How a board with fewer real results than N is brought up to the top: Neuberg (the course,
+# C03 l.606) or the plain ratio top / the board's own top that some scorers use.
+Factoring = Literal["neuberg", "ratio"]
 Deferred = Role | Unplayed | None
 
 
@@ -65,6 +68,7 @@ def score_board(
     expected: int | None = None,
     *,
     split_rule: SplitRule = "course",
+    factoring: Factoring = "neuberg",
 ) -> BoardScore:
     """Score a board's lines in NS/EW matchpoints (2-unit scale, exact Fractions).
 
@@ -74,7 +78,8 @@ def score_board(
     Neuberg within itself against the same N (C03 l.704-725, l.740).
     ``split_rule="course"`` values an assigned result at its existing table mark
     when it occurs in the table (C03 l.696); "insert" always inserts it as one
-    extra result.
+    extra result. ``factoring="ratio"`` scales the n real results' marks by
+    (N − 1)/(n − 1) instead of Neuberg (an imported file scored that way).
     """
     items = [as_entry(e) for e in entries]
     big_n = len(items) if expected is None else expected
@@ -102,7 +107,9 @@ def score_board(
         else:
             n = len(idx)
             for i, s, mp in zip(idx, scores, base_matchpoints(scores), strict=True):
-                ns = neuberg(mp, n, big_n) if n != big_n else Fraction(mp)
+                ns = Fraction(mp) if n == big_n else (
+                    neuberg(mp, n, big_n) if factoring == "neuberg" or n < 2
+                    else Fraction(mp * (big_n - 1), n - 1))
                 marks[i] = LineMarks(ns, top - ns, real=True)
                 by_score[s] = ns
         table[key] = by_score

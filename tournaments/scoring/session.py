@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .adjusted import Role, Unplayed, artificial_percentage, unplayed_board_percentage
-from .board import LineMarks, SplitRule, score_board
+from .board import Factoring, LineMarks, SplitRule, score_board
 from .errors import ScoringError
 from .matchpoints import top_for
 
@@ -82,6 +82,7 @@ def score_session(
     penalties: Sequence[Penalty] = (),
     max_average_plus_unplayed: int | None = 2,
     split_rule: SplitRule = "course",
+    factoring: Factoring = "neuberg",
 ) -> SessionScore:
     """Matchpoint every board and total each pair.
 
@@ -96,7 +97,8 @@ def score_session(
     """
     provisional: list[Provisional] = []
     for b in boards:
-        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule)
+        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule,
+                             factoring=factoring)
         for line, m in zip(b.lines, scored.lines, strict=True):
             provisional += provisional_marks(b.board, m, line.entry, (
                 (line.ns_pair, "NS", line.ew_pair), (line.ew_pair, "EW", line.ns_pair)))
@@ -188,13 +190,16 @@ def finish_session(
         if p.pair not in points:
             raise ScoringError("penalty.pair", p.pair, "the pair has no board in this session")
         points[p.pair] -= Fraction(p.fraction_of_top) * top
-    maximum = top * theoretical
+    # A pair with no line on some boards (a sit-out the movement does not lay out as a
+    # relay, a table that never played a board) is ranked on the boards it has: the relay
+    # rule credits a missed round with the pair's own average (C03 l.590, l.661), so its
+    # percentage is its points over the top times its own boards.
     totals = {
         pair: PairTotal(
             pair,
             pts,
-            maximum,
-            pts * 100 / maximum if maximum else Fraction(50),
+            top * counts[pair],
+            pts * 100 / (top * counts[pair]) if top * counts[pair] else Fraction(50),
             counts[pair],
             tops[pair],
         )

@@ -128,12 +128,19 @@ def read_pbn(text: str, numbers: set[int]) -> list[ImportedDeal]:
     return out
 
 
-@transaction.atomic
 def import_pbn(section: Section, text: str) -> list[Board]:
-    """Store the file's deals on the section's boards (its pool), all or nothing."""
+    """Store the PBN file's deals on the section's boards (its pool), all or nothing."""
+    return import_deals(section, lambda numbers: read_pbn(text, numbers))
+
+
+@transaction.atomic
+def import_deals(section: Section, read) -> list[Board]:
+    """Store a hand-record file's deals on the section's boards (its pool), all or nothing;
+    ``read(numbers)`` reads the file against the pool's board numbers (PBN, or a dealing
+    machine's file: ``imports.dealer_dup``) and raises ``PBNImportError``."""
     boards = {b.number: b for b in Board.objects.select_for_update()
               .filter(session_id=section.session_id, pool=section.pool)}
-    deals = read_pbn(text, set(boards))
+    deals = read(set(boards))
     changed = []
     for item in deals:
         board = boards[item.number]

@@ -33,6 +33,7 @@ from ..models import (
     Tournament,
 )
 from ..scoring import Standing, display_round, rank
+from ..scoring.ranking import DEFAULT_TIE_BREAKS
 from . import plan
 from .bulk import insert_rows
 from .results_pdf import results_corrected
@@ -83,7 +84,8 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> lis
                                   tops=pool.totals[e].tops if pool.totals is not None else 0,
                                   name=seats[e]["entry__name"] or seats[e]["entry__display_name"])
                          for e in members]
-            for ranked in rank(standings):
+            shared = (data.session.tournament.conventions or {}).get("places") == "shared"
+            for ranked in rank(standings, tie_breaks=() if shared else DEFAULT_TIE_BREAKS):
                 e = ranked.standing.pair
                 total = pool.totals[e] if pool.totals is not None else None
                 rows.append(StoredRanking(

@@ -105,6 +105,8 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
     method = data.session.tournament.scoring_method
     imp = method in IMP_METHODS
     boards, expected, per_pair, where = pool_inputs(data, sections, imp)
+    # an imported event is scored as its file was (imports.usebio_conventions); ours: {}
+    conventions = data.session.tournament.conventions or {}
     entries = {e for b in boards for line in b.lines for e in (line.ns_pair, line.ew_pair)
                if e is not None}
     out = PoolScore(pool, sections, None)
@@ -113,7 +115,8 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
                                  p["board_number"])
                      for p in data.penalties if p["entry_id"] in entries]
         scored = score_session(boards, expected=max(expected, 1), boards_per_pair=per_pair or None,
-                               penalties=penalties)
+                               penalties=penalties, factoring=conventions.get("factoring",
+                                                                              "neuberg"))
         out.top, out.totals, out.session_score = scored.top, scored.totals, scored
         out.boards = {p: t.boards for p, t in scored.totals.items()}
         out.marks = [(where[(m.board, m.pair)], m.board, m.pair, m.direction, m.opponent,
@@ -122,7 +125,9 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
     totals: dict[int, Fraction] = defaultdict(Fraction)
     counts: dict[int, int] = defaultdict(int)
     for b in boards:
-        marks = score_imp_pairs_board([line.entry for line in b.lines], IMP_METHODS[method])
+        marks = score_imp_pairs_board([line.entry for line in b.lines], IMP_METHODS[method],
+                                      rule=conventions.get("butler_datum", "course"),
+                                      round_to=conventions.get("butler_round_to"))
         for line, m in zip(b.lines, marks, strict=True):
             for pair, direction, opp, value in ((line.ns_pair, "NS", line.ew_pair, m.ns),
                                                 (line.ew_pair, "EW", line.ns_pair, m.ew)):

@@ -20,6 +20,7 @@ from ..forms.director import (
     RoundsForm,
     SectionForm,
 )
+from ..imports.dealer_dup import DealerFileError, read_dup
 from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
 from ..movements import MovementError, advise
 from ..services import advice, plan, registration, section_movements, setup
@@ -331,6 +332,15 @@ def board_conditions(request, pk, board):
     return redirect(reverse("director:boards", args=[section.pk]) + f"#board-{item.number}")
 
 
+def _dup_reader(content: bytes):
+    def read(numbers: set[int]) -> list:
+        try:
+            return [board_service.ImportedDeal(n, d) for n, d in read_dup(content, numbers)]
+        except DealerFileError as exc:
+            raise board_service.PBNImportError(exc.problems) from exc
+    return read
+
+
 @director_required
 @require_POST
 def pbn_import(request, pk):
@@ -338,7 +348,11 @@ def pbn_import(request, pk):
     form = PBNImportForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            imported = board_service.import_pbn(section, form.cleaned_data["file"])
+            content = form.cleaned_data["file"]
+            if isinstance(content, bytes):  # a dealing machine's file (Duplimate .dup)
+                imported = board_service.import_deals(section, _dup_reader(content))
+            else:
+                imported = board_service.import_pbn(section, content)
         except board_service.PBNImportError as exc:
             form.add_error("file", exc.message)
             return _boards_page(request, section, pbn_form=form, problems=exc.problems,

@@ -29,6 +29,7 @@ from clubsite.params import int_param
 from clubsite.permissions import login_required, public
 
 from .. import jobs
+from ..imports.usebio_conventions import describe
 from ..models import EventType, Section
 from ..services import (
     board_visibility,
@@ -98,6 +99,8 @@ def tournament(request, slug):
         # as soon as the results are published.
         "pdf_on_demand": tournament.status in results.PUBLISHED
         and bool(celery_app.conf.task_always_eager),
+        # an imported event says how the other program scored it (ours has none)
+        "conventions": describe(tournament.conventions) if tournament.conventions else [],
     })
 
 

@@ -14,16 +14,22 @@ from django.views.decorators.http import require_POST
 
 from clubsite.models import Season
 from clubsite.params import int_param
-from clubsite.permissions import director_required, secretary_required
+from clubsite.permissions import (
+    secretary_or_director_required,
+    secretary_required,
+)
 
 from .. import job_send, jobs
 from ..exports import federation
 from ..exports.licences import licence_batch, requested_licences
 from ..forms.uploads import EndpointForm, ImportForm
+from ..imports.usebio import clean_file_name, import_progress
+from ..imports.usebio_conventions import describe
 from ..models import Tournament, TournamentStatus
 from ..models.uploads import (
     FederationEndpoint,
     FileFormat,
+    ImportState,
     PdfState,
     ResultImport,
     Upload,
@@ -171,9 +177,10 @@ def licences(request):
 # --- imports (directors) ----------------------------------------------------------------
 
 
-@director_required
+@secretary_or_director_required
 def imports(request):
-    """Import a USEBIO file (in the worker) and list past imports with their verify result."""
+    """Import a USEBIO file (in the worker) and list past imports with their verify result.
+    The import's record exists from the start (being imported), so its page can follow it."""
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -183,23 +190,39 @@ def imports(request):
             # The bytes as sent: the parser decodes them as the file's XML declaration says.
             content = base64.b64encode(upload.read()).decode("ascii")
             key = uuid.uuid4().hex
+            pending = ResultImport.objects.create(
+                file_name=clean_file_name(upload.name)[:200], key=key,
+                state=ImportState.RUNNING, created_by=request.user)
             if job_send.send(jobs.import_usebio_file, content, upload.name, key,
-                             request.user.pk):
-                record = ResultImport.objects.filter(key=key).first()
+                             request.user.pk, form.cleaned_data["replace"]):
+                record = ResultImport.objects.filter(pk=pending.pk).first()
                 if record is not None:
                     return redirect("uploads:import", pk=record.pk)
                 messages.info(request, _("The file is being imported; this page shows it "
                                          "when done."))
                 return redirect("uploads:imports")
             # The broker is down: nothing was started, the form keeps its place.
+            pending.delete()
             form.add_error("file", _("The import could not be started; send the file again "
                                      "in a minute."))
     return render(request, "tournaments/uploads/imports.html", {
         "form": form, "imports": ResultImport.objects.select_related("tournament")[:50]})
 
 
-@director_required
+@secretary_or_director_required
 def import_detail(request, pk: int):
-    """The verify report: every figure of the file our scoring does not reproduce."""
+    """The verify report: every figure of the file our scoring does not reproduce, with the
+    conventions recognised in the file. While the worker imports, the page polls its
+    progress (htmx) and reloads itself when the report is ready."""
     record = get_object_or_404(ResultImport.objects.select_related("tournament"), pk=pk)
-    return render(request, "tournaments/uploads/import_detail.html", {"record": record})
+    running = record.state == ImportState.RUNNING
+    if request.headers.get("HX-Request") and not running:
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    context = {"record": record, "progress": import_progress(record.key) if running else 0,
+               "conventions": describe(record.summary.get("conventions") or {}),
+               "replace_form": ImportForm(initial={"replace": True})}
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/uploads/_import_progress.html", context)
+    return render(request, "tournaments/uploads/import_detail.html", context)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.imports.usebio import UsebioError, import_file, report_text
+from tournaments.imports.usebio import AlreadyImported, UsebioError, import_file, report_text
 
 
 class Command(BaseCommand):
@@ -14,15 +14,20 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the USEBIO XML file")
         parser.add_argument("--strict", action="store_true",
                             help="exit with status 1 when the verify report finds differences")
+        parser.add_argument("--replace", action="store_true",
+                            help="a file imported before replaces the earlier tournament")
 
-    def handle(self, *args, file: str, strict: bool = False, **options):
+    def handle(self, *args, file: str, strict: bool = False, replace: bool = False,
+               **options):
         path = Path(file)
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror}") from exc
         try:
-            record = import_file(data, file_name=path.name)
+            record = import_file(data, file_name=path.name, replace=replace)
+        except AlreadyImported as exc:
+            raise CommandError(exc.message + " (--replace)") from exc
         except UsebioError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(report_text(record))

@@ -1,0 +1,90 @@
+"""Hand records from a dealing machine: Duplimate's .dup file, all or nothing, clear errors.
+
+The files are written here by a small writer following the record layout Duplimate
+publishes (156 bytes a board: North, East and South as two-digit card numbers, the machine's
+text of the hands, then random/backwards flags and the lowest board, copies and highest
+board), never copied from a real file.
+"""
+
+import random
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from tournaments.exports.deals import hands, random_deal
+from tournaments.imports.dealer_dup import DealerFileError, read_dup
+from tournaments.models import Board
+
+pytestmark = pytest.mark.django_db
+
+SUITS, RANKS = "SHDC", "AKQJT98765432"
+
+
+def code(suit: str, rank: str) -> str:
+    return f"{SUITS.index(suit) * 13 + RANKS.index(rank) + 1:02d}"
+
+
+def record(deal: str, lowest: int, highest: int, rng: random.Random) -> bytes:
+    seats = hands(deal)
+    bri = ""
+    for seat in "NES":
+        cards = [code(s, r) for s, holding in zip(SUITS, seats[seat], strict=True)
+                 for r in holding]
+        rng.shuffle(cards)  # the machine's order is not sorted
+        bri += "".join(cards)
+    dge = "".join(("S" + seats[seat][0] + "H" + seats[seat][1] + "D" + seats[seat][2] + "C"
+                   + seats[seat][3]).ljust(17) for seat in "NESW")
+    tail = f"YN{lowest:<3}{1:<2}{highest:<3}"
+    text = bri + dge + tail
+    assert len(text) == 156
+    return text.encode("ascii")
+
+
+def dup_file(deals: list[str], lowest: int = 1, breaks: bool = False) -> bytes:
+    rng = random.Random(3)
+    highest = lowest + len(deals) - 1
+    sep = b"\r\n" if breaks else b""
+    return sep.join(record(d, lowest, highest, rng) for d in deals)
+
+
+def test_a_dup_file_becomes_the_same_deals():
+    rng = random.Random(11)
+    deals = [random_deal(rng) for _ in range(4)]
+    assert read_dup(dup_file(deals, lowest=5, breaks=True), set(range(1, 20))) == [
+        (5 + i, d) for i, d in enumerate(deals)]
+
+
+@pytest.mark.parametrize("mangle, words", [
+    (lambda raw: raw[:-3], "156"),  # cut short
+    (lambda raw: raw[:2] + raw[4:6] + raw[4:], "twice"),  # a card given twice
+    (lambda raw: b"99" + raw[2:], "01"),  # no such card
+    (lambda raw: b"xx" + raw[2:], "card numbers"),
+])
+def test_a_bad_dup_file_is_refused_whole_saying_which_board(mangle, words):
+    rng = random.Random(12)
+    raw = mangle(dup_file([random_deal(rng) for _ in range(3)]))
+    with translation.override("en"), pytest.raises(DealerFileError) as caught:
+        read_dup(raw, set(range(1, 10)))
+    assert any(words in p for p in caught.value.problems), caught.value.problems
+
+
+def test_the_boards_page_imports_a_dup_file_all_or_nothing(director_client, mitchell_session):
+    section = mitchell_session
+    numbers = sorted(Board.objects.filter(session=section.session, pool=section.pool)
+                     .values_list("number", flat=True))
+    rng = random.Random(13)
+    deals = [random_deal(rng) for _ in numbers]
+    too_many = dup_file(deals + [random_deal(rng)])  # one board more than the section plays
+    response = director_client.post(reverse("director:pbn_import", args=[section.pk]),
+                                    {"file": SimpleUploadedFile("juego.dup", too_many)})
+    assert response.status_code == 400
+    assert any(str(numbers[-1] + 1) in p for p in response.context["problems"])
+    assert not Board.objects.filter(session=section.session).exclude(deal="").exists()
+    response = director_client.post(reverse("director:pbn_import", args=[section.pk]),
+                                    {"file": SimpleUploadedFile("juego.dup", dup_file(deals))})
+    assert response.status_code == 302
+    stored = dict(Board.objects.filter(session=section.session, pool=section.pool)
+                  .values_list("number", "deal"))
+    assert stored == dict(zip(numbers, deals, strict=True))

@@ -1,0 +1,341 @@
+"""How another scorer scored a USEBIO file, recognised from the file's own figures.
+
+Scorers agree on the laws but not on every convention, and a club compares our figures with
+theirs. Each convention below is recognised by which candidate reproduces the file's numbers;
+the result is recorded on the imported tournament (``Tournament.conventions``), our scoring
+then scores it the same way, and the verify report compares like with like. Events scored
+here have no conventions and keep the club's own rules.
+
+- ``marks``: ``"neuberg"`` when each traveller line holds the Neuberg-factored marks on the
+  event's top, ``"raw"`` when a board with fewer results keeps its lines on its own top
+  (2·(n − 1)) and is factored only when totalling.
+- ``factoring``: how such a board is brought up to the top: ``"neuberg"`` (C03 l.606) or the
+  plain ``"ratio"`` top / own top.
+- ``totals``: a pair that played fewer boards (a sit-out, a table that missed a board) shows
+  its points as ``"played"`` or ``"factored"`` up to the full set; its percentage is always
+  points / (boards played × top), as the course's relay rule gives (C03 l.590, l.661).
+- ``butler_datum`` / ``butler_round_to`` / ``butler_field``: the datum is the mean of all
+  results (``"mean"``) or without the top and bottom (``"course"``), rounded to 10 or not,
+  per ``"section"`` or over the ``"field"`` of sections sharing the boards.
+- ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
+- ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
+  director's award is kept (a pair's session percentage, 60 % / 40 % of the top) instead of
+  being recomputed from its code.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils.translation import gettext_lazy as _
+
+from ..models import ScoringMethod
+from ..scoring import imps
+from ..scoring.butler import butler_datum
+from .usebio_rows import FileEvent, FileLine, FileSection
+
+BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean") for round_to in (None, 10)]
+RULE_NAMES = {
+    "marks": {"neuberg": _("Neuberg-factored marks per line"),
+              "raw": _("raw marks per line on the board's own top")},
+    "factoring": {"neuberg": _("Neuberg when totalling"),
+                  "ratio": _("plain ratio when totalling")},
+    "totals": {"played": _("totals on the boards played"),
+               "factored": _("totals factored up to the full set")},
+    "butler_datum": {"course": _("datum without the top and bottom results"),
+                     "mean": _("datum the mean of all results")},
+    "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
+    "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
+    "places": {"shared": _("tied places shared (3=)")},
+    "artificial": {"awarded": _("artificial scores as awarded")},
+}
+
+
+def alternatives(conventions: dict) -> list[str]:
+    """The other rules tried for each recognised convention (they reproduced the file less
+    well), in words: a difference left over is one no known convention explains."""
+    return [str(name) for key, value in conventions.items() if key in RULE_NAMES
+            for other, name in RULE_NAMES[key].items() if other != value]
+
+
+def describe(conventions: dict) -> list[str]:
+    """The conventions in words, in the reader's language."""
+    return [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
+            if k in RULE_NAMES]
+
+
+def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
+    """Equal within the file's rounding."""
+    if file_value is None or ours is None:
+        return file_value is None
+    places = max(-file_value.as_tuple().exponent, 0)
+    return abs(Fraction(ours) - Fraction(file_value)) <= Fraction(5, 10 ** (places + 1)) \
+        + Fraction(1, 200)
+
+
+def _real(line: FileLine) -> bool:
+    return line.adjustment is None and line.score is not None
+
+
+def field_boards(event: FileEvent, per_section: bool) -> list[dict[int, list[FileLine]]]:
+    """The comparison groups: each section alone, or sections of a session sharing boards."""
+    if per_section:
+        return [s.boards for s in event.sections]
+    groups: dict[tuple, dict[int, list[FileLine]]] = {}
+    for s in event.sections:
+        group = groups.setdefault((s.session, tuple(sorted(s.boards))), defaultdict(list))
+        for number, lines in s.boards.items():
+            group[number].extend(lines)
+    return list(groups.values())
+
+
+def file_top(lines: Iterable[FileLine]) -> Fraction | None:
+    """The event's top as the file writes it: the largest NS + EW of a real line."""
+    sums = [Fraction(line.ns_mark) + Fraction(line.ew_mark) for line in lines
+            if _real(line) and line.ns_mark is not None and line.ew_mark is not None]
+    return max(sums, default=None)
+
+
+def percentage_top(event: FileEvent) -> Fraction | None:
+    """The event's top as the pairs' percentages imply it: total × 100 / (% × boards), the
+    boards being those played or the full set (whichever way the totals were written gives
+    an even top). It sees the top even when every board is short of results (a Howell with a
+    sit-out) and its lines are raw on their own top."""
+    estimates: dict[str, list[Fraction]] = {"played": [], "factored": []}
+    for section in event.sections:
+        counts = Counter()
+        for lines in section.boards.values():
+            for ln in lines:
+                for pair, side in ((ln.ns, "NS"), (ln.ew, "EW")):
+                    counts[(pair, side if section.directional else "")] += 1
+        full = full_set(section, max(counts.values(), default=0))
+        for pair in section.pairs:
+            count = counts.get((pair.number, pair.direction if section.directional else ""))
+            if not count or not pair.total or not pair.percentage:
+                continue
+            base = Fraction(pair.total) * 100 / Fraction(pair.percentage)
+            estimates["played"].append(base / count)
+            estimates["factored"].append(base / full)
+    best = None
+    for values in estimates.values():
+        if not values:
+            continue
+        even = 2 * round(sum(values) / len(values) / 2)
+        gap = sum(abs(v - even) for v in values) / len(values)
+        if even > 0 and gap < Fraction(1, 20) and (best is None or gap < best[0]):
+            best = (gap, Fraction(even))
+    return best[1] if best else None
+
+
+def event_top(event: FileEvent, lines: Iterable[FileLine]) -> Fraction | None:
+    """The top of a field: from the percentages when the file gives them, else its lines."""
+    return percentage_top(event) or file_top(lines)
+
+
+def _marks_style(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> str:
+    evidence = Counter()
+    for boards in groups:
+        top = event_top(event, [line for ls in boards.values() for line in ls])
+        if top is None:
+            continue
+        for lines in boards.values():
+            real = [ln for ln in lines if _real(ln) and ln.ns_mark is not None
+                    and ln.ew_mark is not None]
+            own = 2 * (len(real) - 1)
+            if not real or own >= top:
+                continue
+            sums = Counter(Fraction(ln.ns_mark) + Fraction(ln.ew_mark) for ln in real)
+            common = sums.most_common(1)[0][0]
+            evidence["raw" if abs(common - own) < Fraction(1, 10) else "neuberg"] += 1
+    return "raw" if evidence["raw"] > evidence["neuberg"] else "neuberg"
+
+
+def factored(raw: Fraction, n: int, big_n: int, factoring: str) -> Fraction:
+    """A raw mark among ``n`` results brought up to ``big_n`` results."""
+    if n == big_n or n < 2:
+        return raw if n == big_n else Fraction(big_n - 1)
+    if factoring == "ratio":
+        return raw * (big_n - 1) / (n - 1)
+    return Fraction(big_n * (raw + 1), n) - 1
+
+
+def _pair_points(section: FileSection, convert) -> dict[tuple[int, str], tuple[Fraction, int]]:
+    """(pair, line) → (points, boards with a line) from the file's marks, each converted."""
+    out: dict[tuple[int, str], list] = defaultdict(lambda: [Fraction(0), 0])
+    directional = section.directional
+    for number, lines in section.boards.items():
+        for line in lines:
+            for pair, side, mark in ((line.ns, "NS", line.ns_mark), (line.ew, "EW", line.ew_mark)):
+                key = (pair, side if directional else "")
+                out[key][1] += 1
+                if mark is not None:
+                    out[key][0] += convert(number, line, Fraction(mark), side)
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def full_set(section: FileSection, most: int) -> int:
+    """Boards a pair plays in the full movement: rounds × boards per round when the lines say
+    their rounds (a Howell where everyone sits out once), else the most any pair has."""
+    meetings: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for number, lines in section.boards.items():
+        for line in lines:
+            if not line.round:
+                return most
+            meetings[(line.round, line.ns)].add(number)
+    if not meetings:
+        return most
+    per_round = Counter(len(b) for b in meetings.values()).most_common(1)[0][0]
+    return max(most, len({r for r, _ns in meetings}) * per_round)
+
+
+def _totals_style(event: FileEvent, convert) -> tuple[str, Fraction]:
+    """``"played"`` or ``"factored"``, and how far the better one is from the file's pair
+    totals (the sum of the gaps: the file rounds each line, so no candidate is exact)."""
+    gap = {"played": Fraction(0), "factored": Fraction(0)}
+    for section in event.sections:
+        points = _pair_points(section, convert)
+        full = full_set(section, max((c for _p, c in points.values()), default=0))
+        for pair in section.pairs:
+            got = points.get((pair.number, pair.direction if section.directional else ""))
+            if got is None or pair.total is None or not got[1]:
+                continue
+            pts, count = got
+            gap["played"] += abs(Fraction(pair.total) - pts)
+            gap["factored"] += abs(Fraction(pair.total) - pts * full / count)
+    best = "factored" if gap["factored"] < gap["played"] else "played"
+    return best, gap[best]
+
+
+def _matchpoint_conventions(event: FileEvent) -> dict:
+    groups = field_boards(event, per_section=False)
+    marks = _marks_style(event, groups)
+    out = {"marks": marks}
+    counts: dict[tuple[int, int], int] = {}  # (group, board) → real results
+    theoretical: dict[int, int] = {}
+    for g, boards in enumerate(groups):
+        top = event_top(event, [line for ls in boards.values() for line in ls])
+        theoretical[g] = int(top / 2 + 1) if top else max(map(len, boards.values()), default=1)
+        for number, lines in boards.items():
+            counts[(g, number)] = sum(1 for ln in lines if _real(ln))
+    group_of = {}
+    for g, boards in enumerate(groups):
+        for lines in boards.values():
+            for line in lines:
+                group_of[id(line)] = g
+    candidates = ["neuberg", "ratio"] if marks == "raw" else [None]
+    best = None
+    for factoring in candidates:
+        def convert(number, line, mark, side, factoring=factoring):
+            if factoring is None or not _real(line):
+                return mark
+            g = group_of[id(line)]
+            n, big_n = counts[(g, number)], theoretical[g]
+            if side == "NS":
+                return factored(mark, n, big_n, factoring)
+            return 2 * (big_n - 1) - factored(2 * (n - 1) - mark, n, big_n, factoring)
+
+        totals, gap = _totals_style(event, convert)
+        if best is None or gap < best[2]:
+            best = (factoring, totals, gap)
+    factoring, totals, _hits = best
+    if factoring is not None:
+        out["factoring"] = factoring
+    out["totals"] = totals
+    return out
+
+
+def _butler_conventions(event: FileEvent) -> dict:
+    best = None
+    for per_section in (False, True):
+        for rule, round_to in BUTLER_VARIANTS:
+            hits = 0
+            for boards in field_boards(event, per_section):
+                for lines in boards.values():
+                    real = [ln for ln in lines if _real(ln)]
+                    if not real:
+                        continue
+                    datum = butler_datum([ln.score for ln in real], rule, round_to)
+                    hits += sum(_close(ln.ns_mark, Fraction(imps(ln.score - datum)))
+                                for ln in real if ln.ns_mark is not None)
+            if best is None or hits > best[0]:
+                best = (hits, rule, round_to, per_section)
+    _hits, rule, round_to, per_section = best
+    return {"butler_datum": rule, "butler_round_to": round_to,
+            "butler_field": "section" if per_section else "field"}
+
+
+def places_shared(event: FileEvent) -> bool:
+    """Ties written as one place (``3=``) for every group of pairs showing the same score; a
+    file that also parts equal scores by a tie-break (places 2 and 3) keeps ours."""
+    shared = parted = False
+    for section in event.sections:
+        groups: dict[tuple, set] = defaultdict(set)
+        for p in section.pairs:
+            if p.place is not None:
+                shown = p.percentage if p.percentage is not None else p.total
+                groups[(p.direction, shown)].add(p.place)
+        for (_line, shown), places in groups.items():
+            members = [p for p in section.pairs if p.place in places and (
+                p.percentage if p.percentage is not None else p.total) == shown]
+            if len(members) < 2 or shown is None:
+                continue
+            if len(places) == 1:
+                shared = True
+            else:
+                parted = True
+    return shared and not parted
+
+
+def detect(event: FileEvent) -> dict:
+    """The conventions the file was scored with (see the module's docstring)."""
+    if event.scoring_method == ScoringMethod.MATCHPOINTS and event.event_type != "INDIVIDUAL":
+        out = _matchpoint_conventions(event)
+    elif event.scoring_method == ScoringMethod.BUTLER:
+        out = _butler_conventions(event)
+    else:
+        out = {}
+    if places_shared(event):
+        out["places"] = "shared"
+    if any(line.adjustment and line.adjustment.get("kind") == "artificial"
+           and line.ns_mark is not None for s in event.sections for ls in s.boards.values()
+           for line in ls):
+        out["artificial"] = "awarded"
+    return out
+
+
+def awarded_percentages(line: FileLine, top: Fraction) -> dict | None:
+    """An artificial line's adjustment with the points the file awarded, as percentages of
+    the top (exact: ``"425/7"`` when not a decimal), or None when the code's own
+    percentages (``A6040``) already give them."""
+    if top <= 0 or line.ns_mark is None or line.ew_mark is None:
+        return None
+    adjustment = dict(line.adjustment or {})
+    changed = False
+    for side, mark in (("ns", line.ns_mark), ("ew", line.ew_mark)):
+        value = Fraction(mark) * 100 / top
+        if value == Fraction(str(adjustment.get(side))):
+            continue
+        changed = True
+        if value.denominator == 1:
+            adjustment[side] = value.numerator
+        else:
+            as_decimal = Decimal(value.numerator) / Decimal(value.denominator)
+            adjustment[side] = (format(as_decimal.normalize(), "f")
+                                if Fraction(as_decimal) == value else str(value))
+    return adjustment if changed else None
+
+
+def raw_mark(ours: Fraction, side: str, n: int, big_n: int, factoring: str) -> Fraction:
+    """Our factored mark back on the board's own top (to compare with a raw-marks file)."""
+    top, own = 2 * (big_n - 1), 2 * (n - 1)
+    ns = ours if side == "NS" else top - ours
+    if n == big_n:
+        raw_ns = ns
+    elif factoring == "ratio":
+        raw_ns = ns * (n - 1) / (big_n - 1) if big_n > 1 else ns
+    else:
+        raw_ns = (ns + 1) * n / big_n - 1
+    return raw_ns if side == "NS" else own - raw_ns
