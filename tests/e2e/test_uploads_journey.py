@@ -98,10 +98,13 @@ def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, sett
     secretary.wait_for_selector("#pdfs .pdf[data-state=queued] progress")
     screenshot(secretary, "uploads-1-published-pdf-queued")
     [pdf_pk] = held
-    ResultsPdf.objects.filter(pk=pdf_pk).update(state=PdfState.RUNNING, progress=40)
+    # The worker's run has taken the job (its task id holds the row) and is at 40 %.
+    run = "worker-run-1"
+    ResultsPdf.objects.filter(pk=pdf_pk).update(state=PdfState.RUNNING, progress=40,
+                                                taken_by=run)
     secretary.wait_for_selector("#pdfs .pdf[data-state=running] progress[value='40']")
     screenshot(secretary, "uploads-2-pdf-running")
-    assert jobs.generate_pdf.apply((pdf_pk,)).result == PdfState.DONE  # the worker's run
+    assert jobs.generate_pdf.apply((pdf_pk,), task_id=run).result == PdfState.DONE
     link = secretary.wait_for_selector("#pdfs .pdf[data-state=done] a.download")
     assert secretary.locator("#pdfs progress").count() == 0
     screenshot(secretary, "uploads-3-pdf-done")
