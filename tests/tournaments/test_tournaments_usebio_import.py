@@ -260,7 +260,7 @@ def test_round_trip_of_the_movements_phantom_howell_shows_no_difference(members)
 
 
 def test_sit_outs_are_not_guessed_from_a_file_without_rounds():
-    from tournaments.imports.usebio import meetings, sitouts
+    from tournaments.imports.usebio_pairs import meetings, sitouts
 
     event = parse(flat_file())
     section = event.sections[0]

@@ -18,17 +18,17 @@ from django.utils.translation import gettext as _
 from ..models import Board, Entry, EventType, Result, Tournament
 from ..services import registration, setup
 from ..services.errors import TournamentError
-from .usebio import (
+from .usebio_parse import FileEvent, FileSection, UsebioError
+from .usebio_save import (
     People,
-    _pair_key,
-    _pools,
-    _result,
     finish,
+    pair_key,
+    pools_of,
+    result_fields,
     result_reason,
     save_deals,
     save_results,
 )
-from .usebio_parse import FileEvent, FileSection, UsebioError
 
 
 def individual_movement(fs: FileSection) -> dict:
@@ -67,7 +67,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
     sessions = {s.number: s for s in tournament.sessions.all()}
     people = People(event)
     entries: dict[tuple, Entry] = {}
-    pools = _pools(event.sections)
+    pools = pools_of(event.sections)
     notes: list[dict] = []
     rows = []
     made = []
@@ -76,7 +76,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
         movement = individual_movement(fs)
         numbered: dict[int, Entry] = {}
         for player in fs.pairs:
-            key = _pair_key(player)
+            key = pair_key(player)
             if key not in entries:
                 try:
                     entries[key] = registration.register_entry(
@@ -108,7 +108,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
                     ns=numbered[line.ns], ew=numbered[line.ew], south=numbered[line.south],
                     west=numbered[line.west], entered_by=user, confirmed=True,
                     reason=result_reason(file_name),
-                    **_result(boards[number], line, notes, where)))
+                    **result_fields(boards[number], line, notes, where)))
     save_results(rows)
     finish(tournament, user=user, file_name=file_name)
     summary = {

@@ -35,9 +35,10 @@ from ..scoring import display_round
 from ..scoring.vp import COURSE25_BOARDS, team_vps
 from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
-from .usebio import People, _differs, _result, finish, result_reason, save_deals, save_results
-from .usebio import verify as verify_pairs
 from .usebio_parse import FileEvent, FileMatch, FileSection, UsebioError
+from .usebio_save import People, finish, result_fields, result_reason, save_deals, save_results
+from .usebio_verify import differs
+from .usebio_verify import verify as verify_pairs
 
 
 def _boards_by_round(fs: FileSection) -> dict[int, list[int]]:
@@ -172,7 +173,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 raise UsebioError(_("%(where)s: no match of the file holds this line.")
                                   % {"where": where})
             table = 2 * m - 1 if home_of[(line.round, m)] == line.ns else 2 * m
-            fields = _result(boards[number], line, notes, where)
+            fields = result_fields(boards[number], line, notes, where)
             fields["adjustment"] = as_roles(fields["adjustment"])
             rows.append(Result(section=section, board=boards[number], round=line.round,
                                table=table, ns=entries[line.ns], ew=entries[line.ew],
@@ -191,7 +192,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
 
 
 def _note(out: list[dict], what: str, where: str, file_value: Decimal | None, ours) -> None:
-    if _differs(file_value, ours):
+    if differs(file_value, ours):
         out.append({"what": what, "where": where, "file": str(file_value),
                     "ours": "" if ours is None else str(ours)})
 

@@ -1,0 +1,156 @@
+"""Checking an imported event: every figure of the file our scoring does not reproduce, on
+the file's own terms (its recognised conventions), each with the rules tried."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils.translation import gettext as _
+
+from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
+from ..services.team_schedule import TEAM_METHODS
+from .usebio_conventions import alternatives, describe, event_top, field_boards, full_set, raw_mark
+from .usebio_pairs import meetings
+from .usebio_parse import FileEvent, FilePair, FileSection
+
+
+def _tolerance(value: Decimal) -> Decimal:
+    """Half a unit of the file's last decimal, plus our own 2-decimal rounding."""
+    places = max(-value.as_tuple().exponent, 0)
+    return Decimal(5).scaleb(-(places + 1)) + Decimal("0.005")
+
+
+def differs(file_value: Decimal | None, ours) -> bool:
+    if file_value is None:
+        return False
+    if ours is None:
+        return True
+    if isinstance(ours, Fraction):
+        ours = Decimal(ours.numerator) / Decimal(ours.denominator)
+    return abs(Decimal(ours) - file_value) > _tolerance(file_value)
+
+
+def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str:
+    if event.scoring_method in TEAM_METHODS:
+        return _("Section %(section)s, team %(team)s") % {"section": fs.letter,
+                                                          "team": pair.name or pair.number}
+    if event.event_type == "INDIVIDUAL":
+        return _("Section %(section)s, player %(player)s") % {"section": fs.letter,
+                                                              "player": pair.number}
+    return _("Section %(section)s, pair %(pair)s") % {
+        "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
+
+
+def _ours_vs_file(conventions: dict):
+    """Our figure on the file's terms: a raw-marks file's lines are compared with our mark
+    brought back to the board's own top, a factored-totals file's pair totals with our points
+    on the boards played factored up to the full set."""
+    factoring = conventions.get("factoring", "neuberg")
+
+    def line_mark(ours, side: str, n: int, big_n: int):
+        if ours is None or conventions.get("marks") != "raw" or n == big_n or n < 1:
+            return ours
+        return raw_mark(Fraction(ours), side, n, big_n, factoring)
+
+    def total(played_points, count: int, full: int):
+        if conventions.get("totals") == "factored" and count:
+            return played_points * full / count
+        return played_points
+
+    return line_mark, total
+
+
+def _tried(conventions: dict) -> str:
+    """The rules a figure was checked under, and the others tried, for a difference no
+    known convention explains."""
+    used = "; ".join(describe(conventions)) or _("the club's own rules")
+    others = alternatives(conventions)
+    return used + (f" ({_('also tried')}: {'; '.join(others)})" if others else "")
+
+
+def _shown(value) -> str:
+    if isinstance(value, Fraction):
+        value = round(Decimal(value.numerator) / Decimal(value.denominator), 2)
+    return str(value)
+
+
+def _place_text(place: int, tied: bool) -> str:
+    return f"{place}=" if tied else str(place)
+
+
+def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
+    """Every figure of the file our scoring does not reproduce, on the file's own terms (its
+    recognised conventions); each difference says which rules were tried."""
+    conventions = tournament.conventions or {}
+    line_mark, total_of = _ours_vs_file(conventions)
+    tried = _tried(conventions)
+    shared = conventions.get("places") == "shared"
+    # an individual's lines hold four players; IMP events give a relay nothing (no average)
+    pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS
+    out: list[dict] = []
+    sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
+        session__tournament=tournament).select_related("session")}
+    ranks = defaultdict(dict)
+    for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION):
+        ranks[r.section_id][(r.number, r.direction)] = r
+    marks = {}
+    for m in StoredMark.objects.filter(session__tournament=tournament).select_related("result"):
+        if m.result_id:
+            marks[(m.section_id, m.board_number, m.result.round, m.result.table,
+                   m.direction)] = m.mark
+    real = {}  # (session, board) → real results in the field, and the field's N
+    for boards in field_boards(event, conventions.get("butler_field") == "section"):
+        top = event_top(event, [line for ls in boards.values() for line in ls])
+        big_n = int(top / 2 + 1) if top else 0
+        for lines in boards.values():
+            for line in lines:
+                real[id(line)] = (sum(1 for ln in lines if ln.adjustment is None
+                                      and ln.score is not None), big_n)
+    for fs in event.sections:
+        section = sections[(fs.session, fs.letter)]
+        plays = meetings(fs)
+        slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
+        played: dict[tuple[int, str], list] = defaultdict(lambda: [Decimal(0), 0])
+        for number, lines in sorted(fs.boards.items()):
+            for line in lines:
+                m = slot[(line.ns, line.ew, number)]
+                where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
+                    "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
+                n, big_n = real[id(line)]
+                for side, pair, file_value in (("NS", line.ns, line.ns_mark),
+                                               ("EW", line.ew, line.ew_mark)):
+                    ours = marks.get((section.pk, number, m.round, m.table, side))
+                    key = (pair, side if fs.directional else "")
+                    played[key][0] += ours or 0
+                    played[key][1] += 1
+                    if line.adjustment is None and line.score is not None:
+                        ours = line_mark(ours, side, n, big_n)
+                    if differs(file_value, ours):
+                        out.append({"what": f"mark {side}", "where": where,
+                                    "file": str(file_value), "tried": tried,
+                                    "ours": "" if ours is None else _shown(ours)})
+        most = max((c for _p, c in played.values()), default=0)
+        for pair in fs.pairs:
+            where = _participant_label(event, fs, pair)
+            r = ranks[section.pk].get((pair.number, pair.direction))
+            _points, count = played.get((pair.number, pair.direction), (None, 0))
+            ours_total = r.points if r else None
+            if pairs and r is not None and count and r.points is not None:
+                # our total without a relay's own average, then on the file's terms
+                raw = r.points * count / r.boards if r.boards > count else r.points
+                ours_total = round(total_of(raw, count, max(full_set(fs, most), r.boards)), 2)
+            for what, file_value, ours in (
+                    ("total", pair.total, ours_total),
+                    ("percentage", pair.percentage, r.percentage if r else None)):
+                if differs(file_value, ours):
+                    out.append({"what": what, "where": where, "file": str(file_value),
+                                "ours": "" if ours is None else str(ours), "tried": tried})
+            if pair.place is not None and (r is None or r.place != pair.place
+                                           or (shared and r.tied != pair.tied)):
+                out.append({"what": "place", "where": where,
+                            "file": _place_text(pair.place, pair.tied and shared),
+                            "ours": _place_text(r.place, r.tied and shared) if r else "",
+                            "tried": tried})
+    return out
