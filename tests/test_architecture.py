@@ -23,6 +23,7 @@ PACKAGES = ("clubsite", "tournaments", "laws")
 OUTER_SERVICES_ALLOWED = {
     "tournaments.services.snapshot",  # the one read of an event (frozen dataclasses)
     "tournaments.services.errors",  # the error type a service raises
+    "tournaments.services.boards",  # dealer files check their boards as PBN imports do
     "tournaments.services.setup",  # imports create the tournament and its sessions
     "tournaments.services.registration",  # … and register its entries
     "tournaments.services.entry",  # imports write results the way a table does

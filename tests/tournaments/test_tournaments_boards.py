@@ -124,3 +124,19 @@ def test_board_conditions_override(director_client, mitchell_session):
     director_client.post(url, {f"b{board.pk}-dealer": "E", f"b{board.pk}-vulnerability": "NS"})
     board.refresh_from_db()
     assert not board.conditions_overridden  # back to Law 2's board 2
+
+
+def test_a_dealer_file_board_is_taken_once_and_only_if_the_section_plays_it():
+    """The check every hand-record reader (PBN, Duplimate .dup) makes of a board's number."""
+    from django.utils import translation
+
+    from tournaments.services.boards import takes_deal
+
+    seen: set[int] = set()
+    problems: list[str] = []
+    with translation.override("en"):
+        taken = [takes_deal(n, f"Board {n}", seen, {1, 2, 3}, problems) for n in (1, 2, 1, 9, 3)]
+    assert taken == [True, True, False, False, True]
+    assert problems == ["Board 1 appears twice in the file.",
+                        "Board 9 is not played in this section."]
+    assert seen == {1, 2, 3, 9}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from ..exports.deals import validate
+from ..services.boards import takes_deal
 from ..services.errors import TournamentError
 
 RECORD = 156
@@ -102,12 +103,7 @@ def read_dup(raw: bytes, numbers: set[int]) -> list[tuple[int, str]]:
         else:
             number = (lowest or 1) + index
         label = _("Board %(number)s") % {"number": number}
-        if number in seen:
-            problems.append(_("%(label)s appears twice in the file.") % {"label": label})
-            continue
-        seen.add(number)
-        if number not in numbers:
-            problems.append(_("%(label)s is not played in this section.") % {"label": label})
+        if not takes_deal(number, label, seen, numbers, problems):
             continue
         try:
             out.append((number, deal_of(record)))

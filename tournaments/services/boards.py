@@ -86,6 +86,21 @@ class ImportedDeal:
     deal: str
 
 
+def takes_deal(number: int, label: str, seen: set[int], numbers: set[int],
+               problems: list[str]) -> bool:
+    """Whether a hand-record file's board ``number`` may take its deal: given once and played
+    in the section (``numbers``); otherwise the problem is listed. Every dealer file's reader
+    checks its boards here, so they refuse the same things in the same words."""
+    if number in seen:
+        problems.append(_("%(label)s appears twice in the file.") % {"label": label})
+        return False
+    seen.add(number)
+    if number not in numbers:
+        problems.append(_("%(label)s is not played in this section.") % {"label": label})
+        return False
+    return True
+
+
 def read_pbn(text: str, numbers: set[int]) -> list[ImportedDeal]:
     """Every deal of a PBN file, checked against the boards in play (``numbers``).
 
@@ -108,12 +123,7 @@ def read_pbn(text: str, numbers: set[int]) -> list[ImportedDeal]:
         if not number:
             problems.append(_("%(label)s has no board number.") % {"label": label})
             continue
-        if number in seen:
-            problems.append(_("%(label)s appears twice in the file.") % {"label": label})
-            continue
-        seen.add(number)
-        if number not in numbers:
-            problems.append(_("%(label)s is not played in this section.") % {"label": label})
+        if not takes_deal(number, label, seen, numbers, problems):
             continue
         try:
             deal = normalise_deal(board.deal.to_pbn())
