@@ -107,7 +107,9 @@ def main() -> int:
 
     setup_test_environment()
     if connection.vendor != "sqlite":  # keep clear of a test run's test_clubsite
-        connection.settings_dict.setdefault("TEST", {})["NAME"] = "bench_classification"
+        # a throw-away name of its own per run (BENCH_TEST_DB to choose it)
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = os.environ.get(
+            "BENCH_TEST_DB", f"bench_classification_{os.getpid()}")
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         session = build()

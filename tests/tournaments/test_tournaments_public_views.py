@@ -335,7 +335,7 @@ def test_ranking_page_uses_a_constant_number_of_queries(client, members, movemen
             measured.append(len(queries))
         counts.append(tuple(measured))
     assert counts[0] == counts[1], counts
-    assert counts[0][0] <= 12 and counts[0][1] < counts[0][0]
+    assert counts[0][0] <= 6 and counts[0][1] < counts[0][0]
 
 
 def _ranking_keys() -> list[str]:

@@ -7,6 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import OuterRef, Subquery
+
 from clubsite.models import Member
 
 from ..models import (
@@ -33,21 +35,26 @@ def player_history(member: Member, user) -> PlayerHistory:
     """
     tournaments = {t.pk: t for t in visible_tournaments(user).filter(
         entries__entry_players__member=member).distinct()}
-    seats = sorted(EntryPlayer.objects.filter(member=member, entry__tournament__in=tournaments)
-                   .select_related("entry"),
+    # every player of the member's entries (the member and their partners) in one query,
+    # each with the entry's first session
+    first_session = Subquery(Seating.objects.filter(entry_id=OuterRef("entry_id"))
+                             .order_by("session__number").values("session__number")[:1])
+    players = list(EntryPlayer.objects.filter(
+        entry__tournament__in=tournaments,
+        entry__in=EntryPlayer.objects.filter(member=member).values("entry_id"))
+        .select_related("entry", "member").annotate(first_session=first_session)
+        .order_by("seat"))
+    seats = sorted((p for p in players if p.member_id == member.pk),
                    key=lambda s: (tournaments[s.entry.tournament_id].date, s.entry_id),
                    reverse=True)
     entry_ids = [s.entry_id for s in seats]
     refresh(Session.objects.filter(tournament__in=tournaments))
     ranking = headline_rankings(entry_ids)
     partners_of: dict[int, list[Member]] = defaultdict(list)
-    for ep in (EntryPlayer.objects.filter(entry_id__in=entry_ids).exclude(member=member)
-               .select_related("member").order_by("seat")):
-        partners_of[ep.entry_id].append(ep.member)
-    sessions: dict[int, int] = {}
-    for entry_id, number in Seating.objects.filter(entry_id__in=entry_ids).values_list(
-            "entry_id", "session__number"):
-        sessions[entry_id] = min(number, sessions.get(entry_id, number))
+    for ep in players:
+        if ep.member_id != member.pk:
+            partners_of[ep.entry_id].append(ep.member)
+    sessions = {s.entry_id: s.first_session for s in seats if s.first_session is not None}
     rows, percentages = [], []
     stats: dict[int, dict] = {}
     for s in seats:

@@ -17,16 +17,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from clubsite.permissions import Role, has_role
 
 from ..models import (
     Board,
-    Penalty,
     RankingScope,
-    Result,
     ScoringMethod,
     Seating,
     Section,
@@ -40,6 +38,7 @@ from . import plan
 from .classification import classify_session
 from .reclassification import request_classification
 from .results_pdf import PUBLISHED
+from .session_data import newest_changes
 
 IMP_SCORED = (ScoringMethod.CROSS_IMPS, ScoringMethod.BUTLER, ScoringMethod.IMPS)
 
@@ -64,17 +63,19 @@ def visible_tournament(user, slug: str) -> Tournament | None:
 
 
 def visible_session(user, slug: str, number: int) -> Session | None:
-    """The session (with its tournament, flagged ``in_progress``) if ``user`` may see that
-    tournament's results; one query, as every live page starts here."""
+    """The session (with its tournament, flagged ``in_progress``, and a teams event's
+    settings) if ``user`` may see that tournament's results; one query, as every live page
+    starts here."""
     running = Session.objects.filter(tournament=OuterRef("tournament"),
                                      status=SessionStatus.RUNNING)
     session = next(iter(
-        Session.objects.select_related("tournament")
+        Session.objects.select_related("tournament", "tournament__team_event")
         .filter(tournament__in=visible_tournaments(user).filter(slug=slug).values("pk"),
                 number=number)
         .annotate(tournament_in_progress=Exists(running)).order_by()[:1]), None)
     if session is not None:
         session.tournament.in_progress = session.tournament_in_progress
+        session.tournament.team_settings_read = True  # ``team_schedule.team_event``
     return session
 
 
@@ -86,19 +87,21 @@ def refresh(sessions) -> list[Session]:
     never classified is classified now, the others are requested from the worker. Returns
     the sessions classified in this call.
 
-    Same rule as ``classification.is_stale``, checked for many sessions in two queries.
+    Same rule as ``classification.is_stale``, checked for many sessions at once: one query
+    for a queryset of sessions (read with their newest changes), one more for a list.
     """
-    sessions = [s for s in sessions]
-    if not sessions:
-        return []
-    ids = [s.pk for s in sessions]
-    latest = defaultdict(lambda: None)
-    for model, key in ((Result, "section__session"), (Penalty, "session")):
-        rows = (model.objects.filter(**{f"{key}__in": ids}).values(key)
-                .annotate(m=Max("modified_at")).values_list(key, "m"))
-        for session_id, stamp in rows:
-            if latest[session_id] is None or stamp > latest[session_id]:
-                latest[session_id] = stamp
+    if isinstance(sessions, QuerySet):
+        sessions = list(sessions.annotate(**newest_changes()))
+    else:
+        sessions = list(sessions)
+        if sessions:
+            stamps = {pk: (r, p) for pk, r, p in Session.objects.filter(
+                pk__in=[s.pk for s in sessions]).order_by().annotate(**newest_changes())
+                .values_list("pk", "newest_result", "newest_penalty")}
+            for s in sessions:
+                s.newest_result, s.newest_penalty = stamps.get(s.pk, (None, None))
+    latest = {s.pk: max((x for x in (s.newest_result, s.newest_penalty) if x is not None),
+                        default=None) for s in sessions}
     redone = []
     for s in sessions:
         stamp = latest[s.pk]

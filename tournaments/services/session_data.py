@@ -52,16 +52,21 @@ def load_session(session: Session) -> SessionData:
                        max(stamps, default=None))
 
 
-def latest_change(session: Session):
-    """The newest result or penalty change of the session (one query, two aggregates)."""
+def newest_changes() -> dict[str, Subquery]:
+    """Annotations of a session queryset: its newest result and penalty change."""
 
     def newest(model, key: str) -> Subquery:
         return Subquery(model.objects.filter(**{key: OuterRef("pk")}).order_by()
                         .values(key).annotate(m=Max("modified_at")).values("m"))
 
-    r, p = (Session.objects.filter(pk=session.pk).order_by()
-            .annotate(r=newest(Result, "section__session"), p=newest(Penalty, "session"))
-            .values_list("r", "p").get())
+    return {"newest_result": newest(Result, "section__session"),
+            "newest_penalty": newest(Penalty, "session")}
+
+
+def latest_change(session: Session):
+    """The newest result or penalty change of the session (one query, two aggregates)."""
+    r, p = (Session.objects.filter(pk=session.pk).order_by().annotate(**newest_changes())
+            .values_list("newest_result", "newest_penalty").get())
     return max((x for x in (r, p) if x is not None), default=None)
 
 

@@ -78,7 +78,7 @@ def configure(tournament: Tournament, **changes) -> TeamEvent:
     """Save the team settings; the format and the match length cannot change once started."""
     if not is_teams(tournament):
         raise TournamentError(_("This is not a teams event."))
-    event = team_event(tournament)
+    event = team_event(tournament, fresh=True)
     fixed = {"format", "round_robin_method", "boards_per_match", "legs", "knockout_seeding"}
     if has_started(tournament):
         changed = [f for f in fixed if f in changes and changes[f] != getattr(event, f)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -32,8 +33,17 @@ from .errors import TournamentError
 TEAM_METHODS = (ScoringMethod.VPS, ScoringMethod.IMPS)
 
 
-def team_event(tournament: Tournament) -> TeamEvent:
-    """The event's team settings, created with the defaults the first time they are asked for."""
+def team_event(tournament: Tournament, *, fresh: bool = False) -> TeamEvent:
+    """The event's team settings, created with the defaults the first time they are asked for.
+
+    A tournament a page read with its settings (``results.visible_session``: one query with
+    ``select_related("team_event")``, flagged ``team_settings_read``) already holds the row:
+    it is used and no query is made, however often a page asks. Otherwise, or with
+    ``fresh``, the row is read (code that changes the settings reads them fresh).
+    """
+    if not fresh and getattr(tournament, "team_settings_read", False):
+        with suppress(TeamEvent.DoesNotExist):
+            return tournament.team_event
     event, _created = TeamEvent.objects.get_or_create(tournament=tournament)
     return event
 
@@ -122,8 +132,9 @@ class RoundProgress:
         return self.results >= self.expected
 
 
-def progress(session: Session) -> list[RoundProgress]:
-    """Results entered per drawn round (two queries)."""
+def progress(session: Session, drawn_matches: Iterable[TeamMatch] | None = None
+             ) -> list[RoundProgress]:
+    """Results entered per drawn round (two queries; one given the session's matches)."""
     k = session.boards_per_round
     counts: dict[int, int] = defaultdict(int)
     for r in Result.objects.filter(section__session=session, status=ResultStatus.OK) \
@@ -132,8 +143,12 @@ def progress(session: Session) -> list[RoundProgress]:
     matches: dict[int, int] = defaultdict(int)
     extra: dict[int, int] = defaultdict(int)  # a knockout's tie-break boards, in both rooms
     drawn: set[int] = set()
-    for r, number, segments in TeamMatch.objects.filter(session=session) \
-            .values_list("round", "number", "tie_segments"):
+    if drawn_matches is None:
+        rows = TeamMatch.objects.filter(session=session).values_list(
+            "round", "number", "tie_segments")
+    else:
+        rows = [(m.round, m.number, m.tie_segments) for m in drawn_matches]
+    for r, number, segments in rows:
         drawn.add(r)
         if number:
             matches[r] += 1

@@ -28,7 +28,13 @@ from ..scoring import (
 from ..scoring.vp import team_vps
 from .errors import TournamentError
 from .knockout_bracket import rank_knockout, save_knockout, score_knockout
-from .team_matches import boards_of_matches, boards_of_rounds, score_matches, stored_decimal
+from .team_matches import (
+    MatchScore,
+    boards_of_matches,
+    boards_of_rounds,
+    score_matches,
+    stored_decimal,
+)
 from .team_schedule import team_event
 from .teams_scoring import POINT_UNITS
 from .triplicate_scores import score_triplicate
@@ -181,17 +187,27 @@ def classify_teams(data) -> int:
     event = team_event(tournament)
     section = next((s for s in data.sections if s.movement), None)
     matches = list(TeamMatch.objects.filter(session=session))
+    before = {m.pk: _match_values(m) for m in matches}  # as stored: only changes are written
     movement = section.movement if section else {}
     unit = event.unit
-    if event.is_triplicate:
+    knockout = event.is_knockout and section is not None
+    if knockout:
+        # one pass: IMPs, the averaged margin and who goes through; the loop below only
+        # fills the byes (a knockout is scored in IMPs: no points, no VPs)
+        score_knockout(matches, data.results, movement, event)
+        scores = {m.pk: MatchScore() for m in matches if m.away_id is None}
+        for m in matches:
+            m.home_points = m.away_points = None
+    elif event.is_triplicate:
         scores = score_triplicate(matches, data.results, boards_of_rounds(movement))
     else:
         scores = score_matches(matches, data.results, boards_of_matches(movement), unit)
     vps = unit == TeamScoring.VPS
     k = session.boards_per_round or event.boards_per_match
-    before = {m.pk: _match_values(m) for m in matches}
     for m in matches:
-        s = scores[m.pk]
+        s = scores.get(m.pk)
+        if s is None:  # a knockout match, scored above
+            continue
         m.home_won, m.home_lost = stored_decimal(s.home_won), stored_decimal(s.home_lost)
         m.away_won, m.away_lost = stored_decimal(s.away_won), stored_decimal(s.away_lost)
         m.boards_played = s.boards
@@ -206,8 +222,6 @@ def classify_teams(data) -> int:
             m.away_vp = display_round(team_vps(s.away_margin, k, event.vp_scale))
         else:
             m.home_vp = m.away_vp = None
-    if event.is_knockout and section is not None:
-        score_knockout(matches, data.results, section.movement, event)
     table = standings(session, matches)
     with transaction.atomic():
         locked = Session.objects.select_for_update().get(pk=session.pk)

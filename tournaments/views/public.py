@@ -41,6 +41,7 @@ from ..services import (
 )
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
+from . import conditional
 
 LINE_NAMES = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West"), "": ""}
 
@@ -206,6 +207,9 @@ def section_ranking(request, slug, session, letter):
     """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
     session = _session_or_404(request, slug, session)
     pending = reclassification.follow_live(session)
+    etag = conditional.ranking_etag(request, session, f"section-{letter}", pending)
+    if (unchanged := conditional.not_modified(request, etag)) is not None:
+        return unchanged  # a 404 never had an ETag to send back
     sections = list(Section.objects.filter(session=session).defer("movement")
                     .order_by("letter"))
     section = next((s for s in sections if s.letter == letter), None)
@@ -217,7 +221,7 @@ def section_ranking(request, slug, session, letter):
         request, results.section_ranking(section), imps, _scorecard_link(session),
         individual=_individual(session.tournament),
         vps=session.tournament.converts_matches_to_vps))
-    return render(request, "tournaments/results/ranking.html", {
+    return conditional.revalidate(render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament, session, pending), "session": session, "section": section,
         "tables_html": tables,
         "title": _("Section %(letter)s") % {"letter": section.letter},
@@ -225,7 +229,7 @@ def section_ranking(request, slug, session, letter):
         "vps": session.tournament.converts_matches_to_vps,
         "overall_pool": section.pool if sum(1 for _l, p in siblings if p == section.pool) > 1
         else "",
-    })
+    }), etag)
 
 
 @public
@@ -233,6 +237,9 @@ def pool_ranking(request, slug, session, pool):
     """Every section playing the same boards ranked together."""
     session = _session_or_404(request, slug, session)
     pending = reclassification.follow_live(session)
+    etag = conditional.ranking_etag(request, session, f"pool-{pool}", pending)
+    if (unchanged := conditional.not_modified(request, etag)) is not None:
+        return unchanged
     imps = session.tournament.scoring_method in results.IMP_SCORED
 
     def build():
@@ -251,13 +258,13 @@ def pool_ranking(request, slug, session, pool):
         raise Http404(_("No overall ranking here."))
     siblings = list(Section.objects.filter(session=session).order_by("letter")
                     .values_list("letter", "pool"))
-    return render(request, "tournaments/results/ranking.html", {
+    return conditional.revalidate(render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament, session, pending), "session": session, "pool": pool,
         "tables_html": tables,
         "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
         "vps": session.tournament.converts_matches_to_vps,
         "current_letter": "", "overall_pool": pool,
-    })
+    }), etag)
 
 
 @public

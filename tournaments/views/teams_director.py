@@ -65,7 +65,8 @@ def settings(request, pk):
     if not ok:
         messages.error(request, _("This is not a teams event."))
         return redirect("director:tournament", tournament.pk)
-    event = team_schedule.team_event(tournament)
+    # the form changes the row it is bound to: a copy, so a refused change shows nowhere else
+    event = team_schedule.team_event(tournament, fresh=True)
     started = team_schedule.teams_session(tournament).status != SessionStatus.DRAFT
     form = TeamEventForm(request.POST or None, instance=event, started=started)
     if request.method == "POST":

@@ -83,11 +83,12 @@ class TeamStandingsTable(tables.Table):
 
 
 def _tournament(request, slug):
-    tournament = results.visible_tournament(request.user, slug)
-    if tournament is None or not team_schedule.is_teams(tournament):
+    # a teams event is played in one session, its first: the session, its tournament and
+    # the event's settings in one query
+    session = results.visible_session(request.user, slug, 1)
+    if session is None or not team_schedule.is_teams(session.tournament):
         raise Http404(_("No results for this tournament."))
-    session = team_schedule.teams_session(tournament)
-    session.tournament = tournament
+    tournament = session.tournament
     if session.status != SessionStatus.DRAFT:
         reclassification.follow_live(session)  # as the pairs pages: the worker classifies
     return tournament, session
@@ -111,7 +112,8 @@ def standings(request, slug):
     units = unit_context(tournament)
     vps = units["vps"]
     rows = []
-    for position, line in enumerate(team_standings.standings(session)):
+    matches = list(TeamMatch.objects.filter(session=session))  # read once for both
+    for position, line in enumerate(team_standings.standings(session, matches)):
         rows.append({
             "place": line.place, "position": position, "place_label": f"{line.place}=" if line.tied else str(line.place),
             "number": line.number, "name": line.name, "entry_id": line.entry_id,
@@ -126,7 +128,7 @@ def standings(request, slug):
         table.columns["points"].column.verbose_name = (_("Points") if units["points"]
                                                        else units["unit_header"])
     RequestConfig(request, paginate=False).configure(table)
-    rounds = team_schedule.progress(session)
+    rounds = team_schedule.progress(session, matches)
     upcoming = None
     if team_schedule.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
         upcoming = rounds[-1].round
