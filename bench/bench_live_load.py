@@ -6,8 +6,8 @@ does not grow with the field, and a full re-classification of a 60-table session
 
     python bench/bench_live_load.py     # PostgreSQL at postgres@127.0.0.1:5432 (trust), Redis
 
-It drops and creates the throw-away database ``clubsite_load`` (``BENCH_PG`` overrides the
-server URL), migrates it, builds through the services a one-section 40-table Mitchell
+It creates a throw-away database of its own, ``clubsite_load_<pid>`` (``BENCH_DB_NAME``
+chooses another; ``BENCH_PG`` overrides the server URL), drops it at the end, migrates it, builds through the services a one-section 40-table Mitchell
 (80 pairs, 13 rounds × 2 boards, 1,040 board lines), starts it and publishes provisional
 results so the public section ranking shows the running session, then launches, as in
 production, gunicorn (``GUNICORN_WORKERS`` × ``GUNICORN_THREADS``, 3 × 4 by default) on a
@@ -54,8 +54,11 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent  # gunicorn and celery of this Python's environment
 SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
-DB_NAME = "clubsite_load"
+# A throw-away database of this run's own (BENCH_DB_NAME to choose it), dropped at the end:
+# two runs at once (or another developer's) never drop each other's database.
+DB_NAME = os.environ.get("BENCH_DB_NAME", f"clubsite_load_{os.getpid()}")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/11")
 WORKERS = int(os.environ.get("GUNICORN_WORKERS", "3"))
 THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
@@ -65,9 +68,10 @@ BOARDS_PER_ROUND = 2
 READERS = 50
 DEVICE_PAUSE = float(os.environ.get("DEVICE_PAUSE", "1.0"))
 READER_PAUSE = float(os.environ.get("READER_PAUSE", "1.0"))
+CONDITIONAL = os.environ.get("CONDITIONAL", "1") != "0"
 SAME_KEY_SHARE = 0.10
 NEW_KEY_SHARE = 0.05
-POST_P99_MS, READ_P99_MS, CLASSIFY_S = 100.0, 150.0, 1.0
+POST_P99_MS, READ_P99_MS, CLASSIFY_S, CAUGHT_UP_S = 100.0, 100.0, 1.0, 0.5
 LOAD_BEFORE = ""
 
 os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
@@ -82,12 +86,25 @@ sys.path.insert(0, str(ROOT / "bench"))
 # --- the database and the tournament ----------------------------------------------------------
 
 
-def fresh_database() -> None:
+def _psql(*statements: str) -> None:
     host = urllib.parse.urlparse(SERVER)
     args = ["psql", "-h", host.hostname or "127.0.0.1", "-p", str(host.port or 5432),
             "-U", host.username or "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]
-    for sql in (f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}"):
+    for sql in statements:
         subprocess.run(args + ["-c", sql], check=True)
+
+
+def fresh_database() -> None:
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", DB_NAME):
+        raise SystemExit(f"BENCH_DB_NAME {DB_NAME!r}: lower-case letters, digits and _ only")
+    _psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)", f"CREATE DATABASE {DB_NAME}")
+
+
+def drop_database() -> None:
+    from django.db import connections
+
+    connections.close_all()
+    _psql(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 def seat(name: str, tables: int, rounds: int, first_licence: int):
@@ -139,6 +156,7 @@ class Browser:
     def __init__(self, port: int):
         self.port = port
         self.cookies: dict[str, str] = {}
+        self.etag: str | None = None
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def request(self, method: str, path: str, body: str | None = None,
@@ -159,6 +177,8 @@ class Browser:
                 if attempt:
                     raise
         elapsed = (time.perf_counter() - start) * 1000
+        if response.status == 200:
+            self.etag = response.headers.get("ETag")
         for value in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = value.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
@@ -173,6 +193,7 @@ class Stats:
         self.errors: list[str] = []
         self.outcomes: list[tuple[str, str]] = []  # (kind of post, answer)
         self.ready: list[int] = []  # one per client that signed in / opened the page
+        self.not_modified: list[int] = []  # reads answered 304
 
     def add(self, attr: str, value) -> None:
         with self.lock:
@@ -237,9 +258,14 @@ def reader(port: int, path: str, seed: int, stats: Stats, start: threading.Event
     start.wait()
     time.sleep(rng.random() * READER_PAUSE)
     while not stop.is_set():
-        status, data, ms = browser.request("GET", path)
+        # as a browser revalidates a page sent with an ETag and "no-cache" (CONDITIONAL=0:
+        # plain reloads)
+        headers = {"If-None-Match": browser.etag} if CONDITIONAL and browser.etag else None
+        status, data, ms = browser.request("GET", path, headers=headers)
         stats.add("reads", ms)
-        if status != 200:
+        if status == 304:
+            stats.add("not_modified", 1)
+        elif status != 200:
             stats.add("errors", f"reader: {status}")
         time.sleep(READER_PAUSE * (0.5 + rng.random()))
 
@@ -262,7 +288,7 @@ def p99(values: list[float]) -> float:
 def start_gunicorn(port: int) -> subprocess.Popen:
     env = os.environ | {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "clubsite.wsgi", "--bind", f"127.0.0.1:{port}",
+        [str(BIN / "gunicorn"), "clubsite.wsgi", "--bind", f"127.0.0.1:{port}",
          "--workers", str(WORKERS), "--threads", str(THREADS), "--log-level", "warning"],
         cwd=ROOT, env=env)
     for _ in range(200):
@@ -281,7 +307,7 @@ def start_worker() -> subprocess.Popen:
 
     app.control.purge()
     process = subprocess.Popen(
-        [str(ROOT / ".venv/bin/celery"), "-A", "clubsite", "worker", "--pool=solo",
+        [str(BIN / "celery"), "-A", "clubsite", "worker", "--pool=solo",
          "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=ROOT, env=os.environ | {"DEBUG": "0"})
     deadline = time.monotonic() + 60
@@ -347,7 +373,7 @@ def wait_until_ranked(section, timeout: float = 60.0) -> float | None:
         session = Session.objects.get(pk=section.session_id)
         if not classification.is_stale(session):
             return time.perf_counter() - began
-        time.sleep(0.1)
+        time.sleep(0.05)
     return None
 
 
@@ -441,9 +467,16 @@ def classification_time() -> float:
 
 
 def main() -> int:
+    fresh_database()
+    try:
+        return run()
+    finally:
+        drop_database()
+
+
+def run() -> int:
     global LOAD_BEFORE
     LOAD_BEFORE = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    fresh_database()
     import django
 
     django.setup()
@@ -508,19 +541,24 @@ def main() -> int:
           f"{BOARDS_PER_ROUND} boards; {TABLES} devices (a post every ~{DEVICE_PAUSE:g} s), "
           f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s")
     print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
-    print(f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s)")
+    print(f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s; "
+          f"{len(stats.not_modified)} answered 304)")
     print(f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery worker {cpu[1]:.1f}, load "
           f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
           f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)")
     print(f"classifications by the worker: {versions[1] - versions[0]} in {elapsed:.0f} s "
-          f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}); the ranking included "
-          f"the last result " + (f"{lag:.1f} s after the devices finished" if lag is not None
+          f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}, RANKING_QUIET_SECONDS="
+          f"{getattr(settings, 'RANKING_QUIET_SECONDS', '-')}); the ranking included "
+          f"the last result " + (f"{lag:.2f} s after the devices finished" if lag is not None
                                  else "NOT within 60 s"))
     failures = [f"{len(stats.errors)} HTTP errors, first: {stats.errors[0]}"] \
         if stats.errors else []
     failures += check_results(section, stats)
     if lag is None:
         failures.append("the ranking never caught up with the last results")
+    elif lag >= CAUGHT_UP_S:
+        failures.append(f"the ranking caught up {lag:.1f} s after the last result "
+                        f"(≥ {CAUGHT_UP_S:g} s)")
     if p99(stats.posts) >= POST_P99_MS:
         failures.append(f"post p99 {p99(stats.posts):.1f} ms ≥ {POST_P99_MS:g} ms")
     if p99(stats.reads) >= READ_P99_MS:
@@ -557,6 +595,7 @@ def main() -> int:
         failures.append(f"classification {seconds:.3f} s ≥ {CLASSIFY_S:g} s")
 
     shutil.rmtree(os.environ["CLUBSITE_VAR_DIR"], ignore_errors=True)
+    print(f"load average after the run {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("targets:", "all met" if not failures else "MISSED — " + "; ".join(failures))
     return 1 if failures else 0
 

@@ -106,7 +106,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'clubsite.sqlite3'}"),
+        # Each gunicorn thread keeps its connection between requests (no connect per post
+        # or read), checked before reuse so one PostgreSQL dropped costs no error.
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
@@ -229,6 +232,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
 # Live rankings and travellers follow new results at most this many seconds late: the
 # first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
+# ...and sooner when the posts pause: the queued classification runs once no result came in
+# for this long (seconds; 0: at the window's end), so a round's last results show at once.
+RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0.25"))
 # Shared by every web and Celery process (e.g. redis://127.0.0.1:6379/1), so that window
 # and the rendered rankings are kept once for all of them; in-process memory without it.
 CACHE_URL = os.environ.get("CACHE_URL", "")

@@ -33,8 +33,15 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
     after a redelivery, only costs time; it is skipped when a classification that started
     after ``window_end`` already covers every change it stands for.
     """
-    from .services.reclassification import run_requested
+    from .services.reclassification import quiet_wait, run_requested
 
+    wait = quiet_wait(session_id, window_end)
+    if wait:  # results are still coming in: look again once they may have paused
+        try:
+            classify_session_task.apply_async((session_id, window_end), countdown=wait)
+            return None
+        except Exception:  # the broker went away: classify now rather than never
+            pass
     return run_requested(session_id, window_end)
 
 

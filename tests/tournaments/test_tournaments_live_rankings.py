@@ -74,6 +74,7 @@ def post_from_table(client, section, table, round_, board):
 def broker(settings, monkeypatch):
     """As in production: tasks go to a broker (recorded here, not run), a 5-second window."""
     settings.RANKING_REFRESH_SECONDS = 5
+    settings.RANKING_QUIET_SECONDS = 0  # the window alone (test_ranking_debounce: the pause)
     celery_app.conf.task_always_eager = False  # the autouse _celery_mode fixture restores it
     queued = []
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import suppress
 
 from django.conf import settings
 from django.core.cache import cache
@@ -19,7 +20,7 @@ from ..models import Session, Tournament
 from .classification import classify_session, is_stale, started_key
 from .results_pdf import results_corrected
 from .signals import classification_wanted, send_to_worker
-from .windows import FAILED, QUEUED, once_per_window, tasks_run_inline
+from .windows import FAILED, QUEUED, close_window, once_per_window, tasks_run_inline
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def request_classification(session_id: int, *, here_if_unqueued: bool = False) -
 
     def queue(countdown: int | None) -> None:
         send_to_worker(classification_wanted, session_id=session_id, window_end=window_end,
-                       countdown=countdown)
+                       countdown=first_countdown(countdown or 0))
 
     outcome = once_per_window(queue, name="classification", key=_pending_key(session_id),
                               seconds=interval,
@@ -107,7 +108,14 @@ def run_requested(session_id: int, window_end: float | None = None) -> int | Non
     session = Session.objects.filter(pk=session_id).first()
     if session is None:
         return None
-    return classify_session(session)
+    version = classify_session(session)
+    # The window closes once the ranking is stored: a post from now on opens a new one (and
+    # queues its own task); one that found it open was committed before this check, which
+    # asks again for what came in during the run.
+    close_window(_pending_key(session_id))
+    if is_stale(session):
+        request_classification(session_id)
+    return version
 
 
 def changed_by_director(session_id: int) -> None:
@@ -139,7 +147,62 @@ def result_posted(session_id: int) -> None:
     """
     if tasks_run_inline():
         return
-    transaction.on_commit(lambda: request_classification(session_id))
+
+    def request() -> None:
+        _note_post(session_id)
+        request_classification(session_id)
+
+    transaction.on_commit(request)
+
+
+# --- the debounce: classify once the posts pause, at the latest when the window ends -------
+
+
+def _last_post_key(session_id: int) -> str:
+    return f"clubsite:classify-last-post:{session_id}"
+
+
+def _note_post(session_id: int) -> None:
+    """When the session's latest result came in (the queued task waits for a pause)."""
+    seconds = max(0, getattr(settings, "RANKING_REFRESH_SECONDS", 0))
+    if seconds and _quiet_seconds():
+        with suppress(Exception):  # a cache that is down: the task runs at once
+            cache.set(_last_post_key(session_id), time.time(), timeout=seconds + 60)
+
+
+def _quiet_seconds() -> float:
+    return max(0.0, float(getattr(settings, "RANKING_QUIET_SECONDS", 0)))
+
+
+def first_countdown(interval: int) -> float | int | None:
+    """When a newly queued classification first looks: after one quiet period, not at the
+    window's end (``quiet_wait`` then holds it while posts keep coming)."""
+    quiet = _quiet_seconds()
+    if not interval:
+        return None
+    return min(quiet, interval) if quiet else interval
+
+
+def quiet_wait(session_id: int, window_end: float | None) -> float:
+    """Seconds the worker's task should still wait before classifying (0: now).
+
+    A burst of posts is classified once the posts pause for ``RANKING_QUIET_SECONDS``, or
+    when its window ends (``RANKING_REFRESH_SECONDS`` after the first post) if they never
+    do: so the last results of a round show a fraction of a second after they are posted,
+    and forty tables posting without a pause still cost one classification per window.
+    """
+    quiet = _quiet_seconds()
+    if window_end is None or not quiet or tasks_run_inline():
+        return 0.0
+    try:
+        last = cache.get(_last_post_key(session_id))
+    except Exception:
+        last = None
+    now = time.time()
+    if last is None:
+        return 0.0
+    wait = min(last + quiet, window_end) - now
+    return wait if wait > 0.02 else 0.0
 
 
 def _queued(session_id: int) -> bool:

@@ -76,6 +76,11 @@ def _release(key: str) -> None:
         _local_windows.pop(key, None)
 
 
+def close_window(key: str) -> None:
+    """Close the window ``key`` before its time (the task it stands for has started)."""
+    _release(key)
+
+
 def broker_paused() -> bool:
     """Whether this process saw the broker fail a moment ago."""
     return time.monotonic() < _broker_down_until
