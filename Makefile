@@ -6,6 +6,10 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2
+# gunicorn for `make run`: a process per core, threads for the requests that wait on the
+# database and Redis (a result post, a ranking read); see docs/benchmarks.md, live load.
+GUNICORN_WORKERS ?= 2
+GUNICORN_THREADS ?= 8
 
 .PHONY: run test install system-deps messages migrate demo lint bench worker clean backup restore
 
@@ -48,7 +52,7 @@ run: demo
 	@echo "  clubsite is running at http://$(HOST):$(PORT)/"
 	@echo "  demo logins: secretaria / director / jugador, password demo1234"
 	@echo ""
-	$(VENV)/bin/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 4 \
+	$(VENV)/bin/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers $(GUNICORN_WORKERS) --threads $(GUNICORN_THREADS) \
 	  --access-logfile - --log-level warning
 
 test: install

@@ -103,6 +103,23 @@ def measure(client, url: str) -> tuple[int, list[float]]:
     return queries, times
 
 
+def revalidate(client, url: str) -> tuple[int, list[float]]:
+    """The same page asked again by a browser holding it (its ETag): answered 304."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    etag = client.get(url)["ETag"]
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    queries = len(ctx.captured_queries)
+    times = []
+    for _ in range(REQUESTS):
+        start = time.perf_counter()
+        client.get(url, HTTP_IF_NONE_MATCH=etag)
+        times.append((time.perf_counter() - start) * 1000)
+    return queries, times
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -131,6 +148,9 @@ def main() -> int:
         queries, times = measure(client, url)
         counts.append(queries)
         print(f"{tables:>3} tables ({tables * 2} pairs, {results} results): {queries} queries, "
+              f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms")
+        queries, times = revalidate(client, url)
+        print(f"{'':>3}        revalidated (304): {queries} queries, "
               f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms")
     constant = len(set(counts)) == 1
     print("query count constant across field sizes:", "yes" if constant else f"NO {counts}")
