@@ -193,6 +193,12 @@ def test_without_a_broker_the_page_classifies_and_posts_do_not(client, shown, se
     assert version(shown) == before + 1  # the first reader of the window, in-process
     assert 'data-pending' not in response.content.decode()
     assert stored_percentages(shown) == core_percentages(shown)
+    # another post in the same window: the next reader shows what is stored, once a window
+    assert post_from_table(client, shown, table=3, round_=3,
+                           board=shown.movement["rounds"][2]["tables"][2]["boards"][0]
+                           ).json()["outcome"] == "created"
+    assert 'data-pending="1"' in client.get(section_url(shown)).content.decode()
+    assert version(shown) == before + 1
 
 
 def ranking_tables(response) -> str:

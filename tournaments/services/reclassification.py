@@ -109,6 +109,8 @@ def run_requested(session_id: int, window_end: float | None = None) -> int | Non
     if session is None:
         return None
     version = classify_session(session)
+    if tasks_run_inline():
+        return version  # in-process (no broker): the window only spaces the runs
     # The window closes once the ranking is stored: a post from now on opens a new one (and
     # queues its own task); one that found it open was committed before this check, which
     # asks again for what came in during the run.
