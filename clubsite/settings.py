@@ -235,6 +235,9 @@ RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
 # ...and sooner when the posts pause: the queued classification runs once no result came in
 # for this long (seconds; 0: at the window's end), so a round's last results show at once.
 RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0.25"))
+# A live ranking's page asks again this often while its session is played (htmx; a 304
+# until a new ranking is stored).
+LIVE_RANKING_POLL_SECONDS = int(os.environ.get("LIVE_RANKING_POLL_SECONDS", "15"))
 # Shared by every web and Celery process (e.g. redis://127.0.0.1:6379/1), so that window
 # and the rendered rankings are kept once for all of them; in-process memory without it.
 CACHE_URL = os.environ.get("CACHE_URL", "")

@@ -88,3 +88,18 @@ def test_the_pool_ranking_is_conditional_too(client, members, movements, pairs, 
     # the section's page is another page
     assert client.get(section_url(tournament), HTTP_IF_NONE_MATCH=first["ETag"]
                       ).status_code == 200
+
+
+def test_only_a_session_being_played_polls_its_ranking(client, mitchell_session, director,
+                                                        settings):
+    settings.LIVE_RANKING_POLL_SECONDS = 7
+    play_rounds(mitchell_session, random.Random(2), rounds=2)
+    tournament = mitchell_session.session.tournament
+    publish.publish_provisional(tournament, user=director)
+    url = section_url(tournament)
+    live = client.get(url).content.decode()
+    assert 'data-poll="7"' in live and 'hx-trigger="every 7s"' in live
+    assert f'hx-get="{url}"' in live and 'hx-select="#live-ranking"' in live
+    setup.finish_session(mitchell_session.session)
+    done = client.get(url).content.decode()
+    assert 'id="live-ranking"' in done and "data-poll" not in done and "every 7s" not in done

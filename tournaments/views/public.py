@@ -10,6 +10,7 @@ which results it includes.
 
 from contextlib import suppress
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -202,6 +203,11 @@ def _ranking_html(request, session, scope: str, imps: bool, build) -> str | None
     return html
 
 
+def _poll_seconds(session) -> int:
+    """How often a live ranking's page asks again (0: the session is not being played)."""
+    return settings.LIVE_RANKING_POLL_SECONDS if session.is_running else 0
+
+
 @public
 def section_ranking(request, slug, session, letter):
     """A section's ranking: NS and EW for a Mitchell, one ranking otherwise."""
@@ -223,7 +229,7 @@ def section_ranking(request, slug, session, letter):
         vps=session.tournament.converts_matches_to_vps))
     return conditional.revalidate(render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament, session, pending), "session": session, "section": section,
-        "tables_html": tables,
+        "tables_html": tables, "poll_seconds": _poll_seconds(session),
         "title": _("Section %(letter)s") % {"letter": section.letter},
         "current_letter": section.letter, "siblings": siblings, "imps": imps,
         "vps": session.tournament.converts_matches_to_vps,
@@ -260,7 +266,7 @@ def pool_ranking(request, slug, session, pool):
                     .values_list("letter", "pool"))
     return conditional.revalidate(render(request, "tournaments/results/ranking.html", {
         **_status(session.tournament, session, pending), "session": session, "pool": pool,
-        "tables_html": tables,
+        "tables_html": tables, "poll_seconds": _poll_seconds(session),
         "title": _("Overall ranking"), "siblings": siblings, "imps": imps,
         "vps": session.tournament.converts_matches_to_vps,
         "current_letter": "", "overall_pool": pool,
