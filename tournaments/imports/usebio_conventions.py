@@ -17,10 +17,12 @@ here have no conventions and keep the club's own rules.
 - ``butler_datum`` / ``butler_round_to`` / ``butler_field``: the datum is the mean of all
   results (``"mean"``) or without the top and bottom (``"course"``), rounded to 10 or not,
   per ``"section"`` or over the ``"field"`` of sections sharing the boards.
+- ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
+  factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
 - ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
 - ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
-  director's award is kept (a pair's session percentage, 60 % / 40 % of the top) instead of
-  being recomputed from its code.
+  director's award is kept (a pair's session percentage, 60 % / 40 % of the top; in Butler
+  and cross-IMPs the IMPs given, e.g. +3 / −3) instead of being recomputed from its code.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from django.utils.translation import gettext_lazy as _
 from ..models import ScoringMethod
 from ..scoring import imps
 from ..scoring.butler import butler_datum
+from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
 BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean") for round_to in (None, 10)]
@@ -49,6 +52,13 @@ RULE_NAMES = {
                      "mean": _("datum the mean of all results")},
     "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
     "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
+    "cross_imps": {"average": _("cross-IMPs averaged over the comparisons"),
+                   "sum": _("cross-IMPs summed over the comparisons"),
+                   "factored": _("cross-IMPs summed and factored up to the fullest board")},
+    "cross_round": {None: _("totals of the exact cross-IMPs"),
+                    2: _("cross-IMPs rounded to 0.01 before totalling"),
+                    1: _("cross-IMPs rounded to 0.1 before totalling"),
+                    0: _("cross-IMPs rounded to whole IMPs before totalling")},
     "places": {"shared": _("tied places shared (3=)")},
     "artificial": {"awarded": _("artificial scores as awarded")},
 }
@@ -295,6 +305,8 @@ def detect(event: FileEvent) -> dict:
         out = _matchpoint_conventions(event)
     elif event.scoring_method == ScoringMethod.BUTLER:
         out = _butler_conventions(event)
+    elif event.scoring_method == ScoringMethod.CROSS_IMPS:
+        out = cross_conventions(event, field_boards(event, per_section=False))
     else:
         out = {}
     if places_shared(event):
