@@ -11,8 +11,8 @@ in what they write and how they total it:
   only the printed figures are rounded.
 
 The form is the one whose marks match the most traveller lines; the rounding, the one whose
-totals match the most pairs (of equals, the decimals the file prints: it totalled what it
-printed). Artificial scores are not part of either: the file's award is
+totals match the most pairs (of equals, the 0.1 or whole IMPs the file prints, since it
+totalled what it printed; else exact). Artificial scores are not part of either: the file's award is
 kept as given (``usebio_conventions.detect``).
 """
 
@@ -90,14 +90,16 @@ def _rounding(event: FileEvent, averages, form: str) -> int | None:
             got = totals.get((pair.number, pair.direction if section.directional else ""))
             if got is None or pair.total is None:
                 continue
-            for places in ROUNDINGS:
-                hits[places] += _matches(pair.total, got[places])
-    # of equals, the decimals the file prints its marks with (it totalled what it printed)
+            shown = max(-pair.total.as_tuple().exponent, 0)
+            for places in ROUNDINGS:  # the very figure printed, not one within its rounding
+                hits[places] += round_mark(got[places], shown) == Fraction(pair.total)
+    # of equals: the 0.1 or whole IMPs the file prints (it totalled what it printed), else
+    # exact, as the course and our own files total
     printed = Counter(max(-ln.ns_mark.as_tuple().exponent, 0) for s in event.sections
                       for ls in s.boards.values() for ln in ls
                       if id(ln) in averages and ln.ns_mark is not None).most_common(1)
-    shown = printed[0][0] if printed else None
-    return max(ROUNDINGS, key=lambda p: (hits[p], p == shown))
+    prefer = printed[0][0] if printed and printed[0][0] in (0, 1) else None
+    return max(ROUNDINGS, key=lambda p: (hits[p], p == prefer))
 
 
 def cross_conventions(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> dict:
