@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 from endplay.parsers import pbn as endplay_pbn
 
 from clubsite.models import Member
@@ -315,8 +316,23 @@ def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, meth
     assert copy.team_event.format == "round_robin" and copy.scoring_method == method
     if method == "vps":
         assert copy.team_event.vp_scale == "wbf20-discrete"  # the scale that gives the file's VPs
+        # recorded as the file's convention, in words on the report
+        assert copy.conventions["vp_scale"] == "wbf20-discrete"
+        with translation.override("en"):
+            assert "WBF 20-VP scale, whole VPs" in usebio_import.report_text(record)
     assert _standing(copy) == _standing(tournament)
     assert _matches(copy) == _matches(tournament)
+    if method == "vps":
+        # a match's VPs no scale of ours gives: reported with the scale used and those tried
+        first = next(m for m in _xml(text).iter("MATCH") if m.find("OPPOSING_TEAM") is not None)
+        vps = first.findtext("TEAM_SCORE")
+        changed = text.replace(f"<TEAM_SCORE>{vps}</TEAM_SCORE>",
+                               f"<TEAM_SCORE>{Decimal(vps) + Decimal('0.5')}</TEAM_SCORE>", 1)
+        with translation.override("en"):
+            again = usebio_import.import_file(changed, file_name="liga-2.xml", replace=True)
+            [diff] = [d for d in again.differences if d["what"] == "score"]
+            assert diff["file"] == str(Decimal(vps) + Decimal("0.5")) and diff["ours"] != ""
+            assert "continuous" in diff["tried"] and "25-VP" in diff["tried"]
 
 
 def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tmp_path):

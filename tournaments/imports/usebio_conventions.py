@@ -19,6 +19,8 @@ here have no conventions and keep the club's own rules.
   per ``"section"`` or over the ``"field"`` of sections sharing the boards.
 - ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
   factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
+- ``vp_scale``: a teams file's VPs, the one of our scales that gives every match's VPs
+  (``usebio_teams.vp_scale_of``).
 - ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
 - ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
   director's award is kept (a pair's session percentage, 60 % / 40 % of the top; in Butler
@@ -34,7 +36,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ScoringMethod
+from ..models import ScoringMethod, VPScale
 from ..scoring import imps
 from ..scoring.butler import butler_datum
 from .usebio_cross import cross_conventions
@@ -59,6 +61,7 @@ RULE_NAMES = {
                     2: _("cross-IMPs rounded to 0.01 before totalling"),
                     1: _("cross-IMPs rounded to 0.1 before totalling"),
                     0: _("cross-IMPs rounded to whole IMPs before totalling")},
+    "vp_scale": {scale.value: scale.label for scale in VPScale},
     "places": {"shared": _("tied places shared (3=)")},
     "artificial": {"awarded": _("artificial scores as awarded")},
 }
