@@ -382,3 +382,35 @@ def test_usebio_refuses_events_scored_in_points_or_by_table(members, kind):
         documents.export_text(tournament, "usebio")
     team_events.configure(tournament, format="round_robin", scoring="imps", boards_per_match=4)
     assert "<MATCH>" not in documents.export_text(tournament, "usebio")  # not started: refused no more, no matches
+
+
+def test_an_individual_file_keeps_the_artificial_score_it_awarded(individual):
+    """Matchpoints as for pairs: the file's 60/40 line written with North-South given 70 % of
+    the top is kept as awarded (the conventions say so), so our marks for that line are the
+    file's, and the only figures apart are the two North-South players' totals the edit did
+    not touch, each off by exactly the points added."""
+    text = documents.export_text(individual, "usebio")
+    root = _xml(text)
+    line = next(t for t in root.iter("TRAVELLER_LINE") if t.findtext("SCORE") == "A6040")
+    old_ns, ew = Decimal(line.findtext("NS_MATCH_POINTS")), Decimal(
+        line.findtext("EW_MATCH_POINTS"))
+    top = old_ns / Decimal("0.6")
+    new_ns = top * Decimal("0.7")
+    head, tail = text.split("<SCORE>A6040</SCORE>", 1)
+    tail = tail.replace(f"<NS_MATCH_POINTS>{line.findtext('NS_MATCH_POINTS')}</NS_MATCH_POINTS>",
+                        f"<NS_MATCH_POINTS>{new_ns.normalize()}</NS_MATCH_POINTS>", 1)
+    record = usebio_import.import_file(head + "<SCORE>A6040</SCORE>" + tail,
+                                       file_name="individual-70.xml")
+    copy = record.tournament
+    assert copy.conventions.get("artificial") == "awarded"
+    kept = Result.objects.get(section__session__tournament=copy, adjustment__kind="artificial")
+    assert (Decimal(str(kept.adjustment["ns"])), kept.adjustment["ew"]) == (Decimal(70), 40)
+    north_south = {int(line.findtext("NORTH_PLAYER_NUMBER")),
+                   int(line.findtext("SOUTH_PLAYER_NUMBER"))}
+    totals = [d for d in record.differences if d["what"] == "total"]
+    assert {int(d["where"].rsplit(" ", 1)[1]) for d in totals} == north_south
+    for d in totals:
+        assert Decimal(d["ours"]) - Decimal(d["file"]) == pytest.approx(new_ns - old_ns,
+                                                                       abs=Decimal("0.01"))
+    assert not [d for d in record.differences if d["what"].startswith("mark")]
+    assert ew == Decimal(line.findtext("EW_MATCH_POINTS"))
