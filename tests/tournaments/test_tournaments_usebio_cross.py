@@ -14,6 +14,8 @@ from fractions import Fraction
 
 import pytest
 from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_tournaments_usebio_conventions import (
     mitchell_lines,
     mitchell_sitout,
@@ -156,3 +158,17 @@ def test_a_cross_imp_line_no_convention_reproduces_is_reported_with_the_rules_tr
         assert describe({"cross_imps": other})[0] in diff["tried"]
     report = out.getvalue()
     assert wrong in report and value in report and describe({"cross_imps": "sum"})[0] in report
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10_000), style=st.sampled_from(sorted(CROSS_STYLES)),
+       scenario=st.sampled_from(sorted(SCENARIOS)))
+def test_property_any_cross_imp_file_our_writer_writes_imports_with_no_difference(
+        seed, style, scenario):
+    """Whatever the scores, the style and the field: written by the other scorer, imported,
+    every figure of the file is reproduced."""
+    event = SCENARIOS[scenario](random.Random(seed))
+    text = write(event, CROSS_STYLES[style])
+    record = usebio.import_file(text, file_name="propiedad.xml", replace=True)
+    assert record.state == ImportState.DONE
+    assert record.differences == [], record.differences[:5]
