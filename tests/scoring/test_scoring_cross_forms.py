@@ -1,4 +1,4 @@
-"""The ways scorers write a cross-IMP mark, and IMPs a director awarded, in the pure core.
+"""The ways scorers write a cross-IMP mark, a Butler datum and IMPs a director awarded.
 
 An imported file may hold the sum of a result's IMPs against every other result instead of
 their average, that sum factored up to the board played most often, each mark rounded before
@@ -21,6 +21,7 @@ from tournaments.scoring import (
     ArtificialImps,
     Role,
     ScoringError,
+    butler_datum,
     imps,
     score_imp_pairs_board,
 )
@@ -100,3 +101,15 @@ def test_an_unknown_form_is_refused():
         cross_scale("median", 5, 5)  # type: ignore[arg-type]
     with pytest.raises(ScoringError):
         score_imp_pairs_board([420, 450], "cross", cross="median")  # type: ignore[arg-type]
+
+
+@PROFILE
+@given(st.lists(scores, min_size=1, max_size=14))
+def test_the_trim2_datum_drops_two_top_and_two_bottom_results_from_five_up(board):
+    """Another scorer's Butler datum for larger fields (the course drops one of each)."""
+    ordered = sorted(board)
+    drop = 2 if len(board) >= 5 else 1 if len(board) >= 3 else 0
+    kept = ordered[drop:len(ordered) - drop]
+    assert butler_datum(board, "trim2") == Fraction(sum(kept), len(kept))
+    if len(board) in (3, 4):
+        assert butler_datum(board, "trim2") == butler_datum(board, "course")

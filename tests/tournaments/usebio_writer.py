@@ -38,7 +38,7 @@ class Style:
     marks: str = "neuberg"  # per line: "neuberg" (factored) or "raw" (the board's own top)
     factoring: str = "neuberg"  # raw marks totalled by "neuberg" or "ratio"
     totals: str = "played"  # a short pair's total: "played" or "factored" up to the full set
-    datum: str = "course"  # Butler: "course" (without top and bottom) or "mean"
+    datum: str = "course"  # Butler: "course" (without top and bottom), "trim2" (two), "mean"
     round_to: int | None = None  # Butler datum rounded to 10 or not
     datum_field: str = "field"  # Butler datum per "section" or over the "field"
     cross: str = "average"  # cross-IMPs: "average", "sum" or "factored" (to the fullest board)
@@ -118,7 +118,8 @@ def _imp_award(ln: Line) -> tuple:
 
 def _butler_marks(style: Style, lines: list[Line]) -> dict[int, tuple]:
     real = sorted(ln.score for ln in lines if isinstance(ln.score, int))
-    kept = real[1:-1] if style.datum == "course" and len(real) >= 3 else real
+    drop = {"course": 1, "trim2": 2 if len(real) >= 5 else 1}.get(style.datum, 0)
+    kept = real[drop:-drop] if drop and len(real) >= 3 else real
     datum = Fraction(sum(kept), len(kept))
     if style.round_to:
         datum = Fraction(int((Decimal(datum.numerator) / datum.denominator / style.round_to)

@@ -15,7 +15,8 @@ here have no conventions and keep the club's own rules.
   its points as ``"played"`` or ``"factored"`` up to the full set; its percentage is always
   points / (boards played × top), as the course's relay rule gives (C03 l.590, l.661).
 - ``butler_datum`` / ``butler_round_to`` / ``butler_field``: the datum is the mean of all
-  results (``"mean"``) or without the top and bottom (``"course"``), rounded to 10 or not,
+  results (``"mean"``), without the top and bottom (``"course"``) or the two top and two
+  bottom (``"trim2"``), rounded to 10 or not,
   per ``"section"`` or over the ``"field"`` of sections sharing the boards.
 - ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
   factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
@@ -42,7 +43,8 @@ from ..scoring.butler import butler_datum
 from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
-BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean") for round_to in (None, 10)]
+BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean", "trim2")
+                   for round_to in (None, 10)]
 RULE_NAMES = {
     "marks": {"neuberg": _("Neuberg-factored marks per line"),
               "raw": _("raw marks per line on the board's own top")},
@@ -51,7 +53,8 @@ RULE_NAMES = {
     "totals": {"played": _("totals on the boards played"),
                "factored": _("totals factored up to the full set")},
     "butler_datum": {"course": _("datum without the top and bottom results"),
-                     "mean": _("datum the mean of all results")},
+                     "mean": _("datum the mean of all results"),
+                     "trim2": _("datum without the two top and two bottom results")},
     "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
     "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
     "cross_imps": {"average": _("cross-IMPs averaged over the comparisons"),

@@ -28,7 +28,7 @@ from .imps import cross_imp_sums, imps, imps_against
 from .teams import ArtificialImps
 from .vp import team_vps
 
-DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
+DatumRule = Literal["course", "mean", "trim2"] | Callable[[Sequence[Real]], Fraction]
 # How a cross-IMP mark is written: the "average" over the comparisons (the course), their
 # "sum", or that sum "factored" up to the comparisons of a full board (N − 1).
 CrossForm = Literal["average", "sum", "factored"]
@@ -48,7 +48,8 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
 
     "course": without one highest and one lowest result, the mean of the rest
     (needs three results; with fewer there is nothing to drop and the plain mean
-    is used). "mean": the plain mean. A callable gets the scores. ``round_to``
+    is used). "mean": the plain mean. "trim2" (other scorers, for larger fields): without
+    the two highest and the two lowest results, from five results up (as "course" below). A callable gets the scores. ``round_to``
     (e.g. 10) rounds half away from zero; the course gives no rounding.
     """
     if not scores:
@@ -64,8 +65,12 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
     elif rule == "mean":
         datum = (Fraction(sum(values), len(values)) if _whole(values)
                  else sum(values) / Fraction(len(values)))
+    elif rule == "trim2":
+        kept = values[2:-2] if len(values) >= 5 else values[1:-1] if len(values) >= 3 else values
+        datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
     else:
-        raise ScoringError("rule", rule, "datum rule must be 'course', 'mean' or a callable")
+        raise ScoringError("rule", rule,
+                           "datum rule must be 'course', 'mean', 'trim2' or a callable")
     if round_to:
         q = Decimal(datum.numerator) / Decimal(datum.denominator) / round_to
         datum = Fraction(int(q.quantize(Decimal(1), rounding=ROUND_HALF_UP))) * round_to
