@@ -3,7 +3,8 @@
 ``usebio_writer`` (our own small scorer) writes each cross-IMP style: the mark as the average
 of the IMPs against every other result, their sum, or the sum factored up to the board played
 most often; rounded to 0.01, 0.1 or whole IMPs before totalling, or totalled exact. The fields
-have a board played fewer times (5 of 6) and a Mitchell pair that sits out; artificial scores
+have a board played fewer times (5 of 6), a Mitchell pair that sits out and a Howell where a
+pair sits out each round; artificial scores
 carry the IMPs the director awarded (A6040 as +3 / −3), in cross-IMPs and in Butler.
 """
 
@@ -17,6 +18,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_tournaments_usebio_conventions import (
+    howell_sitout,
     mitchell_lines,
     mitchell_sitout,
     two_sections_board_short,
@@ -63,6 +65,7 @@ SCENARIOS = {
     "wide_field": wide_field_board_short,
     "board_short": lambda rng: cross(two_sections_board_short(rng)),
     "mitchell_sitout": lambda rng: cross(mitchell_sitout(rng)),
+    "howell_sitout": lambda rng: cross(howell_sitout(rng)),
     "awards": lambda rng: with_imp_awards(cross(two_sections_board_short(rng))),
 }
 
