@@ -414,3 +414,26 @@ def test_an_individual_file_keeps_the_artificial_score_it_awarded(individual):
                                                                        abs=Decimal("0.01"))
     assert not [d for d in record.differences if d["what"].startswith("mark")]
     assert ew == Decimal(line.findtext("EW_MATCH_POINTS"))
+
+
+def test_a_teams_file_keeps_the_imps_it_awarded_an_artificial_score(swiss):
+    """The swiss's A+/A board written by another program as +2 / −1 IMPs instead of the
+    roles' +3 / 0: the award is kept (the board's IMPs are the file's) and recorded as the
+    file's convention; the match's IMPs the edit left alone are then 1 IMP apart."""
+    root = _xml(documents.export_text(swiss, "usebio"))
+    board = next(b for m in root.iter("MATCH") for b in m.findall("BOARD")
+                 if any(t.findtext("SCORE", "").startswith("A")
+                        for t in b.findall("TRAVELLER_LINE")))
+    home, away = board.find("TEAM_IMPS"), board.find("OPPOSING_TEAM_IMPS")
+    assert {home.text, away.text} <= {"3", "0", "-0", "-3"}
+    plus_home = Decimal(home.text) > Decimal(away.text)
+    home.text, away.text = ("2", "-1") if plus_home else ("-1", "2")
+    record = usebio_import.import_file(ET.tostring(root, encoding="unicode"),
+                                       file_name="swiss-otro.xml")
+    assert record.tournament.conventions.get("artificial") == "awarded"
+    kept = Result.objects.get(section__session__tournament=record.tournament,
+                              adjustment__isnull=False)
+    assert {kept.adjustment["ns_imps"], kept.adjustment["ew_imps"]} == {"2", "-1"}
+    assert not [d for d in record.differences if d["what"].startswith("board IMPs")]
+    imps = [d for d in record.differences if d["what"].startswith("IMPs")]
+    assert imps and all(abs(Decimal(d["ours"]) - Decimal(d["file"])) == 1 for d in imps)

@@ -31,7 +31,8 @@ from ..models import (
     Tournament,
     VPScale,
 )
-from ..scoring import display_round
+from ..scoring import Role, display_round
+from ..scoring.teams import TEAM_ARTIFICIAL_IMPS
 from ..scoring.vp import COURSE25_BOARDS, team_vps
 from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
@@ -89,6 +90,35 @@ def _schedule(fs: FileSection) -> list[tuple[int, list[tuple[int, int]], int | N
 
 
 ROLES = {60: "A+", 50: "A", 40: "A-"}
+ROLE_IMPS = {"A+": TEAM_ARTIFICIAL_IMPS[Role.NON_OFFENDER],
+             "A": TEAM_ARTIFICIAL_IMPS[Role.PARTLY_AT_FAULT],
+             "A-": TEAM_ARTIFICIAL_IMPS[Role.OFFENDER]}
+
+
+def awarded_imps(fs: FileSection) -> dict[int, dict]:
+    """id(line) → the IMPs the file gives an artificial score, where they are not the roles'
+    ±3 / 0 (Law 12C2b) and it is the only artificial score of its board in its match (the
+    board's IMPs are then its award: home and away as the room's NS and EW)."""
+    by_team = {(m.round, t): m for m in fs.matches if m.away is not None
+               for t in (m.home, m.away)}
+    found: dict[tuple[int, int], list] = defaultdict(list)
+    for number, lines in fs.boards.items():
+        for line in lines:
+            m = by_team.get((line.round, line.ns))
+            if m is not None and line.adjustment and line.adjustment.get("kind") == "artificial":
+                found[(id(m), number)].append((m, line))
+    out = {}
+    for (_match, number), items in found.items():
+        home, away = items[0][0].board_imps.get(number, (None, None))
+        if len(items) != 1 or home is None or away is None:
+            continue
+        m, line = items[0]
+        ns, ew = (home, away) if line.ns == m.home else (away, home)
+        roles = as_roles(line.adjustment)
+        given = (Fraction(ns), Fraction(ew))
+        if (ROLE_IMPS.get(roles["ns"]), ROLE_IMPS.get(roles["ew"])) != given:
+            out[id(line)] = {"ns_imps": str(ns), "ew_imps": str(ew)}
+    return out
 
 
 def as_roles(adjustment: dict | None) -> dict | None:
@@ -124,6 +154,9 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         if event.scoring_method == ScoringMethod.VPS else {}
     if places_shared(event):
         conventions["places"] = "shared"
+    awards = awarded_imps(fs)
+    if awards:
+        conventions["artificial"] = "awarded"
     Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
     tournament.conventions = conventions
     if byes:
@@ -182,6 +215,8 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
             table = 2 * m - 1 if home_of[(line.round, m)] == line.ns else 2 * m
             fields = result_fields(boards[number], line, notes, where)
             fields["adjustment"] = as_roles(fields["adjustment"])
+            if id(line) in awards:
+                fields["adjustment"] = {**fields["adjustment"], **awards[id(line)]}
             rows.append(Result(section=section, board=boards[number], round=line.round,
                                table=table, ns=entries[line.ns], ew=entries[line.ew],
                                entered_by=user, confirmed=True,
