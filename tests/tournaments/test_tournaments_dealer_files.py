@@ -83,6 +83,21 @@ def test_a_blank_machine_part_is_left_aside_and_the_card_numbers_make_the_deal()
         (1 + i, d) for i, d in enumerate(deals)]
 
 
+def test_a_file_laid_out_as_big_deal_writes_it_reads_the_same_deals():
+    """Big Deal (an open-source dealer) writes its .dup records back to back: the card
+    numbers, the DOS-symbol hands (68 spaces for board 1 in its "blind" form), then
+    ``YN1  0 `` and the number of boards as two digits and a space (copies 0)."""
+    rng = random.Random(15)
+    deals = [random_deal(rng) for _ in range(12)]
+    raw = dup_file(deals)
+    records = [raw[i:i + 156] for i in range(0, len(raw), 156)]
+    trailer = b"YN1  0 " + f"{len(deals) % 100:02d} ".encode()
+    assert len(trailer) == 10
+    big_deal = b"".join((r[:78] + (b" " * 68 if n == 0 else r[78:146]) + trailer)
+                        for n, r in enumerate(records))
+    assert read_dup(big_deal, set(range(1, 13))) == [(1 + i, d) for i, d in enumerate(deals)]
+
+
 def test_the_boards_page_imports_a_dup_file_all_or_nothing(director_client, mitchell_session):
     section = mitchell_session
     numbers = sorted(Board.objects.filter(session=section.session, pool=section.pool)

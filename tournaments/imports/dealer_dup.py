@@ -14,6 +14,12 @@ board is a record of 156 bytes (the layout Duplimate publishes for converting pr
 - bytes 147-156, how the set was dealt: random (Y/N), counted backwards (Y/N), the lowest
   board number (3 characters), copies of each board (2), the highest board number (3).
 
+Checked against two open-source programs: the ``pbn`` package's reader (richardschneider/pbn,
+``lib/dup-to-pbn.js``, ``lib/dge-to-pbn.js``) and Big Deal's writer (hansvanstaveren/BigDeal,
+``output.c``), which writes the records back to back, the DGE part with the DOS suit symbols
+or, for board 1 of a "blind" set, 68 spaces, and the trailer ``YN1  0 `` with the number of
+boards as two digits (copies 0).
+
 Records follow each other, possibly with line breaks between them. The board numbers run from
 the lowest (or down from the highest when counted backwards). All or nothing: every problem of
 the file is listed and nothing is stored unless every board is sound.
