@@ -233,8 +233,9 @@ CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
 # first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
 # ...and sooner when the posts pause: the queued classification runs once no result came in
-# for this long (seconds; 0: at the window's end), so a round's last results show at once.
-RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0.25"))
+# for this long (seconds, e.g. 0.25), so a round's last results show at once; 0 (the default):
+# at the window's end. Sparse posts then classify far more often (docs/benchmarks.md).
+RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0"))
 # A live ranking's page asks again this often while its session is played (htmx; a 304
 # until a new ranking is stored).
 LIVE_RANKING_POLL_SECONDS = int(os.environ.get("LIVE_RANKING_POLL_SECONDS", "15"))

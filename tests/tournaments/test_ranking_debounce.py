@@ -117,3 +117,13 @@ def test_results_stored_during_a_classification_are_asked_for_again(
     monkeypatch.setattr(reclassification, "classify_session", classify_then_a_round_arrives)
     classify_session_task(*args)
     assert len(debounced) == 2 and debounced[1][0][0] == shown.session_id  # asked again
+
+
+def test_a_run_at_its_windows_end_leaves_a_newer_window_open(shown, debounced, clock):  # noqa: F811
+    window_end = clock.value  # this task's window ended; a post has opened the next one
+    cache.set(reclassification._pending_key(shown.session_id), True, timeout=30)
+    before = version(shown)
+    play_rounds(shown, random.Random(5), rounds=3)
+    assert classify_session_task(shown.session_id, window_end) == before + 1
+    assert cache.get(reclassification._pending_key(shown.session_id)) is True
+    assert len(debounced) == 0  # the newer window's task stands for what comes next

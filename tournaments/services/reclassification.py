@@ -111,10 +111,12 @@ def run_requested(session_id: int, window_end: float | None = None) -> int | Non
     version = classify_session(session)
     if tasks_run_inline():
         return version  # in-process (no broker): the window only spaces the runs
-    # The window closes once the ranking is stored: a post from now on opens a new one (and
-    # queues its own task); one that found it open was committed before this check, which
-    # asks again for what came in during the run.
-    close_window(_pending_key(session_id))
+    # A run before its window's end (the posts paused) closes the window once the ranking is
+    # stored: a post from now on opens a new one (and queues its own task); one that found it
+    # open was committed before this check, which asks again for what came in during the run.
+    # At or after the end the key has expired and may be a newer window's: left alone.
+    if window_end is not None and time.time() < window_end - 0.05:
+        close_window(_pending_key(session_id))
     if is_stale(session):
         request_classification(session_id)
     return version
