@@ -107,9 +107,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'clubsite.sqlite3'}"),
         # Each gunicorn thread keeps its connection between requests (no connect per post
-        # or read), checked before reuse so one PostgreSQL dropped costs no error.
+        # or read).
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
