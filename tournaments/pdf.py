@@ -110,7 +110,8 @@ def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], 
                      r["ns_score"], r["ew_score"], r["ns_mark"], r["ew_mark"]])
     C = pdf_tables.Column
     traveller = pdf_tables.layout(
-        [C(_("NS")), C(_("EW")), C(_("Contract"), right=False), C(_("By"), right=False),
+        [C(_("NS")), C(_("EW")), C(_("Contract"), right=False, maximum=36),
+         C(_("By"), right=False),
          C(_("Lead"), right=False, plain=True), C(_("Result")), C(_("NS score")),
          C(_("EW score")), C(_("NS")), C(_("EW"))], rows, pass_word=_("Pass"))
     frequencies = _frequencies(lines)
@@ -147,7 +148,7 @@ def _scorecard(rows: list[dict]) -> pdf_tables.Block:
     return pdf_tables.layout(
         [C(_("Round")), C(_("Board")), C(_("Line"), right=False),
          C(_("Opponents"), right=False, flexible=True, minimum=12),
-         C(_("Contract"), right=False), C(_("By"), right=False), C(_("Result")),
+         C(_("Contract"), right=False, maximum=20), C(_("By"), right=False), C(_("Result")),
          C(_("NS score")), C(_("EW score")), C(_("Mark"))],
         [[r["round"], r["board"], r["side"], r["versus"],
           _adjusted_text(r) if r["adjusted"] else r["contract"],

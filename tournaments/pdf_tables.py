@@ -36,6 +36,7 @@ class Column:
     right: bool = True
     flexible: bool = False
     minimum: int = 1
+    maximum: int = 0  # values longer than this are cut with "…" (0: no limit)
     css: str = ""  # a class for the header (a suit symbol's colour)
     plain: bool = False  # suits printed uncoloured (keeps a line to one coloured run)
 
@@ -115,7 +116,7 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
     for i, col in enumerate(columns):
         longest_word = max((len(w) for w in col.header.split()), default=0)
         values = max((len(_text(r[i], pass_word)) for r in rows), default=0)
-        widths.append(max(values, longest_word, col.minimum))
+        widths.append(max(min(values, col.maximum or values), longest_word, col.minimum))
     flexible = [i for i, col in enumerate(columns) if col.flexible]
     if flexible:
         i = flexible[0]
