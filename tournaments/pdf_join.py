@@ -135,11 +135,8 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
                 rect=(x1 * PX, top - y2 * PX, x2 * PX, top - y1 * PX),
                 target_page_index=first[name] - 1))
     _bookmarks(writer, document, front, done)
-    footer = PdfReader(io.BytesIO(render_part(_footer_html(
-        total, document.page_words, document.language))["pdf"]))
-    for page, stamp in zip(writer.pages, footer.pages, strict=True):
-        page.merge_page(stamp)
-        page.compress_content_streams()
+    _stamp(writer, PdfReader(io.BytesIO(render_part(_footer_html(
+        total, document.page_words, document.language))["pdf"])))
     out = io.BytesIO()
     writer.write(out)
     if stats is not None:
@@ -148,6 +145,37 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
             peaks[result["pid"]] = max(peaks.get(result["pid"], 0.0), result["peak_mib"])
         stats.update(peaks=peaks, parts=[r["pages"] for r in done], front=front["pages"])
     return out.getvalue(), total
+
+
+def _stamp(writer, footer) -> None:
+    """Draw each page of ``footer`` over the page of ``writer`` with its number.
+
+    Done on the raw streams: the page's drawing kept whole (in ``q``…``Q``), the footer's
+    after it, its font added once to each part's resources (shared by the part's pages)
+    under a name of its own — pypdf's ``merge_page`` would parse every page's drawing and
+    copy the font into the resources again for every page."""
+    from pypdf.generic import ArrayObject, NameObject, StreamObject
+
+    names = {}
+    for page, stamp in zip(writer.pages, footer.pages, strict=True):
+        resources = stamp["/Resources"]
+        data = stamp["/Contents"].get_object().get_data()
+        target = page["/Resources"].get_object()
+        for kind in ("/Font", "/ExtGState"):
+            for name, ref in resources.get(kind, {}).items():
+                if (kind, name) not in names:
+                    names[kind, name] = (f"/Ftr{len(names)}", ref.clone(writer))
+                new_name, clone = names[kind, name]
+                data = data.replace(f"{name} ".encode(), f"{new_name} ".encode())
+                if kind not in target:
+                    target[NameObject(kind)] = type(resources[kind])()
+                target[kind].get_object()[NameObject(new_name)] = clone
+        contents = page["/Contents"].get_object()
+        parts = contents if isinstance(contents, ArrayObject) else [contents]
+        drawn = b"\n".join(part.get_object().get_data() for part in parts)
+        stream = StreamObject()
+        stream.set_data(b"q\n" + drawn + b"\nQ\n" + data)
+        page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
 
 
 def _bookmarks(writer, document: ResultsDocument, front: dict, done: list[dict]) -> None:

@@ -418,16 +418,16 @@ PDF_WORKER = textwrap.dedent("""
     django.setup()
     import tournaments.jobs
     from clubsite.celery import app
-    from tournaments import pdf
+    from tournaments import pdf_join
 
-    render, hold = pdf.render_pdf, pathlib.Path(os.environ["PDF_HOLD"])
+    render, hold = pdf_join.render, pathlib.Path(os.environ["PDF_HOLD"])
 
-    def held_render(html):
+    def held_render(document, *args, **kwargs):
         while hold.exists():
             time.sleep(0.2)
-        return render(html)
+        return render(document, *args, **kwargs)
 
-    pdf.render_pdf = held_render
+    pdf_join.render = held_render  # the results PDF's parts, rendered and joined
     app.conf.broker_transport_options = {"visibility_timeout": 3, "unacked_restore_throttle": 1}
     app.worker_main(["worker", "--pool=solo", "--concurrency=1", "-l", "warning",
                      "--without-gossip", "--without-mingle", "--without-heartbeat",
