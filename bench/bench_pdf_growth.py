@@ -140,22 +140,23 @@ def svg_chart(rows: list[dict], ways: list[str], path: Path) -> None:
     colours = {"before": "#c8102e", "one": "#e08a00", "parts-1": "#1d4e89",
                "parts-2": "#2a9d3a", "parts-4": "#7a3aa8", "classify": "#666"}
     sizes = [r["tables"] for r in rows]
-    w, h, left, top, gap = 720, 300, 60, 40, 60
-    panels = [("wall time (s)", "wall_s"), ("peak memory, PSS summed over processes (MiB)",
-                                            "pss_mib")]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{2 * h + gap + 60}" '
+    w, h, left, top, gap = 820, 300, 60, 50, 60
+    panels = [("wall time (s)", "wall_s"), ("CPU time, all processes (s)", "cpu_s"),
+              ("peak memory, PSS summed over processes (MiB)", "pss_mib")]
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" '
+           f'height="{len(panels) * (h + gap) + 20}" '
            'font-family="DejaVu Sans, sans-serif" font-size="12">',
            '<rect width="100%" height="100%" fill="white"/>',
            f'<text x="{left}" y="22" font-size="15" font-weight="bold">Results PDF as the field '
-           "grows (two sections, one pool; travellers, hand records, scorecards)</text>"]
+           "grows (bench/bench_pdf_growth.py)</text>"]
     xmax = max(sizes)
     for n, (title, key) in enumerate(panels):
         y0 = top + n * (h + gap)
         series = {way: [r[way][key] for r in rows] for way in ways}
-        if key == "wall_s":
+        if key != "pss_mib":
             series["classify"] = [r["classify_s"] for r in rows]
         ymax = max(max(v) for v in series.values()) * 1.1 or 1
-        pw, ph = w - left - 170, h - 40
+        pw, ph = w - left - 250, h - 40
 
         def x(v, pw=pw):
             return left + pw * v / xmax
@@ -169,7 +170,7 @@ def svg_chart(rows: list[dict], ways: list[str], path: Path) -> None:
                    .format(left, y0, y0 + ph))
         for i in range(6):
             v = ymax * i / 5
-            out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>'
+            out.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.3g}</text>'
                        f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + pw}" y2="{y(v):.1f}" '
                        'stroke="#ddd"/>')
         for s in sizes:
@@ -195,6 +196,24 @@ def svg_chart(rows: list[dict], ways: list[str], path: Path) -> None:
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
+def from_log(path: Path) -> tuple[list[dict], list[str]]:
+    """The rows and ways of a run's printed table (to redraw its chart)."""
+    rows: dict[int, dict] = {}
+    ways: list[str] = []
+    keys = ("load", "wall_s", "html_s", "cpu_s", "pages", "pdf_kib", "rss_mib", "pss_mib",
+            "peaks_mib", "processes")
+    for line in path.read_text().splitlines():
+        cells = line.split()
+        if len(cells) == 12 and cells[0].isdigit():
+            row = rows.setdefault(int(cells[0]), {"tables": int(cells[0])})
+            row[cells[1]] = dict(zip(keys, map(float, cells[2:]), strict=True))
+            if cells[1] not in ways:
+                ways.append(cells[1])
+        elif len(cells) > 2 and cells[0].isdigit() and cells[1] == "classify":
+            rows[int(cells[0])]["classify_s"] = float(cells[2])
+    return [rows[k] for k in sorted(rows)], ways
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,20,40,60,100", help="tables, comma-separated")
@@ -203,8 +222,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--before", help="another checkout to time as 'before'")
     parser.add_argument("--svg", help="write the growth chart here")
     parser.add_argument("--keep", help="folder to keep the PDFs in")
+    parser.add_argument("--from-log", help="draw --svg from this run's printed table instead")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.from_log:
+        rows, ways = from_log(Path(args.from_log))
+        svg_chart(rows, ways, Path(args.svg))
+        return 0
     if args.child:
         print(json.dumps(child(args.child[0], int(args.child[1]), args.child[2])))
         return 0
