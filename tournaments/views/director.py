@@ -29,12 +29,12 @@ from ..filters import AuditFilter
 from ..forms.director import (
     EntryForm,
     GuestForm,
-    PublishForm,
     SubstituteForm,
     TournamentForm,
     WithdrawForm,
     add_service_error,
 )
+from ..forms.results import PublishForm
 from ..models import (
     Entry,
     EntryPlayer,

@@ -18,13 +18,9 @@ from django.views.decorators.http import require_POST
 from clubsite.permissions import director_required
 from clubsite.redirects import safe_next
 
-from ..forms.director import (
-    AdjustmentForm,
-    PenaltyForm,
-    ReasonForm,
-    ResultForm,
-    add_service_error,
-)
+from ..forms.adjustments import AdjustmentForm
+from ..forms.director import add_service_error
+from ..forms.results import PenaltyForm, ReasonForm, ResultForm
 from ..models import Entry, Penalty, Result, ResultStatus, Seating
 from ..services import (
     corrections,
