@@ -18,6 +18,16 @@ hypothesis_settings.register_profile("nightly", deadline=None, max_examples=3000
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_configure(config):
+    """Passwords hashed cheaply in tests: the production hasher (PBKDF2, a million rounds, a
+    fifth of a second of CPU) would be paid for every user a fixture makes and every sign-in
+    (hundreds of seconds a run). Only under pytest: ``tests.faults.scenarios`` imports this
+    module in a process whose users sign in to a gunicorn with the production settings."""
+    from django.test.utils import override_settings
+
+    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+
+
 @pytest.fixture(autouse=True)
 def _no_pdf_on_publish(settings, request):
     """Publishing renders a PDF in production; tests that are not about PDFs skip that work."""
