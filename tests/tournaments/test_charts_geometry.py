@@ -4,6 +4,7 @@ inside the picture, long names cut, empty data, and a pure geometry module."""
 import ast
 import datetime
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -137,9 +138,11 @@ def test_history_is_oldest_first_and_team_progress_averages():
     assert [t.label for t in chart.x_ticks] == ["04/03", "11/03"]
     assert [p.label for p in chart.series[0].points] == ["45", "61"]
     assert len(chart.series[1].points) == 1
-    team = figures.team_progress("t", "1 Ases", "PV", [Decimal(15), Decimal(27)],
-                                 [Decimal(10), Decimal(20)])
-    assert team.rows[1][0] == "2" and len(team.series[0].points) == 2
+    with translation.override("en"):
+        team = figures.team_progress("t", "1 Ases", "PV", [Fraction(31, 2), Fraction(27)],
+                                     [Fraction(10), Fraction(61, 3)])
+    assert team.rows == (("1", "15.50", "10.00"), ("2", "27.00", "20.33"))
+    assert len(team.series[0].points) == 2
 
 
 def test_the_geometry_imports_nothing_of_django_or_the_project():

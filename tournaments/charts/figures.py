@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
@@ -16,8 +17,14 @@ from django.utils.translation import gettext as _
 from . import svg
 
 
+def _decimal(value) -> Decimal:
+    if isinstance(value, Fraction):  # the teams' totals are exact fractions
+        return Decimal(value.numerator) / Decimal(value.denominator)
+    return Decimal(str(value))
+
+
 def _number(value, decimals: int = 2) -> str:
-    text = number_format(Decimal(str(value)).quantize(Decimal(1).scaleb(-decimals)), decimals)
+    text = number_format(_decimal(value).quantize(Decimal(1).scaleb(-decimals)), decimals)
     return text.replace("-", "−")
 
 

@@ -10,9 +10,10 @@ from ..charts import figures
 
 def ranking(rows: list[dict], direction: str, heading: str, *, imps: bool, vps: bool):
     """A ranking group's bar chart (rows in place order, as ``services.results`` gives)."""
-    lines = [figures.RankingLine(f"{row.get('section__letter') or ''}{row['number'] or ''}",
-                                 row["names"], row["percentage"], row["points"])
-             for row in rows]
+    mixed = len({row.get("section__letter") for row in rows}) > 1  # several sections
+    lines = [figures.RankingLine(
+        f"{row.get('section__letter') or '' if mixed else ''}{row['number'] or ''}",
+        row["names"], row["percentage"], row["points"]) for row in rows]
     return figures.ranking(f"ranking-{(direction or 'all').lower()}", heading, lines,
                            imps=imps, unit=_("VPs") if vps else None)
 
