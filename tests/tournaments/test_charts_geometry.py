@@ -136,7 +136,7 @@ def test_history_is_oldest_first_and_team_progress_averages():
             figures.SessionPoint(datetime.date(2025, 3, 4), "Martes", Decimal("45"),
                                  Decimal("50"))])
     assert [t.label for t in chart.x_ticks] == ["04/03", "11/03"]
-    assert [p.label for p in chart.series[0].points] == ["45", "61"]
+    assert [p.label for p in chart.series[0].points] == ["45,00", "61,00"]
     assert len(chart.series[1].points) == 1
     with translation.override("en"):
         team = figures.team_progress("t", "1 Ases", "PV", [Fraction(31, 2), Fraction(27)],

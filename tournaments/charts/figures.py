@@ -127,7 +127,7 @@ def history(key: str, points: Sequence[SessionPoint]):
         _("The player's percentage in each session, oldest first, and the average "
           "percentage of every pair in the same session (dashed)."),
         labels, [(_("Player"), "main", mine), (_("Club average"), "reference", club)],
-        value_text=_short, include=(50.0,),
+        value_text=_short, point_text=_number, include=(50.0,),
         headers=(_("Date"), _("Tournament"), "%", _("Club average")),
         rows=[(date_format(p.when, "SHORT_DATE_FORMAT"), p.name, _number(p.percentage),
                _number(p.club_average) if p.club_average is not None else "")
@@ -147,7 +147,7 @@ def team_progress(key: str, team: str, unit: str, cumulative: Sequence[Decimal],
           "teams (dashed)."),
         labels, [(team, "main", [float(v) for v in cumulative]),
                  (_("Average"), "reference", [float(v) for v in average])],
-        value_text=_short, include=(0.0,),
+        value_text=_short, point_text=_number, include=(0.0,),
         headers=(_("Round"), team, _("Average")),
         rows=[(label, _number(c), _number(a)) for label, c, a in zip(labels, cumulative,
                                                                       average, strict=True)])

@@ -223,10 +223,13 @@ def line_chart(key: str, title: str, description: str, x_labels: Sequence[str],
                series: Sequence[tuple[str, str, Sequence[float | None]]], *,
                value_text: Callable[[float], str], headers: tuple[str, ...],
                rows: Sequence[tuple[str, ...]] = (), height: int = 210,
-               include: Sequence[float] = ()) -> LineChart:
+               include: Sequence[float] = (),
+               point_text: Callable[[float], str] | None = None) -> LineChart:
     """Lines over the same x steps (sessions, rounds), each a (name, css, values) with None
     where a line has no value. The y scale is round and holds every value and ``include``
-    (e.g. 50 for percentages); at most eight x labels are written, evenly picked."""
+    (e.g. 50 for percentages); at most eight x labels are written, evenly picked. A point's
+    tooltip is ``point_text`` of its value (the ticks' ``value_text`` unless given)."""
+    point_text = point_text or value_text
     values = [v for _n, _c, vs in series for v in vs if v is not None] + list(include)
     low, high, step = nice_range(min(values, default=0.0), max(values, default=1.0))
     marks = ticks(low, high, step)
@@ -235,14 +238,14 @@ def line_chart(key: str, title: str, description: str, x_labels: Sequence[str],
     top, bottom = 30, height - 22
     y = Linear(low, high, bottom, top)
     count = len(x_labels)
-    x = Linear(0, max(count - 1, 0), left + 10, right - 10)
+    x = Linear(0, max(count - 1, 0), left + 18, right - 20)  # room for a centred date
     every = max(1, math.ceil(count / MOST_X_LABELS))
     x_ticks = tuple(Tick(x(i), label) for i, label in enumerate(x_labels)
                     if i % every == 0 or i == count - 1)
     drawn, legend_x = [], left
     room = (WIDTH - left) / max(len(series), 1) - 36  # each legend item: swatch, name, gap
     for name, css, vs in series:
-        points = tuple(Point(x(i), y(v), value_text(v)) for i, v in enumerate(vs)
+        points = tuple(Point(x(i), y(v), point_text(v)) for i, v in enumerate(vs)
                        if v is not None)
         shown = fit(name, room)
         drawn.append(Series(shown, css, points, round(legend_x, 2)))
