@@ -13,8 +13,10 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubsite.params import int_param
 from clubsite.permissions import director_required
 from clubsite.redirects import safe_next
 
@@ -25,8 +27,9 @@ from ..forms.director import (
     ResultForm,
     add_service_error,
 )
-from ..models import Entry, Penalty, Result, ResultStatus, Seating
+from ..models import BoardState, Entry, Penalty, Result, ResultStatus, Seating
 from ..services import (
+    board_grid,
     corrections,
     plan,
     progress,
@@ -41,13 +44,27 @@ from .director_disputes import dispute_context as _dispute_context
 from .director_disputes import disputes_for_console
 
 POLL_SECONDS = 5
+BOARD_STATE_WORDS = {board_grid.MISSING: pgettext_lazy("board state", "Missing"),
+                     **dict(BoardState.choices)}
 
 
 def _line_url(section_id, rnd, table, board) -> str:
     return reverse("director:line", args=[section_id, rnd, table, board])
 
 
-def _console_context(session):
+def _board_grid(session, round_number):
+    """The per-board grid of a round, each cell with its line's link and words."""
+    grid = board_grid.board_grid(session, round_number)
+    rows = [{"row": row, "cells": [
+        {"cell": c, "label": BOARD_STATE_WORDS[c.state],
+         "url": _line_url(c.section_id, grid.round, row.table, c.board)} for c in row.cells]}
+        for row in grid.rows]
+    return {"board_grid": grid, "board_rows": rows,
+            "board_legend": [(state, BOARD_STATE_WORDS[state], grid.counts[state])
+                             for state in board_grid.STATE_ORDER]}
+
+
+def _console_context(session, round_number=None):
     state = progress.session_progress(session)
     sections = {s.letter: s for s in session.sections.all()}
     ids = set(state.conflicts) | set(state.unconfirmed) | {s.result_id for s in state.suspicious}
@@ -92,6 +109,7 @@ def _console_context(session):
                         if i in rows],
         "round_minutes": sorted(state.round_minutes.items()),
         "poll": POLL_SECONDS,
+        **_board_grid(session, round_number),
     }
 
 
@@ -99,7 +117,9 @@ def _console_context(session):
 def console(request, pk):
     """The live console; htmx asks for the body alone every few seconds."""
     session = get_session(pk)
-    context = _console_context(session)
+    chosen = int_param(request.GET, "round")
+    context = _console_context(session, chosen)
+    context["chosen_round"] = chosen
     if request.htmx:
         return render(request, "tournaments/director/_console_body.html", context)
     context["line_form_sections"] = session.sections.order_by("letter")
