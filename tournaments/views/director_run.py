@@ -22,18 +22,21 @@ from clubsite.redirects import safe_next
 
 from ..forms.director import (
     AdjustmentForm,
+    LateEntryForm,
     PenaltyForm,
     ReasonForm,
     ResultForm,
     add_service_error,
 )
-from ..models import BoardState, Entry, Penalty, Result, ResultStatus, Seating
+from ..models import BoardState, Entry, EntryStatus, Penalty, Result, ResultStatus, Seating
 from ..services import (
     board_grid,
     corrections,
+    late_pairs,
     plan,
     progress,
     publish,
+    registration,
     revisions,
 )
 from ..services import entry as entry_service
@@ -123,7 +126,26 @@ def console(request, pk):
     if request.htmx:
         return render(request, "tournaments/director/_console_body.html", context)
     context["line_form_sections"] = session.sections.order_by("letter")
+    context["late_forms"] = _late_forms(session) if session.is_running else []
     return render(request, "tournaments/director/console.html", context)
+
+
+def _late_forms(session):
+    """A form per section with a free place (a phantom's) while an active pair is unseated:
+    the late pair takes the place from the round in play."""
+    seated = Seating.objects.filter(session=session).values("entry_id")
+    waiting = Entry.objects.filter(tournament_id=session.tournament_id,
+                                   status=EntryStatus.ACTIVE).exclude(pk__in=seated)
+    if not waiting.exists():
+        return []
+    forms = []
+    for section in session.sections.order_by("letter"):
+        places = registration.free_places(section) if section.movement else []
+        if places:
+            forms.append({"section": section, "form": LateEntryForm(
+                entries=waiting, places=places,
+                initial={"from_round": late_pairs.rounds_in_play(section)})})
+    return forms
 
 
 @director_required
