@@ -86,7 +86,7 @@ def test_director_follows_the_boards_of_a_round(live_server, new_page, language)
     choose_language(tablet, base, language)
     login(tablet, base, "td", "pass-1234-word")
     tablet.goto(console)
-    tablet.click("#board-states .round-switch a:text-is('R2')")
+    tablet.click("#board-states .round-switch a[data-round='2']")
     tablet.wait_for_selector("#board-states[data-round='2']")
     assert tablet.locator("#board-state-grid a[data-state=missing]").count() == 14
     assert words["missing"] in tablet.inner_text("#board-states .state-legend")
