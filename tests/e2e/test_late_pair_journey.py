@@ -22,8 +22,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
     "es": {"title": "Pareja retrasada", "seated": "Pareja retrasada colocada",
-           "unplayed": "no jugados"},
-    "pt": {"title": "Par atrasado", "seated": "Par atrasado colocado", "unplayed": "não jogadas"},
+           "unplayed": "no jugado"},
+    "pt": {"title": "Par atrasado", "seated": "Par atrasado colocado", "unplayed": "não jogada"},
     "en": {"title": "Late pair", "seated": "Late pair seated", "unplayed": "not played"},
 }
 
