@@ -18,7 +18,7 @@ from tournaments.models import (
     ScoringMethod,
     StoredRanking,
 )
-from tournaments.services import classification, late_pairs, plan, registration, setup
+from tournaments.services import board_grid, classification, late_pairs, plan, registration, setup
 from tournaments.services.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +93,16 @@ def test_the_console_seats_the_late_pair(director_client, half_table):
     assert Result.objects.filter(section=section, adjustment__kind="not_played").count() == 2
     page = director_client.get(console).content.decode()
     assert 'id="late-a"' not in page  # no free place, nobody waiting
+
+
+def test_the_grid_shows_the_phantoms_table_as_a_rest_until_the_late_pair_sits(half_table,
+                                                                               director):
+    section, late = half_table
+
+    def rests(round_number):
+        grid = board_grid.board_grid(section.session, round_number)
+        return [row.table for row in grid.rows if not row.cells]
+
+    assert all(len(rests(r)) == 1 for r in (1, 2, 3))
+    late_pairs.seat_late_pair(section, late, user=director, from_round=3)
+    assert rests(1) == rests(3) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import BoardState, Result, ResultStatus, Session
+from ..models import BoardState, Result, ResultStatus, Seating, Session
 from . import plan
 
 MISSING = "missing"
@@ -25,7 +25,7 @@ class Cell:
 class Row:
     section: str
     table: int
-    cells: tuple[Cell, ...]
+    cells: tuple[Cell, ...]  # none when a place of the table is empty (a phantom's rest)
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Grid:
 
 
 def board_grid(session: Session, round_number: int | None = None) -> Grid:
-    """The grid of ``round_number``; without one (or one the movement does not have), the
+    """The grid of ``round_number`` (two queries and the seating's); without one (or one the movement does not have), the
     latest round with a result, else the first."""
     sections = list(session.sections.order_by("letter"))
     slots = [(section, slot) for section in sections for slot in plan.slots(section.movement)
@@ -50,9 +50,16 @@ def board_grid(session: Session, round_number: int | None = None) -> Grid:
     found = {(section_id, table, board): state for section_id, table, board, state in
              results.filter(round=round_number).values_list(
                  "section_id", "table", "board__number", "board_state")}
+    seats = set(Seating.objects.filter(session=session).values_list(
+        "section_id", "number", "direction"))
     rows, counts = [], dict.fromkeys(STATE_ORDER, 0)
     for section, slot in slots:
         if slot.round != round_number:
+            continue
+        directional = plan.is_directional(section.movement)
+        if not all((section.pk, n, line if directional else "") in seats
+                   for n, line in ((slot.ns, "NS"), (slot.ew, "EW"))):
+            rows.append(Row(section.letter, slot.table, ()))  # nobody to play: a rest
             continue
         cells = []
         for number in slot.boards:
