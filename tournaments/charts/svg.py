@@ -238,7 +238,7 @@ def line_chart(key: str, title: str, description: str, x_labels: Sequence[str],
     top, bottom = 30, height - 22
     y = Linear(low, high, bottom, top)
     count = len(x_labels)
-    x = Linear(0, max(count - 1, 0), left + 18, right - 20)  # room for a centred date
+    x = Linear(0, max(count - 1, 0), left + 18, right - 18)  # room for a centred date
     every = max(1, math.ceil(count / MOST_X_LABELS))
     x_ticks = tuple(Tick(x(i), label) for i, label in enumerate(x_labels)
                     if i % every == 0 or i == count - 1)
