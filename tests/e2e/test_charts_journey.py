@@ -92,6 +92,15 @@ def test_player_reads_the_charts(live_server, new_page, language):
     assert phone.locator("#chart-pick button").bounding_box()["height"] >= 44
     chart_fits(phone, "#chart-team", f"charts-{language}-4b-other-team-phone")
 
+    # The narrowest phone the site serves, 360 px: every chart page still fits.
+    phone.set_viewport_size({"width": 360, "height": 780})
+    for path, chart in ((f"results/{martes.slug}/1/section/A/", "#chart-ranking-ns"),
+                        (f"results/{martes.slug}/1/board/{pool}/1/", "#chart-board-1"),
+                        (f"results/player/{lucia.pk}/", "#chart-history"),
+                        (f"results/{swiss.slug}/teams/", "#chart-team")):
+        phone.goto(f"{base}/{path}")
+        chart_fits(phone, chart, f"charts-{language}-7-{chart[7:]}-360")
+
     # A tablet and a computer: the same charts, wider.
     for viewport in ("tablet", "desktop"):
         page = new_page(viewport)
