@@ -175,6 +175,9 @@ class RoundsForm(forms.Form):
 class LateEntryForm(forms.Form):
     entry = forms.ModelChoiceField(queryset=None, label=_("Pair"))
     place = forms.ChoiceField(label=_("Place"), required=False)
+    from_round = forms.IntegerField(
+        label=_("Plays from round"), required=False, min_value=1, max_value=99,
+        help_text=_("Boards its place passed before this round are scored as not played."))
 
     def __init__(self, *args, entries, places, **kwargs):
         super().__init__(*args, **kwargs)

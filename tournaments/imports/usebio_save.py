@@ -137,6 +137,8 @@ def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -
 def save_results(rows: list[Result]) -> None:
     try:
         with transaction.atomic():
+            for row in rows:  # bulk_create sends no post_save: the state is set here
+                row.board_state = row.fresh_state()
             Result.objects.bulk_create(rows, batch_size=1000)
     except IntegrityError as exc:
         raise UsebioError(_("The file has two results for the same pairs on the same board."))\

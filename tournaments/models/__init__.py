@@ -25,7 +25,7 @@ from .registrations import (
     RegistrationPlayer,
     RegistrationStatus,
 )
-from .results import Penalty, Result, ResultStatus
+from .results import BoardState, Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
 from .teams import (
     KnockoutSeeding,
@@ -41,7 +41,7 @@ from .teams import (
 
 __all__ = [
     "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
-    "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
+    "BoardState", "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
     "StoredMatch",
     "StoredRanking", "TableCode",

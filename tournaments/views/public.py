@@ -41,6 +41,7 @@ from ..services import (
 )
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
+from . import charts
 
 LINE_NAMES = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West"), "": ""}
 
@@ -123,7 +124,9 @@ def _tables(request, groups, imps: bool, link, individual: bool = False,
         table = ranking_table(group.rows, imps, prefix=prefix, individual=individual, vps=vps)
         RequestConfig(request, paginate=False).configure(table)
         out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
-                    "table": table})
+                    "table": table, "chart": charts.ranking(
+                        group.rows, group.direction,
+                        str(LINE_NAMES[group.direction]) or _("Ranking"), imps=imps, vps=vps)})
     return out
 
 
@@ -320,6 +323,7 @@ def board(request, slug, session, pool, number):
         "next": numbers[at + 1] if at + 1 < len(numbers) else None,
         "strains": board_words.strain_headers(),
         "highlight": str(int_param(request.GET, "pair") or ""),
+        "chart": charts.board(number, data.frequencies, imps=data.imps),
     })
 
 
@@ -332,6 +336,7 @@ def player(request, pk):
         raise Http404(_("No results for this player."))
     return render(request, "tournaments/results/player.html", {
         "history": history, "is_me": player_history.member_for(request.user) == member,
+        "chart": charts.history(player_history.session_percentages(history)),
     })
 
 
