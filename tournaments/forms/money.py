@@ -14,10 +14,22 @@ from ..services.table_fees import TOP_UP_METHODS
 MAX = Decimal("99999.99")
 
 
+class MoneyField(forms.DecimalField):
+    """A decimal amount typed either way: "5,50" (Spanish, Portuguese) or "5.50"."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            text = value.strip().replace(" ", "")
+            if "," in text and "." not in text and text.count(",") == 1:
+                text = text.replace(",", ".")
+            value = text
+        return super().to_python(value)
+
+
 def money_field(label, *, required=True, help_text=""):
-    return forms.DecimalField(
+    return MoneyField(
         label=label, required=required, min_value=Decimal("0"), max_value=MAX,
-        max_digits=7, decimal_places=2, localize=True, help_text=help_text,
+        max_digits=7, decimal_places=2, help_text=help_text,
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off",
                                       "size": 8}),
         error_messages={"invalid": _("Give the amount as a number, such as 5.50."),

@@ -25,6 +25,7 @@ from ..models import TableMethod as M
 from .errors import TournamentError
 
 ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
 # The methods a secretary counts: the prepaid balance is the club's own book.
 COUNTED = (M.CASH, M.CARD, M.TRANSFER)
 COUNT_FIELDS = {M.CASH: "counted_cash", M.CARD: "counted_card",
@@ -86,8 +87,8 @@ def ensure_open(session: Session, *, raise_error: bool = True) -> bool:
 def figures(session: Session) -> Figures:
     """The sheet's figures from the stored fees and moves (three queries)."""
     fees = TableFee.objects.filter(session=session)
-    expected = fees.aggregate(s=Sum("amount"))["s"] or ZERO
-    missing = fees.filter(method="").aggregate(s=Sum("amount"))["s"] or ZERO
+    expected = (fees.aggregate(s=Sum("amount"))["s"] or ZERO).quantize(CENT)
+    missing = (fees.filter(method="").aggregate(s=Sum("amount"))["s"] or ZERO).quantize(CENT)
     moved = dict(TableFeeMove.objects.filter(session=session).values("method")
                  .annotate(s=Sum("amount")).values_list("method", "s"))
     sheet = sheet_of(session)
@@ -96,7 +97,7 @@ def figures(session: Session) -> Figures:
         counted = getattr(sheet, COUNT_FIELDS[method]) if sheet and method in COUNT_FIELDS \
             else None
         lines.append(MethodLine(method.value, str(method.label),
-                                (moved.get(method.value) or ZERO), counted))
+                                (moved.get(method.value) or ZERO).quantize(CENT), counted))
     counts = list(fees.values_list("method", "amount"))
     return Figures(
         expected=expected, missing=missing, lines=lines, players=len(counts),

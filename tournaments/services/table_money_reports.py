@@ -19,6 +19,12 @@ from ..models import BalanceKind, BalanceMove, CashSheet, Session, TableFee, Tab
 from ..models import TableMethod as M
 
 ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
+
+
+def money(value) -> Decimal:
+    """A sum from the database as cents (SQLite gives 13 for 13.00)."""
+    return (value or ZERO).quantize(CENT)
 
 
 @dataclass
@@ -92,13 +98,13 @@ def report(period: Period) -> Report:
         got = fees.get(session.pk, {})
         result.rows.append(SessionRow(
             session=session, players=got.get("players", 0),
-            expected=got.get("expected") or ZERO, missing=got.get("missing") or ZERO,
-            by_method={m.value: moves.get(session.pk, {}).get(m.value) or ZERO for m in M},
+            expected=money(got.get("expected")), missing=money(got.get("missing")),
+            by_method={m.value: money(moves.get(session.pk, {}).get(m.value)) for m in M},
             closed=session.pk in closed))
     for method, total in (BalanceMove.objects.filter(
             kind=BalanceKind.TOP_UP, at__date__gte=period.start, at__date__lte=period.end)
             .values("method").annotate(s=Sum("amount")).values_list("method", "s")):
-        result.top_ups[method] = total
+        result.top_ups[method] = money(total)
     return result
 
 
