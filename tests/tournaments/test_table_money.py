@@ -276,3 +276,21 @@ def race(fee, methods):
     for t in threads:
         t.join()
     return outcomes
+
+
+def test_demo_club_has_table_money(demo_club, monkeypatch, movements):
+    from tournaments import demo, demo_money
+
+    monkeypatch.setattr(demo, "_movements", lambda: (
+        movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))
+    demo.build_tournaments(only=("martes", "tarde"))
+    report = demo_money.build_table_money()
+    assert "fees" in report
+    tuesday = TableFee.objects.filter(session__tournament__slug__endswith="martes")
+    assert tuesday.exists() and cash_sheet.is_closed(tuesday.first().session)
+    figures = cash_sheet.figures(tuesday.first().session)
+    assert figures.expected == figures.collected + figures.missing
+    player = Member.objects.get(user__username="jugador")
+    assert table_fees.balance_of(player) >= 0
+    assert BalanceMove.objects.filter(member=player, kind="topup").exists()
+    assert demo_money.build_table_money() == "table money: already there"
