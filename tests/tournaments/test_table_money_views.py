@@ -125,7 +125,9 @@ def test_reports_download_as_csv_and_xlsx(secretary_client, night):
     csv = secretary_client.get(reverse("money:report_csv"),
                                {"season": season.pk, "sep": "semicolon"})
     text = csv.content.decode("utf-8")
-    assert text.startswith("\ufeff") and "Martes;1;2;13.00;5.00" in text
+    assert text.startswith("\ufeff") and "Martes;1;2;13,00;5,00" in text
+    comma = secretary_client.get(reverse("money:report_csv"), {"season": season.pk})
+    assert "Martes,1,2,13.00,5.00" in comma.content.decode("utf-8")
     xlsx = secretary_client.get(reverse("money:report_xlsx"), {"month": "2025-10"})
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     assert sheet.title == "2025-10"

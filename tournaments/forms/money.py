@@ -29,7 +29,7 @@ class MoneyField(forms.DecimalField):
 def money_field(label, *, required=True, help_text=""):
     return MoneyField(
         label=label, required=required, min_value=Decimal("0"), max_value=MAX,
-        max_digits=7, decimal_places=2, help_text=help_text,
+        max_digits=7, decimal_places=2, help_text=help_text, localize=True,
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off",
                                       "size": 8}),
         error_messages={"invalid": _("Give the amount as a number, such as 5.50."),
@@ -94,7 +94,8 @@ class PeriodForm(forms.Form):
                                     required=False, empty_label=None)
     month = forms.CharField(
         label=_("Month"), required=False, max_length=7,
-        widget=forms.TextInput(attrs={"type": "month"}),
+        widget=forms.TextInput(attrs={"placeholder": "2025-03", "inputmode": "numeric",
+                                      "autocomplete": "off"}),
         help_text=_("Empty: the whole season."))
 
     def clean_month(self):

@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member, Season
@@ -46,6 +47,11 @@ TOP_UP_METHODS = (TableMethod.CASH, TableMethod.CARD, TableMethod.TRANSFER)
 
 class MoneyError(TournamentError):
     """A payment, refund or top-up the rules refuse; the message says why."""
+
+
+def shown(amount: Decimal) -> str:
+    """An amount as the reader's language writes it ("5,50" in Spanish, "5.50" in English)."""
+    return number_format(amount, 2)
 
 
 def cents(amount) -> Decimal:
@@ -177,7 +183,7 @@ def _pay(fee: TableFee, method: str, user) -> TableFee:
             raise MoneyError(_("%(name)s's prepaid balance is %(balance)s, less than the fee "
                                "of %(amount)s; the club does not let balances go below zero. "
                                "Take another method or top the balance up first.") % {
-                "name": name, "balance": balance, "amount": fee.amount})
+                "name": name, "balance": shown(balance), "amount": shown(fee.amount)})
     now = timezone.now()
     marked = TableFee.objects.filter(pk=fee.pk, method="").update(
         method=method, paid_at=now, paid_by=user)

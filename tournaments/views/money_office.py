@@ -2,12 +2,14 @@
 reports per season and month, unpaid fees per member) and for a player (their own
 balance and unpaid fees)."""
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.db.models import Sum
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from clubsite.exports import csv_response, xlsx_response
+from clubsite.exports import csv_response, separator_for, xlsx_response
 from clubsite.models import Member, Season
 from clubsite.params import int_param
 from clubsite.permissions import login_required, secretary_required
@@ -56,12 +58,21 @@ def report(request):
         status=400 if form.errors else 200)
 
 
+def _spreadsheet_numbers(request, rows):
+    """Amounts with the decimal comma where the file's cells are split by ";" (Spanish and
+    Portuguese spreadsheets read "5.50" as text there)."""
+    if separator_for(request) != ";":
+        return rows
+    return [[str(c).replace(".", ",") if isinstance(c, Decimal) else c for c in row]
+            for row in rows]
+
+
 @secretary_required
 def report_csv(request):
     _form, period = _period(request)
     rep = reports.report(period)
     return csv_response(request, f"table-money-{period.slug}.csv", reports.header(),
-                        reports.table(rep))
+                        _spreadsheet_numbers(request, reports.table(rep)))
 
 
 @secretary_required
@@ -84,7 +95,7 @@ def unpaid(request):
 def unpaid_csv(request):
     rows = reports.debtors(table_fees.unpaid_fees())
     return csv_response(request, "unpaid-table-fees.csv", reports.debtor_header(),
-                        reports.debtor_table(rows))
+                        _spreadsheet_numbers(request, reports.debtor_table(rows)))
 
 
 @secretary_required
@@ -101,7 +112,7 @@ def balances(request):
 def balance(request, pk):
     """One member's prepaid account: its lines, and topping it up."""
     member = get_object_or_404(Member, pk=pk)
-    form = TopUpForm(request.POST or None)
+    form = TopUpForm(request.POST or None, initial={"method": "cash"})
     status = 200
     if request.method == "POST":
         status = 400
@@ -114,7 +125,7 @@ def balance(request, pk):
                 add_service_error(form, exc)
             else:
                 messages.success(request, _("%(amount)s added to %(name)s's balance.") % {
-                    "amount": data["amount"], "name": member.full_name})
+                    "amount": table_fees.shown(data["amount"]), "name": member.full_name})
                 return redirect("money:balance", member.pk)
     return render(request, "tournaments/money/balance.html", {
         "member": member, "form": form, **_account(member)}, status=status)

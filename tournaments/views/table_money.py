@@ -64,7 +64,7 @@ def fee_pay(request, pk):
         messages.error(request, exc.message)
     else:
         messages.success(request, _("%(name)s paid %(amount)s (%(method)s).") % {
-            "name": fee.member.full_name, "amount": fee.amount,
+            "name": fee.member.full_name, "amount": table_fees.shown(fee.amount),
             "method": fee.get_method_display()})
     return _back(request, fee)
 
