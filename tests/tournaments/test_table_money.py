@@ -28,6 +28,15 @@ D = Decimal
 DAY = datetime.date(2025, 10, 7)
 
 
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are matched as written in English."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
 @pytest.fixture
 def club(db):
     junior = Category.objects.create(code="junior", name="Junior")

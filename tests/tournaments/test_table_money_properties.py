@@ -39,6 +39,15 @@ def rolled_back():
         transaction.set_rollback(True)
 
 
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Messages are matched as written in English."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
 @pytest.fixture
 def door(db):
     season = Season.for_date(DAY)
