@@ -174,7 +174,7 @@ def _pay(fee: TableFee, method: str, user) -> TableFee:
                            "recorded twice.") % {"name": name,
                                                  "method": _method_label(fee.method)})
     if fee.amount <= 0:
-        raise MoneyError(_("%(name)s plays free: there is nothing to pay.") % {"name": name})
+        raise MoneyError(_("%(name)s has nothing to pay for this session (a free entry, or no table fee set for their category).") % {"name": name})
     if method == TableMethod.PREPAID:
         _lock_member(fee.member_id)
         balance = balance_of(fee.member_id)
