@@ -303,3 +303,13 @@ def test_demo_club_has_table_money(demo_club, monkeypatch, movements):
     assert table_fees.balance_of(player) >= 0
     assert BalanceMove.objects.filter(member=player, kind="topup").exists()
     assert demo_money.build_table_money() == "table money: already there"
+
+
+def test_the_audit_trail_reads_payments_and_closings_in_words(club, secretary):
+    from tournaments.services import audit_log
+
+    table_fees.pay(fees_by_name(club["session"])["ana"], TableMethod.CARD, user=secretary)
+    paid = AuditEntry.objects.get(action=AuditAction.FEE_PAID)
+    assert audit_log.changes(paid) == [("Player", "—", "Ana Alba"), ("Amount", "—", "5.00"),
+                                       ("Paid by", "—", "Card")]
+    assert audit_log.who(paid) == "sec"

@@ -162,3 +162,28 @@ def test_rates_refuse_a_category_both_junior_and_free(secretary_client, db):
         "junior_categories": [junior.pk], "free_categories": [junior.pk]})
     assert response.status_code == 400
     assert "either junior or free" in response.content.decode()
+
+
+def _door_queries(client, pairs):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    people = [Member.objects.create(first_name=f"N{i}", last_name=f"A{i}") for i in
+              range(2 * pairs)]
+    tournament = setup.create_tournament(name=f"Noche {pairs}", date=DAY)
+    for i in range(pairs):
+        registration.register_entry(tournament, people[2 * i:2 * i + 2])
+    session = tournament.sessions.get()
+    for member in people[::3]:
+        table_fees.top_up(member, "10", "cash")
+    url = reverse("director:table_fees", args=[session.pk])
+    assert client.get(url).status_code == 200  # charges
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_door_list_costs_the_same_queries_for_any_number_of_players(client, director, db):
+    client.force_login(director)
+    table_fees.rates_for(Season.for_date(DAY))
+    assert _door_queries(client, 3) == _door_queries(client, 15)

@@ -81,15 +81,18 @@ def season_of(session: Session) -> Season:
     return Season.for_date(session.tournament.date)
 
 
-def category_of(member: Member, rates: TableFeeRates) -> str:
+def category_of(member: Member, rates: TableFeeRates, *, free=None, junior=None) -> str:
     """Guests pay the guest fee; a category whose membership includes the table plays free;
-    junior categories pay the junior fee; everyone else the member fee."""
+    junior categories pay the junior fee; everyone else the member fee. ``free`` and
+    ``junior`` (sets of category ids) spare the queries when charging many players."""
     if member.is_guest:
         return FeeCategory.GUEST
-    ids = member.category_id
-    if ids is not None and rates.free_categories.filter(pk=ids).exists():
+    free = set(rates.free_categories.values_list("pk", flat=True)) if free is None else free
+    junior = (set(rates.junior_categories.values_list("pk", flat=True)) if junior is None
+              else junior)
+    if member.category_id in free:
         return FeeCategory.FREE
-    if ids is not None and rates.junior_categories.filter(pk=ids).exists():
+    if member.category_id in junior:
         return FeeCategory.JUNIOR
     return FeeCategory.MEMBER
 
@@ -130,9 +133,11 @@ def charge_session(session: Session) -> list[TableFee]:
     gone = [f.pk for f in fees if f.member_id not in playing and not f.is_paid]
     if gone:
         TableFee.objects.filter(pk__in=gone, method="").delete()
+    free = set(rates.free_categories.values_list("pk", flat=True))
+    junior = set(rates.junior_categories.values_list("pk", flat=True))
     for member in players:
         if member.pk not in charged:
-            category = category_of(member, rates)
+            category = category_of(member, rates, free=free, junior=junior)
             TableFee.objects.get_or_create(session=session, member=member, defaults={
                 "category": category, "amount": amount_for(category, rates)})
     return list(TableFee.objects.filter(session=session).select_related("member"))
@@ -144,6 +149,14 @@ def balance_of(member: Member | int) -> Decimal:
     member_id = member if isinstance(member, int) else member.pk
     total = BalanceMove.objects.filter(member_id=member_id).aggregate(s=Sum("amount"))["s"]
     return (total or ZERO).quantize(CENT)
+
+
+def balances_of(member_ids) -> dict[int, Decimal]:
+    """Several members' balances in one query (members with no line hold 0.00)."""
+    ids = list(member_ids)
+    sums = dict(BalanceMove.objects.filter(member_id__in=ids).values("member_id")
+                .annotate(s=Sum("amount")).values_list("member_id", "s"))
+    return {i: (sums.get(i) or ZERO).quantize(CENT) for i in ids}
 
 
 def _lock_member(member_id: int) -> None:

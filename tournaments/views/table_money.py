@@ -28,11 +28,7 @@ from .director_common import get_session
 
 def _door_context(request, session, **extra):
     fees = table_fees.charge_session(session)
-    balances = {}
-    if any(f.is_due for f in fees):
-        for fee in fees:
-            if fee.is_due:
-                balances[fee.member_id] = table_fees.balance_of(fee.member_id)
+    balances = table_fees.balances_of(f.member_id for f in fees if f.is_due)
     rows = [{"fee": f, "balance": balances.get(f.member_id)} for f in fees]
     return {"session": session, "tournament": session.tournament, "rows": rows,
             "figures": cash_sheet.figures(session), "sheet": cash_sheet.sheet_of(session),
