@@ -147,8 +147,8 @@ DECISIONS: dict[str, Decision] = {
     "director:cash_close": action(SECRETARY_VIEW, SECRETARY_ACTION),
     "director:cash_reopen": action(SECRETARY_VIEW, SECRETARY_ACTION),
     **{f"money:{n}": page(SECRETARY_VIEW, SECRETARY_ONLY)
-       for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "rates",
-                 "balances", "balance")},
+       for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "unpaid_xlsx",
+                 "rates", "balances", "balance")},
     "money:mine": page(AUTHENTICATED_VIEW, LOGGED_IN),
     # federation uploads (secretary), result imports (director), the results office (both)
     "uploads:index": page(SECRETARY_VIEW, SECRETARY_ONLY),

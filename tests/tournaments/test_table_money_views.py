@@ -136,6 +136,8 @@ def test_reports_download_as_csv_and_xlsx(secretary_client, night):
     assert bad.status_code == 400 and "year-month" in bad.content.decode()
     unpaid = secretary_client.get(reverse("money:unpaid_csv")).content.decode("utf-8")
     assert "Gil" in unpaid and "Peña" not in unpaid
+    book = load_workbook(io.BytesIO(secretary_client.get(reverse("money:unpaid_xlsx")).content))
+    assert [c.value for c in book.active[2]][:4] == ["Gil", "Luis", 1, 8]
 
 
 def test_a_player_sees_only_their_own_account(client, night):

@@ -11,6 +11,7 @@ urlpatterns = [
     path("report.xlsx", money_office.report_xlsx, name="report_xlsx"),
     path("unpaid/", money_office.unpaid, name="unpaid"),
     path("unpaid.csv", money_office.unpaid_csv, name="unpaid_csv"),
+    path("unpaid.xlsx", money_office.unpaid_xlsx, name="unpaid_xlsx"),
     path("rates/", money_office.rates, name="rates"),
     path("balances/", money_office.balances, name="balances"),
     path("balances/<int:pk>/", money_office.balance, name="balance"),

@@ -99,6 +99,13 @@ def unpaid_csv(request):
 
 
 @secretary_required
+def unpaid_xlsx(request):
+    rows = reports.debtors(table_fees.unpaid_fees())
+    return xlsx_response("unpaid-table-fees.xlsx", _("Unpaid table fees"),
+                         reports.debtor_header(), reports.debtor_table(rows))
+
+
+@secretary_required
 def balances(request):
     """Members holding (or owing) a prepaid balance."""
     rows = (Member.objects.annotate(balance=Sum("balance_moves__amount"))
