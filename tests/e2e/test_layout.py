@@ -64,7 +64,8 @@ def test_director_pages_on_a_phone(live_server, new_page):
              f"/director/sections/{section.pk}/boards/", f"/director/{evening.pk}/audit/",
              f"/director/sessions/{session.pk}/penalties/", f"/director/{teams.pk}/teams/",
              f"/director/sections/{individual.pk}/movement/individual/", "/director/new/",
-             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/"]
+             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/",
+             f"/director/sessions/{session.pk}/fees/", f"/director/sessions/{session.pk}/cash/"]
     page = new_page("phone")
     login(page, live_server.url, "director", DEMO_PASSWORD)
     for path in paths:
