@@ -9,7 +9,8 @@ from clubsite.demo import DEMO_PASSWORD, build_club
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PAGES = ["/", "/club/members/", "/club/members/new/", "/club/arrears/", "/club/import/",
-         "/club/fees/", "/club/me/"]
+         "/club/fees/", "/club/me/", "/club/money/", "/club/money/unpaid/",
+         "/club/money/balances/", "/club/money/rates/", "/club/money/balances/1/"]
 
 TARGETS = ("main a, main button, main input, main select, header a, header button, "
            "header label.nav-toggle-label")
