@@ -37,6 +37,7 @@ club_patterns = (
 urlpatterns = [
     path("", views.home, name="home"),
     path("club/", include(club_patterns)),
+    path("club/money/", include(("tournaments.urls.money", "money"))),
     path("club/uploads/", include(("tournaments.urls.uploads", "uploads"))),
     path("laws/", include("laws.urls")),
     path("director/", include(("tournaments.urls.director", "director"))),

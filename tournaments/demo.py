@@ -311,3 +311,7 @@ def build_tournaments(only: tuple[str, ...] | None = None) -> str:
     boards = Board.objects.filter(session__tournament__slug__endswith="-martes").count()
     return (f"tournaments: {Tournament.objects.count()} ({len(made)} new), "
             f"{boards} boards in the Mitchell")
+
+
+# Table money is built after the tournaments it charges (its builder registers second).
+from . import demo_money  # noqa: E402, F401

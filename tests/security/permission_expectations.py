@@ -137,6 +137,19 @@ DECISIONS: dict[str, Decision] = {
     **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # table money: the door list and the cash sheet are the results office's (the director
+    # marks fees paid at the door, the secretary too); only the secretary closes or reopens
+    # a cash sheet, tops up balances and reads the reports; a player sees their own account.
+    "director:table_fees": page(OFFICE_VIEW, RESULTS_OFFICE),
+    "director:cash_sheet": page(OFFICE_VIEW, RESULTS_OFFICE),
+    "director:fee_pay": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
+    "director:fee_refund": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
+    "director:cash_close": action(SECRETARY_VIEW, SECRETARY_ACTION),
+    "director:cash_reopen": action(SECRETARY_VIEW, SECRETARY_ACTION),
+    **{f"money:{n}": page(SECRETARY_VIEW, SECRETARY_ONLY)
+       for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "unpaid_xlsx",
+                 "rates", "balances", "balance")},
+    "money:mine": page(AUTHENTICATED_VIEW, LOGGED_IN),
     # federation uploads (secretary), result imports (director), the results office (both)
     "uploads:index": page(SECRETARY_VIEW, SECRETARY_ONLY),
     "uploads:endpoint_new": page(SECRETARY_VIEW, SECRETARY_ONLY),

@@ -22,6 +22,7 @@ import json
 import random
 import re
 import uuid
+from decimal import Decimal
 from html.parser import HTMLParser
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -34,14 +35,21 @@ from django.db import models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-from clubsite.models import Member
+from clubsite.models import Member, Season
 from tests.conftest import make_user
 from tests.security import worlds
 from tests.security.hostile_corpus import SEED, corpus
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
-from tournaments.services import entry, registration, setup, table_corrections
+from tournaments.services import (
+    cash_sheet,
+    entry,
+    registration,
+    setup,
+    table_corrections,
+    table_fees,
+)
 from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -309,6 +317,16 @@ def world(demo_club, mitchell_session, members):
     table_corrections.dispute_at_table(disputed, table_code=code2, reason="Fueron 11")
     # A pair of the planned event withdrew: the director may undo it.
     registration.withdraw_entry(planned.entries.first(), user=director, reason="Enfermo")
+    # Table money: tonight's fees charged, one paid in cash (its refund form shows); the
+    # finished event's cash sheet closed (its reopen form shows).
+    rates = table_fees.rates_for(Season.for_date(section.session.tournament.date))
+    rates.member_fee = rates.guest_fee = Decimal("5.00")
+    rates.save()
+    table_fees.pay(table_fees.charge_session(section.session)[0], "cash", user=director)
+    closed = finished.sessions.get(number=1)
+    table_fees.charge_session(closed)
+    cash_sheet.close(closed, counted={m: Decimal("0") for m in cash_sheet.COUNTED},
+                     user=secretary, note="Nadie pagó")
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://fed.example/api")
     endpoint.uploads.create(tournament=finished, file_format=FileFormat.USEBIO,
                             file_name="finished.xml", content="<USEBIO/>",
@@ -361,7 +379,12 @@ def starts(world):
                        reverse("uploads:endpoint_new"),
                        reverse("uploads:endpoint_edit", args=[world["endpoint"].pk]),
                        reverse("uploads:pdf", args=[world["finished"].slug]),
-                       reverse("password_change")],
+                       reverse("password_change"), reverse("money:rates"),
+                       reverse("money:balance", args=[member.pk]),
+                       reverse("director:table_fees", args=[session.pk]),
+                       reverse("director:cash_sheet", args=[session.pk]),
+                       reverse("director:cash_sheet",
+                               args=[world["finished"].sessions.get(number=1).pk])],
                       ("/club/",)),
         "player": ([reverse("clubsite:profile"),
                     *[reverse("calendar:event", args=[t.slug]) for t in world["online"]]],

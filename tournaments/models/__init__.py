@@ -18,6 +18,16 @@ from .event import (
     VPScale,
 )
 from .lineups import TeamLineup
+from .money import (
+    BalanceKind,
+    BalanceMove,
+    CashSheet,
+    FeeCategory,
+    TableFee,
+    TableFeeMove,
+    TableFeeRates,
+    TableMethod,
+)
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .registrations import (
     PartnerRequest,
@@ -40,6 +50,8 @@ from .teams import (
 )
 
 __all__ = [
+    "BalanceKind", "BalanceMove", "CashSheet", "FeeCategory", "TableFee", "TableFeeMove",
+    "TableFeeRates", "TableMethod",
     "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
     "BoardState", "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",

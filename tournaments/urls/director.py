@@ -12,6 +12,7 @@ from ..views import (
     director_sessions,
     director_setup,
     online_entry,
+    table_money,
     teams_director,
     teams_knockout,
 )
@@ -60,6 +61,13 @@ urlpatterns = [
          name="board_conditions"),
     path("sections/<int:pk>/boards/import/", director_setup.pbn_import, name="pbn_import"),
     path("sections/<int:pk>/boards/deal/", director_setup.deal, name="deal"),
+    # table money: the door list and the cash sheet
+    path("sessions/<int:pk>/fees/", table_money.door, name="table_fees"),
+    path("fees/<int:pk>/pay/", table_money.fee_pay, name="fee_pay"),
+    path("fees/<int:pk>/refund/", table_money.fee_refund, name="fee_refund"),
+    path("sessions/<int:pk>/cash/", table_money.sheet, name="cash_sheet"),
+    path("sessions/<int:pk>/cash/close/", table_money.sheet_close, name="cash_close"),
+    path("sessions/<int:pk>/cash/reopen/", table_money.sheet_reopen, name="cash_reopen"),
     # print views
     path("sections/<int:pk>/print/tables/", director_print.table_cards, name="print_tables"),
     path("sections/<int:pk>/print/pairs/", director_print.pair_cards, name="print_pairs"),
