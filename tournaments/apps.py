@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
         """Services ask for background work by signal (``services.signals``); the tasks that
         do it sit above them and receive it here."""
         from . import tasks
-        from .services import signals
+        from .services import master_points, signals
 
         signals.classification_wanted.connect(tasks.queue_classification,
                                               dispatch_uid="queue_classification")
@@ -19,3 +19,5 @@ class TournamentsConfig(AppConfig):
                                           dispatch_uid="queue_results_pdf")
         signals.results_pdf_refresh_wanted.connect(tasks.queue_results_pdf_refresh,
                                                    dispatch_uid="queue_results_pdf_refresh")
+        signals.results_reclassified.connect(master_points.on_results_reclassified,
+                                             dispatch_uid="master_points_follow")

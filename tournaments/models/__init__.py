@@ -18,6 +18,7 @@ from .event import (
     VPScale,
 )
 from .lineups import TeamLineup
+from .points import PointsAward, PointsAwarding, PointsIssuer, PointsScale, PointsScaleRow
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .registrations import (
     PartnerRequest,
@@ -46,7 +47,8 @@ __all__ = [
     "StoredMatch",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
-    "PartnerRequest", "Registration", "RegistrationPlayer", "RegistrationStatus",
+    "PartnerRequest", "PointsAward", "PointsAwarding", "PointsIssuer", "PointsScale",
+    "PointsScaleRow", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
 ]

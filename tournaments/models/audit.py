@@ -29,6 +29,7 @@ class AuditAction(models.TextChoices):
     TABLE_EDIT = "table_edit", _("Result corrected at the table")
     DISPUTED = "disputed", _("Result disputed at the table")
     REINSTATED = "reinstated", _("Withdrawal undone")
+    POINTS = "points", _("Master points awarded")
 
 
 class AuditEntry(models.Model):
