@@ -240,3 +240,25 @@ def test_the_season_points_add_the_players_awards(scale, howell, director):
     assert totals == expected(howell)
     assert [row["points"] for row in ranking.rows] == sorted(totals.values(), reverse=True)
     assert ranking.tournaments == 1
+
+
+def test_the_usebio_export_carries_each_players_master_points(scale, howell, director):
+    import xml.etree.ElementTree as ET
+
+    from clubsite.models import Member
+    from tournaments import documents
+
+    publish.publish_final(howell, user=director)
+    master_points.award(howell, user=director)
+    root = ET.fromstring(documents.export_text(howell, "usebio").encode())
+    by_licence = {Member.objects.get(pk=m).licence_number: p for m, p in stored(howell).items()}
+    seen = {}
+    for player in root.iter("PLAYER"):
+        licence = player.findtext("NATIONAL_ID_NUMBER")
+        awarded = player.findtext("MASTER_POINTS/MASTER_POINTS_AWARDED")
+        if awarded is not None:
+            seen[licence] = D(awarded)
+    assert seen == by_licence and len(seen) > 0
+    players = list(root.iter("PLAYER"))
+    assert len(players) == 14  # the pairs' players, those without points carry none
+    assert sum(1 for p in players if p.find("MASTER_POINTS") is None) == 14 - len(seen)

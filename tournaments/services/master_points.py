@@ -145,6 +145,22 @@ def award_fields(rows: list[ScaleRow], category: str, fields: list[list[Ranked]]
     return out
 
 
+def overlaps(rows: list[ScaleRow]) -> list[tuple[int, int]]:
+    """Pairs of rows (indexes, first < second) that give the same place or the same
+    percentage threshold in the same kind of event to field sizes they both cover: the
+    scale would not say which one counts."""
+    out = []
+    for i, a in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            b = rows[j]
+            same_key = (a.place, a.min_percentage) == (b.place, b.min_percentage)
+            top_a, top_b = a.max_field or 10**6, b.max_field or 10**6
+            if (a.category == b.category and same_key
+                    and a.min_field <= top_b and b.min_field <= top_a):
+                out.append((i, j))
+    return out
+
+
 # --- reading the database -------------------------------------------------------------------
 
 
@@ -264,6 +280,12 @@ def on_results_reclassified(sender, tournament_id: int, **kwargs) -> None:
 
 
 # --- reading the awards ---------------------------------------------------------------------
+
+
+def tournament_awards(tournament: Tournament) -> list[PointsAward]:
+    """The tournament's awards, most points first (the director's tournament page)."""
+    return list(PointsAward.objects.filter(tournament=tournament).select_related("member")
+                .order_by("-points", "place", "member__last_name"))
 
 
 def member_awards(member: Member, tournament_ids: Iterable[int]) -> dict[int, Decimal]:
