@@ -137,6 +137,9 @@ DECISIONS: dict[str, Decision] = {
     **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # the master points scale (the secretary's; the director awards from the tournament page)
+    "points:scale": page(SECRETARY_VIEW, SECRETARY_ONLY),
+    "director:points_award": action(DIRECTOR_VIEW, DIRECTOR_ACTION),
     # federation uploads (secretary), result imports (director), the results office (both)
     "uploads:index": page(SECRETARY_VIEW, SECRETARY_ONLY),
     "uploads:endpoint_new": page(SECRETARY_VIEW, SECRETARY_ONLY),
