@@ -20,7 +20,7 @@ the awards are replaced, never added to, and the audit trail keeps the before an
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -46,7 +46,7 @@ from ..models import (
 from .classification import ensure_current
 from .errors import TournamentError
 from .publish import correction_period_over
-from .results import HEADLINE_ORDER, visible_tournaments
+from .results import HEADLINE_ORDER, place_labels, visible_tournaments
 
 CENT = Decimal("0.01")
 
@@ -303,7 +303,7 @@ class SeasonPoints:
 
 def season_points(season: Season, user=None) -> SeasonPoints:
     """Every player's master points of the season's final tournaments ``user`` may see,
-    most first, with places (ties share a place, "3=")."""
+    most first, with places labelled as in the season ranking ("3-4" for a shared third)."""
     ids = list(visible_tournaments(user).filter(
         status=TournamentStatus.FINAL, date__gte=season.start, date__lte=season.end,
         points_awarding__isnull=False).values_list("pk", flat=True))
@@ -321,9 +321,8 @@ def season_points(season: Season, user=None) -> SeasonPoints:
             place = i + 1
         rows.append({"member": members[member_id], "points": totals[member_id],
                      "tournaments": counts[member_id], "place": place})
-    shared = defaultdict(int)
+    shared = Counter(row["place"] for row in rows)
     for row in rows:
-        shared[row["place"]] += 1
-    for row in rows:
-        row["place_label"] = f"{row['place']}=" if shared[row["place"]] > 1 else str(row["place"])
+        row["tied"] = shared[row["place"]] > 1
+    place_labels(rows)
     return SeasonPoints(season, rows, len(ids))
