@@ -262,3 +262,24 @@ def test_the_usebio_export_carries_each_players_master_points(scale, howell, dir
     players = list(root.iter("PLAYER"))
     assert len(players) == 14  # the pairs' players, those without points carry none
     assert sum(1 for p in players if p.find("MASTER_POINTS") is None) == 14 - len(seen)
+
+
+def test_the_demo_club_awards_points_in_every_kind_of_final_event(demo_club, monkeypatch,
+                                                                 movements):
+    from tournaments import demo
+    from tournaments.models import Tournament, TournamentStatus
+
+    monkeypatch.setattr(demo, "_movements", lambda: (
+        movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))
+    demo.build_tournaments()
+    report = demo.build_master_points()
+    finals = Tournament.objects.filter(status=TournamentStatus.FINAL)
+    assert finals.count() == 4
+    for tournament in finals:
+        awards = PointsAward.objects.filter(tournament=tournament)
+        assert awards.exists(), tournament.name
+        assert stored(tournament) == {m: a.points for m, a in
+                                      master_points.compute(tournament).items()}
+    assert PointsAwarding.objects.count() == 4
+    assert "17 scale rows" in report
+    assert "0 new awards" in demo.build_master_points()  # built once
