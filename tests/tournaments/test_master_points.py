@@ -230,6 +230,13 @@ def test_award_due_waits_for_the_end_of_the_correction_period(scale, howell, dir
     assert master_points.award_due(later) == []  # once
 
 
+def test_nothing_is_awarded_by_itself_while_the_scale_is_empty(howell, director):
+    publish.publish_final(howell, user=director)
+    later = howell.correction_period_ends + datetime.timedelta(minutes=1)
+    assert master_points.award_due(later) == []
+    assert not PointsAwarding.objects.exists()
+
+
 def test_the_season_points_add_the_players_awards(scale, howell, director):
     from clubsite.models import Season
 

@@ -38,6 +38,7 @@ from ..models import (
     PointsAward,
     PointsAwarding,
     PointsScale,
+    PointsScaleRow,
     RankingScope,
     StoredRanking,
     Tournament,
@@ -250,7 +251,11 @@ def awarded(tournament: Tournament) -> PointsAwarding | None:
 
 def award_due(now=None) -> list[int]:
     """Award every final tournament of the current season whose correction period has
-    ended and which was never awarded; returns their ids. Cheap when there are none."""
+    ended and which was never awarded; returns their ids. Cheap when there are none. While
+    the scale is empty nothing is awarded, so the season's tournaments are still waiting
+    when the secretary fills it in."""
+    if not PointsScaleRow.objects.exists():
+        return []
     now = now or timezone.now()
     season = Season.for_date(timezone.localdate(now))
     due = []
