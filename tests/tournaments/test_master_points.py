@@ -273,7 +273,7 @@ def test_the_usebio_export_carries_each_players_master_points(scale, howell, dir
 
 def test_the_demo_club_awards_points_in_every_kind_of_final_event(demo_club, monkeypatch,
                                                                  movements):
-    from tournaments import demo
+    from tournaments import demo, documents
     from tournaments.models import Tournament, TournamentStatus
 
     monkeypatch.setattr(demo, "_movements", lambda: (
@@ -287,6 +287,8 @@ def test_the_demo_club_awards_points_in_every_kind_of_final_event(demo_club, mon
         assert awards.exists(), tournament.name
         assert stored(tournament) == {m: a.points for m, a in
                                       master_points.compute(tournament).items()}
+        usebio = documents.export_text(tournament, "usebio")
+        assert usebio.count("<MASTER_POINTS_AWARDED>") == awards.count(), tournament.name
     assert PointsAwarding.objects.count() == 4
     assert "17 scale rows" in report
     assert "0 new awards" in demo.build_master_points()  # built once
