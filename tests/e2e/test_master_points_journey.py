@@ -111,7 +111,7 @@ def player_reads_points_on_a_phone(page, base, language, name):
     page.goto(f"{base}/results/me/")
     page.wait_for_selector("#history")
     assert Decimal(page.get_attribute("#season-points", "data-value")) == mine.points
-    cell = page.locator("#history tbody tr td.master-points").first
+    cell = page.locator("#history tbody tr .master-points").first
     assert Decimal(cell.get_attribute("data-value")) == mine.points
     assert MESSAGES[language]["points"] in page.inner_text("main")
     screenshot(page, f"{name}-5-player-page")
