@@ -130,3 +130,24 @@ def test_a_tournament_not_final_is_not_awarded(director_client, settings):
                                     follow=True)
     assert "publish the final results first" in response.content.decode()
     assert not PointsAward.objects.exists()
+
+
+def test_a_directors_penalty_after_the_award_awards_the_points_again(
+        director_client, final_howell, django_capture_on_commit_callbacks):
+    from tournaments.models import AuditAction, AuditEntry, RankingScope, StoredRanking
+    from tournaments.services import master_points
+
+    director_client.post(reverse("director:points_award", args=[final_howell.pk]))
+    before = dict(PointsAward.objects.values_list("member_id", "points"))
+    winner = StoredRanking.objects.filter(tournament=final_howell, scope=RankingScope.SECTION,
+                                          place=1).first().entry
+    with django_capture_on_commit_callbacks(execute=True):
+        response = director_client.post(
+            reverse("director:penalties", args=[final_howell.sessions.get().pk]),
+            {"entry": winner.pk, "fraction_of_top": "3", "reason": "Tardanza", "law": "90"})
+    assert response.status_code in (200, 302)
+    after = dict(PointsAward.objects.values_list("member_id", "points"))
+    assert after != before
+    assert after == {m: a.points for m, a in master_points.compute(final_howell).items()}
+    assert AuditEntry.objects.filter(tournament=final_howell,
+                                     action=AuditAction.POINTS).count() == 2
