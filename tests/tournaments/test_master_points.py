@@ -292,3 +292,41 @@ def test_the_demo_club_awards_points_in_every_kind_of_final_event(demo_club, mon
     assert PointsAwarding.objects.count() == 4
     assert "17 scale rows" in report
     assert "0 new awards" in demo.build_master_points()  # built once
+
+
+def test_an_imported_usebio_file_keeps_the_points_it_awarded(
+        scale, howell, director, django_capture_on_commit_callbacks):
+    from tournaments import documents
+    from tournaments.imports import usebio
+
+    publish.publish_final(howell, user=director)
+    master_points.award(howell, user=director)
+    text = documents.export_text(howell, "usebio")
+    PointsScaleRow.objects.update(points=D(100))  # the club's scale is not what the file says
+    with django_capture_on_commit_callbacks(execute=True):
+        record = usebio.import_file(text, file_name="jueves.xml")
+    copy = record.tournament
+    assert copy.pk != howell.pk
+    assert stored(copy) == stored(howell)
+    assert PointsAwarding.objects.get(tournament=copy).scale_name == "jueves.xml"
+    assert master_points.award_due(copy.correction_period_ends
+                                   + datetime.timedelta(minutes=1)) == []
+
+
+def test_a_file_with_negative_master_points_is_refused(scale, howell, director):
+    from tournaments import documents
+    from tournaments.imports import usebio
+    from tournaments.models import Tournament
+
+    publish.publish_final(howell, user=director)
+    master_points.award(howell, user=director)
+    text = documents.export_text(howell, "usebio")
+    start = text.index("<MASTER_POINTS_AWARDED>") + len("<MASTER_POINTS_AWARDED>")
+    bad = text[:start] + "-1" + text[text.index("<", start):]
+    count = Tournament.objects.count()
+    from django.utils import translation
+
+    with translation.override("en"), pytest.raises(TournamentError,
+                                                   match="Master points must be a number"):
+        usebio.import_file(bad, file_name="mal.xml")
+    assert Tournament.objects.count() == count

@@ -110,7 +110,7 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
                     reason=result_reason(file_name),
                     **result_fields(boards[number], line, notes, where)))
     save_results(rows)
-    finish(tournament, user=user, file_name=file_name)
+    finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
         "event": event.name, "program": event.program, "club": event.club_name,
         "sessions": event.session_count, "sections": len(event.sections),

@@ -71,6 +71,12 @@ class PointsScaleRow(models.Model):
         return f"{self.category} {self.min_field}-{self.max_field or ''}: {self.points}"
 
 
+def results_version(tournament: Tournament) -> str:
+    """The tournament's results version: its sessions' ranking versions, e.g. "3.1"."""
+    return ".".join(str(v) for v in tournament.sessions.order_by("number")
+                    .values_list("ranking_version", flat=True))
+
+
 class PointsAwarding(models.Model):
     """A tournament's points were awarded (possibly to nobody): when, by whom, how often."""
 
@@ -81,6 +87,9 @@ class PointsAwarding(models.Model):
                            on_delete=models.SET_NULL, related_name="+")
     scale_name = models.CharField(_("scale"), max_length=120, blank=True)
     times = models.PositiveSmallIntegerField(_("times awarded"), default=1)
+    # the sessions' ranking versions the awards were made from ("3.1"): a re-classification
+    # that leaves them as they were (the import's own) is no correction
+    version = models.CharField(max_length=60, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("points awarding")

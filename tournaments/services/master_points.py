@@ -44,6 +44,7 @@ from ..models import (
     Tournament,
     TournamentStatus,
 )
+from ..models.points import results_version
 from .classification import ensure_current
 from .errors import TournamentError
 from .publish import correction_period_over
@@ -229,6 +230,7 @@ def award(tournament: Tournament, *, user=None, reason: str = "") -> int:
             awarding = PointsAwarding(tournament=tournament, times=0)
         awarding.awarded_at, awarding.by = timezone.now(), user
         awarding.scale_name, awarding.times = str(scale), awarding.times + 1
+        awarding.version = results_version(tournament)
         awarding.save()
         new = _named((a.member_id, a.points) for a in awards.values())
         AuditEntry.objects.create(
@@ -269,11 +271,11 @@ def award_due(now=None) -> list[int]:
 
 
 def results_changed(tournament_id: int) -> bool:
-    """The results of a tournament were re-classified: an awarded one is awarded again
-    (a correction after the award); True if it was."""
+    """The results of a tournament were re-classified: an awarded one whose results
+    changed since is awarded again (a correction after the award); True if it was."""
     tournament = Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.FINAL,
                                            points_awarding__isnull=False).first()
-    if tournament is None:
+    if tournament is None or tournament.points_awarding.version == results_version(tournament):
         return False
     award(tournament, reason=_("Master points awarded again after a correction"))
     return True
