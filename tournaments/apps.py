@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
         """Services ask for background work by signal (``services.signals``); the tasks that
         do it sit above them and receive it here."""
         from . import tasks
-        from .services import signals
+        from .services import master_points, signals
 
         signals.classification_wanted.connect(tasks.queue_classification,
                                               dispatch_uid="queue_classification")
@@ -29,3 +29,5 @@ class TournamentsConfig(AppConfig):
                           dispatch_uid="board_state_result")
         post_save.connect(table_corrections.audit_saved, sender=AuditEntry,
                           dispatch_uid="board_state_audit")
+        signals.results_reclassified.connect(master_points.on_results_reclassified,
+                                             dispatch_uid="master_points_follow")

@@ -8,7 +8,8 @@ beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) 
 ``requeue_stalled_jobs``, which sends again every job still waiting or running
 ``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
 that have none of their current version (the publication's or correction's request was
-lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
+lost), and awards the master points of final tournaments whose correction period has ended
+(``master_points.award_due``). It also runs when that worker starts. Sending twice is safe: a run first takes the job
 in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
 
 Imported by the worker through ``CELERY_IMPORTS`` (nothing in the site imports it).
@@ -45,6 +46,7 @@ class Swept:
     pdfs: list[int] = field(default_factory=list)
     uploads: list[int] = field(default_factory=list)
     tournaments: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)  # tournaments whose points it awarded
 
 
 def stalled_before(now: datetime.datetime) -> datetime.datetime:
@@ -90,10 +92,13 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
 def sweep(now: datetime.datetime | None = None) -> Swept:
     """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
     from .jobs import generate_pdf, send_upload
+    from .services.master_points import award_due
     from .services.results_pdf import results_corrected
 
     now = now or timezone.now()
-    swept = Swept()
+    swept = Swept(points=award_due(now))
+    if swept.points:
+        logger.info("job sweep: master points awarded for tournament(s) %s", swept.points)
     for pk in stalled_pdfs(now):
         # Back to waiting: a run that died holding it lets the next run take it. Once sent,
         # due now, so the next sweep waits a whole stall time before sending it once more.

@@ -150,6 +150,9 @@ DECISIONS: dict[str, Decision] = {
        for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "unpaid_xlsx",
                  "rates", "balances", "balance")},
     "money:mine": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # the master points scale (the secretary's; the director awards from the tournament page)
+    "points:scale": page(SECRETARY_VIEW, SECRETARY_ONLY),
+    "director:points_award": action(DIRECTOR_VIEW, DIRECTOR_ACTION),
     # federation uploads (secretary), result imports (director), the results office (both)
     "uploads:index": page(SECRETARY_VIEW, SECRETARY_ONLY),
     "uploads:endpoint_new": page(SECRETARY_VIEW, SECRETARY_ONLY),

@@ -300,6 +300,8 @@ def world(demo_club, mitchell_session, members):
     # final publication.
     seating = worlds.two_sessions(members, second_played=False, name="Seating")
     finished = worlds.two_sessions(members, publish_final=False, name="Finished")
+    # A final event the director may award master points for.
+    final = worlds.two_sessions(members, name="Final")
     # Table 1's result of its second board waits for the opponents' tap; table 3's first
     # board has a conflict for the director.
     round_one = section.movement["rounds"][0]["tables"]
@@ -351,6 +353,7 @@ def world(demo_club, mitchell_session, members):
     return {"clients": clients, "section": section, "planned": planned,
             "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
             "individual": individual_section, "seating": seating, "finished": finished,
+            "final": final,
             "conflict": clash, "disputed": disputed, "reset": reset.url, "online": online}
 
 
@@ -384,7 +387,8 @@ def starts(world):
                        reverse("director:table_fees", args=[session.pk]),
                        reverse("director:cash_sheet", args=[session.pk]),
                        reverse("director:cash_sheet",
-                               args=[world["finished"].sessions.get(number=1).pk])],
+                               args=[world["finished"].sessions.get(number=1).pk]),
+                       reverse("points:scale")],
                       ("/club/",)),
         "player": ([reverse("clubsite:profile"),
                     *[reverse("calendar:event", args=[t.slug]) for t in world["online"]]],
@@ -392,6 +396,7 @@ def starts(world):
         "director": ([reverse("director:tournament_create"),
                       reverse("director:tournament_edit", args=[tournament.pk]),
                       reverse("director:tournament", args=[tournament.pk]),
+                      reverse("director:tournament", args=[world["final"].pk]),
                       reverse("director:session", args=[session.pk]),
                       reverse("director:console", args=[session.pk]),
                       reverse("director:line", args=[section.pk, 1, 1, first_board]),

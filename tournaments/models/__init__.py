@@ -28,6 +28,7 @@ from .money import (
     TableFeeRates,
     TableMethod,
 )
+from .points import PointsAward, PointsAwarding, PointsIssuer, PointsScale, PointsScaleRow
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .registrations import (
     PartnerRequest,
@@ -58,7 +59,8 @@ __all__ = [
     "StoredMatch",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
-    "PartnerRequest", "Registration", "RegistrationPlayer", "RegistrationStatus",
+    "PartnerRequest", "PointsAward", "PointsAwarding", "PointsIssuer", "PointsScale",
+    "PointsScaleRow", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
 ]

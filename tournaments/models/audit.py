@@ -33,6 +33,7 @@ class AuditAction(models.TextChoices):
     FEE_REFUND = "fee_refund", _("Table fee refunded")
     CASH_CLOSED = "cash_closed", _("Cash sheet closed")
     CASH_REOPENED = "cash_reopen", _("Cash sheet reopened")
+    POINTS = "points", _("Master points awarded")
 
 
 class AuditEntry(models.Model):

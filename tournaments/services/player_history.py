@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from django.db.models import Avg
 
-from clubsite.models import Member
+from clubsite.models import Member, Season
 
 from ..models import (
     EntryPlayer,
@@ -18,6 +18,7 @@ from ..models import (
     Session,
     StoredRanking,
 )
+from .master_points import member_awards
 from .results import headline_rankings, refresh, visible_tournaments
 
 
@@ -27,6 +28,7 @@ class PlayerHistory:
     rows: list[dict]
     average: Decimal | None
     partners: list[dict]
+    season_points: Decimal = Decimal(0)  # master points of the current season's tournaments
 
 
 def player_history(member: Member, user) -> PlayerHistory:
@@ -52,6 +54,8 @@ def player_history(member: Member, user) -> PlayerHistory:
     for entry_id, number in Seating.objects.filter(entry_id__in=entry_ids).values_list(
             "entry_id", "session__number"):
         sessions[entry_id] = min(number, sessions.get(entry_id, number))
+    awards = member_awards(member, tournaments)
+    season = Season.current()
     rows, percentages = [], []
     stats: dict[int, dict] = {}
     for s in seats:
@@ -67,7 +71,8 @@ def player_history(member: Member, user) -> PlayerHistory:
                      "place_label": (f"{line['place']}=" if line["tied"] else str(line["place"]))
                      if line else "", "percentage": pct,
                      "points": line["points"] if line else None,
-                     "session": sessions.get(s.entry_id)})
+                     "session": sessions.get(s.entry_id),
+                     "master_points": awards.get(tournament.pk)})
         for p in partners_of[s.entry_id]:
             stat = stats.setdefault(p.pk, {"member": p, "count": 0, "percentages": []})
             stat["count"] += 1
@@ -76,7 +81,9 @@ def player_history(member: Member, user) -> PlayerHistory:
     partners = sorted(stats.values(), key=lambda x: (-x["count"], x["member"].full_name))
     for p in partners:
         p["average"] = _mean(p.pop("percentages"))
-    return PlayerHistory(member, rows, _mean(percentages), partners)
+    season_points = sum((points for pk, points in awards.items()
+                         if season.start <= tournaments[pk].date <= season.end), Decimal(0))
+    return PlayerHistory(member, rows, _mean(percentages), partners, season_points)
 
 
 def session_percentages(history: PlayerHistory) -> list[dict]:

@@ -42,7 +42,7 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import audit_log, online_entry, publish, registration, setup
+from ..services import audit_log, master_points, online_entry, publish, registration, setup
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
 
@@ -109,6 +109,8 @@ def tournament_detail(request, pk):
         "entry_count": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
         "publish_form": PublishForm(),
         "period_over": publish.correction_period_over(tournament),
+        "points_awarding": master_points.awarded(tournament),
+        "points_awards": master_points.tournament_awards(tournament),
         "registrations": online_entry.live_registrations(tournament),
         "registration_places": online_entry.places(tournament),
         "registrations_to_take": online_entry.placed(tournament)

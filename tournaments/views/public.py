@@ -34,6 +34,7 @@ from ..models import EventType, Section
 from ..services import (
     board_visibility,
     board_words,
+    master_points,
     player_history,
     reclassification,
     results,
@@ -331,6 +332,7 @@ def board(request, slug, session, pool, number):
 def player(request, pk):
     """A player's tournaments (partner, percentage, place), average and partners."""
     member = get_object_or_404(Member, pk=pk)
+    master_points.award_due()
     history = player_history.player_history(member, request.user)
     if not history.rows and not request.user.is_authenticated:
         raise Http404(_("No results for this player."))
@@ -342,8 +344,10 @@ def player(request, pk):
 
 @public
 def season_ranking(request, pk=None):
-    """The club's ranking for a season under its rule (sortable)."""
+    """The club's ranking for a season under its rule (sortable), and beside it the
+    players' master points of the season."""
     season = get_object_or_404(Season, pk=pk) if pk else Season.current()
+    master_points.award_due()
     ranking = build_season_ranking(season, request.user)
     rows = ranking.rows()
     for row in rows:
@@ -353,5 +357,6 @@ def season_ranking(request, pk=None):
     RequestConfig(request, paginate=False).configure(table)
     return render(request, "tournaments/results/season.html", {
         "ranking": ranking, "table": table,
+        "points": master_points.season_points(season, request.user),
         "seasons": Season.objects.filter(start__lte=timezone.localdate()).order_by("-start")[:6],
     })
