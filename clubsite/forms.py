@@ -18,7 +18,7 @@ class MemberForm(forms.ModelForm):
         model = Member
         fields = [
             "first_name", "last_name", "licence_number", "category", "status", "is_guest",
-            "home_club", "email", "phone", "birth_date", "gender", "joined_on",
+            "home_club", "email", "phone", "language", "birth_date", "gender", "joined_on",
             "privacy_consent_on", "notes",
         ]
         widgets = {
@@ -41,7 +41,8 @@ class MemberForm(forms.ModelForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """What a player may change about themselves: contact details and consent."""
+    """What a player may change about themselves: contact details, consent, the language
+    of the club's mails and whether results come by mail."""
 
     privacy_consent = forms.BooleanField(
         label=_("I consent to the club keeping my data to run its events"), required=False
@@ -49,7 +50,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Member
-        fields = ["email", "phone"]
+        fields = ["email", "phone", "language", "results_mail"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -19,3 +19,5 @@ class TournamentsConfig(AppConfig):
                                           dispatch_uid="queue_results_pdf")
         signals.results_pdf_refresh_wanted.connect(tasks.queue_results_pdf_refresh,
                                                    dispatch_uid="queue_results_pdf_refresh")
+        signals.player_mails_ready.connect(tasks.queue_player_mails,
+                                           dispatch_uid="queue_player_mails")

@@ -45,6 +45,7 @@ class Swept:
     pdfs: list[int] = field(default_factory=list)
     uploads: list[int] = field(default_factory=list)
     tournaments: list[int] = field(default_factory=list)
+    mails: list[int] = field(default_factory=list)
 
 
 def stalled_before(now: datetime.datetime) -> datetime.datetime:
@@ -63,6 +64,20 @@ def stalled_uploads(now: datetime.datetime) -> list[int]:
                 .filter(state__in=[UploadState.QUEUED, UploadState.SENDING],
                         due__lt=stalled_before(now), endpoint__enabled=True)
                 .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+
+
+def stalled_mails(now: datetime.datetime) -> list[int]:
+    """Mails to players not sent ``JOB_STALL_SECONDS`` after they were asked for or taken
+    (their message was lost, or their run died), still within their attempts."""
+    from django.db.models import Q
+
+    from .job_mail import attempts
+    from .models import PlayerMail
+
+    stale = stalled_before(now)
+    return list(PlayerMail.objects.filter(sent_at__isnull=True, attempts__lt=attempts())
+                .filter(Q(taken_at__isnull=True, created_at__lt=stale) | Q(taken_at__lt=stale))
+                .order_by("pk").values_list("pk", flat=True)[:BATCH])
 
 
 def published_without_pdf(now: datetime.datetime) -> list[int]:
@@ -108,9 +123,19 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
             return swept
         Upload.objects.filter(pk=pk, state=UploadState.QUEUED).update(due_at=now)
         swept.uploads.append(pk)
+    mails = stalled_mails(now)
+    if mails:
+        from .job_mail import send_player_mails
+
+        if not send(send_player_mails, mails):
+            return swept
+        swept.mails = mails
     for pk in published_without_pdf(now):
         results_corrected(pk)
         swept.tournaments.append(pk)
+    if swept.mails:
+        logger.warning("job sweep: sent again %d mail(s) to players %s", len(swept.mails),
+                       swept.mails)
     if swept.pdfs or swept.uploads or swept.tournaments:
         logger.warning("job sweep: sent again %d PDF(s) %s, %d upload(s) %s; asked for the PDF "
                        "of %d tournament(s) %s", len(swept.pdfs), swept.pdfs,
@@ -123,7 +148,8 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
 def requeue_stalled_jobs() -> dict:
     """The beat's periodic task (and a worker's first): ``sweep``."""
     swept = sweep()
-    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments}
+    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments,
+            "mails": swept.mails}
 
 
 @worker_ready.connect

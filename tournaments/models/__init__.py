@@ -18,6 +18,7 @@ from .event import (
     VPScale,
 )
 from .lineups import TeamLineup
+from .mailings import MailingKind, PlayerMail, ResultsMailing
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .registrations import (
     PartnerRequest,
@@ -49,4 +50,5 @@ __all__ = [
     "PartnerRequest", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
+    "MailingKind", "PlayerMail", "ResultsMailing",
 ]

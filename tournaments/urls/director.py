@@ -12,6 +12,7 @@ from ..views import (
     director_sessions,
     director_setup,
     online_entry,
+    results_mail,
     teams_director,
     teams_knockout,
 )
@@ -28,6 +29,8 @@ urlpatterns = [
     path("<int:pk>/publish/provisional/", director.publish_provisional,
          name="publish_provisional"),
     path("<int:pk>/publish/final/", director.publish_final, name="publish_final"),
+    path("<int:pk>/mail/", results_mail.preview, name="results_mail"),
+    path("<int:pk>/mail/send/", results_mail.send, name="results_mail_send"),
     path("<int:pk>/registrations/", online_entry.director_list, name="registrations"),
     path("<int:pk>/registrations/take/", online_entry.take_into_session,
          name="registrations_take"),
