@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 
 from clubsite.mail_records import deliver, take
 from clubsite.models import Member
-from tournaments import demo, job_mail, job_sweep
+from tournaments import demo, documents, job_mail, job_sweep
 from tournaments.models import MailingKind, PlayerMail, Result, ResultsMailing, Tournament
 from tournaments.services import corrections, results_mail
 from tournaments.services.errors import TournamentError
@@ -60,6 +60,7 @@ def test_the_preview_shows_every_mail_and_who_is_left_out_and_sends_nothing(fina
     opted_out.save()
     shown = results_mail.preview(final, BASE)
     assert shown.kind == MailingKind.RESULTS and mail.outbox == []
+    assert shown.version == documents.current_version(final)  # the PDF's version
     mailed = {d.member.pk for d in shown.drafts}
     left = {m.pk: why for m, why in shown.left_out}
     assert mailed | set(left) == {m.pk for m in everyone} and not mailed & set(left)

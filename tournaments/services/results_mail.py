@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Club, Member
 
-from ..documents import current_version
 from ..models import (
     AuditAction,
     AuditEntry,
@@ -39,6 +38,7 @@ from ..models import (
     TournamentStatus,
 )
 from . import mail_texts
+from .classification import ensure_current
 from .errors import TournamentError
 from .signals import player_mails_ready, send_to_worker
 
@@ -127,6 +127,16 @@ def _links(tournament: Tournament, entry_id: int, sessions: dict, base_url: str)
         "pdf": base + reverse("results:pdf", args=[tournament.slug]),
         "profile": base + reverse("clubsite:profile"),
     }
+
+
+def current_version(tournament: Tournament) -> str:
+    """Bring every played session's ranking up to date; the results' version ("3.1", as the
+    PDF's: each played session's ranking version)."""
+    sessions = list(tournament.sessions.filter(sections__isnull=False).distinct()
+                    .order_by("number"))
+    for session in sessions:
+        ensure_current(session)
+    return ".".join(str(s.ranking_version) for s in sessions) or "0"
 
 
 def preview(tournament: Tournament, base_url: str = "") -> Preview:
