@@ -1,6 +1,7 @@
 """Forms of the club app; their messages are translated, and a bound form keeps what was typed."""
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Category, Club, Fee, Member, Payment, Season
@@ -28,6 +29,10 @@ class MemberForm(forms.ModelForm):
             "notes": forms.Textarea(attrs={"rows": 3}),
         }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        club_language_first(self.fields["language"])
+
     def clean_licence_number(self):
         number = self.cleaned_data["licence_number"].strip()
         if number and Member.objects.filter(licence_number=number).exclude(
@@ -38,6 +43,11 @@ class MemberForm(forms.ModelForm):
                 params={"number": number}, code="duplicate",
             )
         return number
+
+
+def club_language_first(field) -> None:
+    """The language of mails' empty choice, named: the club's language."""
+    field.choices = [("", _("the club's language")), *settings.LANGUAGES]
 
 
 class ProfileForm(forms.ModelForm):
@@ -55,6 +65,7 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["privacy_consent"].initial = bool(self.instance.privacy_consent_on)
+        club_language_first(self.fields["language"])
 
 
 class PaymentForm(forms.ModelForm):

@@ -7,9 +7,11 @@ mailing), under ``translation.override`` of the member's language.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
 from django.utils import translation
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 
 from .audit_log import readable
@@ -29,7 +31,8 @@ def line_text(line: dict | None) -> str:
     text = _("%(place)s of %(count)s") % {"place": place, "count": line["count"]}
     if line.get("direction"):
         text += f" ({seat_word(line['direction'])})"
-    score = f"{line['percentage']} %" if line.get("percentage") else line.get("points", "")
+    score = (f"{number_format(Decimal(line['percentage']), 2)} %" if line.get("percentage")
+             else line.get("points", ""))
     return f"{text} · {score}" if score else text
 
 

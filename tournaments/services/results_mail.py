@@ -115,7 +115,10 @@ def _players(tournament: Tournament) -> list[tuple[Member, int]]:
     seats = (EntryPlayer.objects.filter(entry__tournament=tournament,
                                         entry__status=EntryStatus.ACTIVE)
              .select_related("member").order_by("member__last_name", "member__first_name"))
-    return [(seat.member, seat.entry_id) for seat in seats]
+    players: dict[int, tuple[Member, int]] = {}
+    for seat in seats:  # a member is in one active entry; were they in two, mailed once
+        players.setdefault(seat.member_id, (seat.member, seat.entry_id))
+    return list(players.values())
 
 
 def _links(tournament: Tournament, entry_id: int, sessions: dict, base_url: str) -> dict:
