@@ -24,11 +24,11 @@ from .models import PlayerMail
 
 
 def batch_size() -> int:
-    return max(1, int(getattr(settings, "MAIL_BATCH_SIZE", 50)))
+    return max(1, int(settings.MAIL_BATCH_SIZE))
 
 
 def attempts() -> int:
-    return max(1, int(getattr(settings, "MAIL_ATTEMPTS", 5)))
+    return max(1, int(settings.MAIL_ATTEMPTS))
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,

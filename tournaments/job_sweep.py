@@ -1,4 +1,4 @@
-"""The worker's sweep: PDF and upload jobs lost on the way are sent again by themselves.
+"""The worker's sweep: PDF, upload and mail jobs lost on the way are sent again by themselves.
 
 A job is a row (``ResultsPdf``, ``Upload``) first and a broker message second. The message
 can be lost: the broker was down when the job was queued (``job_send`` logged it and left
@@ -6,8 +6,9 @@ the row queued), or the worker was killed mid-job (Redis would hand an unacknowl
 message back only after its visibility timeout, an hour). So every ``JOB_SWEEP_SECONDS`` the
 beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) runs
 ``requeue_stalled_jobs``, which sends again every job still waiting or running
-``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
-that have none of their current version (the publication's or correction's request was
+``JOB_STALL_SECONDS`` past its due time (and every mail to a player not sent that long
+after it was asked for or taken, within ``MAIL_ATTEMPTS``), and asks for the results PDF of
+published results that have none of their current version (the publication's or correction's request was
 lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
 in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
 

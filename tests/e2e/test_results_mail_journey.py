@@ -88,6 +88,7 @@ def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, 
     page.click(".mailing details summary")
     assert page.locator(".mail-row[data-state=sent]").count() == count
     assert page.locator("#mail-up-to-date").is_visible()
+    assert page.locator("#mail-drafts, #mail-changes").count() == 0  # nothing new to send
     screenshot(page, f"results-mail-4-sent-{language}")
 
     # a correction: the page offers the correction mail, naming the board

@@ -205,3 +205,40 @@ def test_the_sweep_sends_mails_whose_message_was_lost(final, settings):
     assert sorted(swept.mails) == sorted(mailing.mails.values_list("pk", flat=True))
     assert len(mail.outbox) == mailing.mails.count()
     assert job_sweep.sweep(later).mails == []
+
+
+@pytest.fixture
+def small_batches(monkeypatch, settings):
+    """Batches of five, for this process and the worker it starts (listed before it)."""
+    monkeypatch.setenv("MAIL_BATCH_SIZE", "5")
+    settings.MAIL_BATCH_SIZE = 5
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_sends_each_mail_once_in_batches(final, small_batches,
+                                                      celery_worker_process):
+    import time
+    from pathlib import Path
+
+    version = results_mail.preview(final, BASE).version
+    mailing = results_mail.confirm(final, version=version, user=None, base_url=BASE)
+    total = mailing.mails.count()
+    deadline = time.monotonic() + 60
+    while mailing.mails.filter(sent_at__isnull=True).exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not mailing.mails.filter(sent_at__isnull=True).exists()
+    files = list(Path(celery_worker_process.mail_dir).iterdir())  # one per SMTP connection
+    assert len(files) == -(-total // 5)
+    texts = "".join(f.read_text() for f in files)
+    assert texts.count("\nSubject: ") == total
+    # run again, with one new mail among them: only that one goes
+    member = mailing.mails.first().member
+    extra = PlayerMail.objects.create(kind=MailingKind.PROMOTED, tournament=final,
+                                      member=member, email=member.email, language="es",
+                                      subject="Una más", body="Texto")
+    job_mail.send_player_mails.delay([*mailing.mails.values_list("pk", flat=True), extra.pk])
+    while time.monotonic() < deadline + 60 and not PlayerMail.objects.get(pk=extra.pk).sent_at:
+        time.sleep(0.2)
+    texts = "".join(f.read_text() for f in Path(celery_worker_process.mail_dir).iterdir())
+    assert texts.count("\nSubject: ") == total + 1

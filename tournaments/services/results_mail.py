@@ -74,6 +74,11 @@ class Preview:
     def is_correction(self) -> bool:
         return self.kind == MailingKind.CORRECTION
 
+    @property
+    def up_to_date(self) -> bool:
+        """These very results were mailed already."""
+        return self.previous is not None and self.previous.version == self.version
+
 
 def ranking_lines(tournament: Tournament) -> dict[int, dict]:
     """Each entry's line (by entry id) in the widest stored ranking it appears in."""
