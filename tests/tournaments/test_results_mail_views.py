@@ -26,8 +26,14 @@ def final(demo_club, monkeypatch, movements):
     return Tournament.objects.get(status="final")
 
 
+def mail_link_state(client, tournament):
+    page = client.get(reverse("director:tournament", args=[tournament.pk])).content.decode()
+    return page.split('id="results-mail-link" data-state="')[1].split('"')[0]
+
+
 def test_the_director_previews_then_sends_once(final, director_client,
                                                django_capture_on_commit_callbacks):
+    assert mail_link_state(director_client, final) == "unsent"
     url = reverse("director:results_mail", args=[final.pk])
     page = director_client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200 and mail.outbox == []
@@ -44,6 +50,14 @@ def test_the_director_previews_then_sends_once(final, director_client,
     assert "ya se enviaron" in again.content.decode()  # the refusal, in the club's language
     record = director_client.get(url)
     assert record.context["history"][0]["sent"] == len(drafts)
+    assert mail_link_state(director_client, final) == "sent"
+    from tournaments.models import Result
+    from tournaments.services import corrections
+
+    result = Result.objects.filter(section__session__tournament=final).order_by("pk").first()
+    corrections.correct_result(result, user=None, contract="7NT", declarer="N", tricks=13,
+                               reason="Error de anotación", override=True)
+    assert mail_link_state(director_client, final) == "correction"
 
 
 @pytest.mark.parametrize("version", ["", "1.9999", "x" * 500])

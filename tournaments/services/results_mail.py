@@ -38,7 +38,7 @@ from ..models import (
     TournamentStatus,
 )
 from . import mail_texts
-from .classification import ensure_current
+from .classification import ensure_current, is_stale
 from .errors import TournamentError
 from .signals import player_mails_ready, send_to_worker
 
@@ -137,14 +137,32 @@ def _links(tournament: Tournament, entry_id: int, sessions: dict, base_url: str)
     }
 
 
+def _played(tournament: Tournament) -> list:
+    return list(tournament.sessions.filter(sections__isnull=False).distinct()
+                .order_by("number"))
+
+
 def current_version(tournament: Tournament) -> str:
     """Bring every played session's ranking up to date; the results' version ("3.1", as the
     PDF's: each played session's ranking version)."""
-    sessions = list(tournament.sessions.filter(sections__isnull=False).distinct()
-                    .order_by("number"))
+    sessions = _played(tournament)
     for session in sessions:
         ensure_current(session)
     return ".".join(str(s.ranking_version) for s in sessions) or "0"
+
+
+def mail_state(tournament: Tournament) -> str:
+    """For the tournament's page: "" (results not final), "unsent" (final, never mailed),
+    "correction" (mailed, and the stored rankings moved on since) or "sent"."""
+    if tournament.status != TournamentStatus.FINAL:
+        return ""
+    last = tournament.mailings.order_by("-created_at", "-pk").first()
+    if last is None:
+        return "unsent"
+    sessions = _played(tournament)
+    stored = ".".join(str(s.ranking_version) for s in sessions) or "0"
+    moved = stored != last.version or any(is_stale(s) for s in sessions)
+    return "correction" if moved else "sent"
 
 
 def preview(tournament: Tournament, base_url: str = "") -> Preview:
@@ -219,7 +237,7 @@ def history(tournament: Tournament) -> list[dict]:
     """Each mailing of the tournament, newest first, with how many mails went out."""
     out = []
     for mailing in tournament.mailings.select_related("created_by").order_by("-created_at"):
-        mails = list(mailing.mails.all())
+        mails = list(mailing.mails.select_related("member"))
         out.append({"mailing": mailing, "total": len(mails),
                     "sent": sum(1 for m in mails if m.sent_at),
                     "failed": sum(1 for m in mails if m.error and not m.sent_at),
