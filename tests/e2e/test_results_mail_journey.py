@@ -68,6 +68,7 @@ def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, 
     choose_language(page, base, language)
     login(page, base, "director", DEMO_PASSWORD)
     page.goto(f"{base}/director/{published.pk}/")
+    assert page.get_attribute("#results-mail-link", "data-state") == "unsent"
     page.click("#results-mail-link")
     page.wait_for_selector("#mail-drafts")
     assert mail.outbox == []  # the preview sends nothing
@@ -97,7 +98,11 @@ def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, 
     result = Result.objects.filter(section__session__tournament=published).order_by("pk")[0]
     corrections.correct_result(result, user=None, contract="7NT", declarer="N", tricks=13,
                                reason="Error de anotación", override=True)
-    page.reload()
+    page.goto(f"{base}/director/{published.pk}/")
+    assert page.get_attribute("#results-mail-link", "data-state") == "correction"
+    no_sideways_scroll(page)
+    screenshot(page, f"results-mail-5a-tournament-correction-waiting-{language}")
+    page.click("#results-mail-link")
     page.wait_for_selector("#mail-changes")
     assert WORDS[language][2] in page.inner_text("#mail-changes")
     assert str(result.board.number) in page.inner_text("#mail-changes")
