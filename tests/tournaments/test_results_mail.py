@@ -242,3 +242,12 @@ def test_a_real_worker_sends_each_mail_once_in_batches(final, small_batches,
         time.sleep(0.2)
     texts = "".join(f.read_text() for f in Path(celery_worker_process.mail_dir).iterdir())
     assert texts.count("\nSubject: ") == total + 1
+
+
+def test_teams_and_individuals_get_the_results_page_instead_of_a_pair_scorecard(final):
+    Tournament.objects.filter(pk=final.pk).update(event_type="teams")
+    final.refresh_from_db()
+    draft = results_mail.preview(final, BASE).drafts[0]
+    assert "/pair/" not in draft.body
+    assert f"{BASE}/results/{final.slug}/\n" in draft.body
+    assert f"{BASE}/results/{final.slug}/pdf/" in draft.body

@@ -60,6 +60,8 @@ def change_text(change: dict) -> str:
 
 def _links(links: dict) -> list[str]:
     out = [_("Your scorecard: %(url)s") % {"url": url} for url in links.get("scorecards", [])]
+    if links.get("results"):
+        out.append(_("The results: %(url)s") % {"url": links["results"]})
     if links.get("pdf"):
         out.append(_("The results (PDF): %(url)s") % {"url": links["pdf"]})
     if links.get("profile"):

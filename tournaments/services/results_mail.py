@@ -28,6 +28,7 @@ from ..models import (
     AuditEntry,
     EntryPlayer,
     EntryStatus,
+    EventType,
     MailingKind,
     PlayerMail,
     RankingScope,
@@ -127,11 +128,15 @@ def _players(tournament: Tournament) -> list[tuple[Member, int]]:
 
 
 def _links(tournament: Tournament, entry_id: int, sessions: dict, base_url: str) -> dict:
+    """A pair's scorecard of each session; teams and individuals, whose pages are the
+    event's, get the results page instead."""
     base = base_url.rstrip("/")
+    pairs = tournament.event_type == EventType.PAIRS
     return {
         "scorecards": [base + reverse("results:scorecard", args=[tournament.slug, number,
                                                                   entry_id])
-                       for number in sessions.get(entry_id, [])],
+                       for number in sessions.get(entry_id, [])] if pairs else [],
+        "results": "" if pairs else base + reverse("results:tournament", args=[tournament.slug]),
         "pdf": base + reverse("results:pdf", args=[tournament.slug]),
         "profile": base + reverse("clubsite:profile"),
     }
