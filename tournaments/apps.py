@@ -31,3 +31,5 @@ class TournamentsConfig(AppConfig):
                           dispatch_uid="board_state_audit")
         signals.results_reclassified.connect(master_points.on_results_reclassified,
                                              dispatch_uid="master_points_follow")
+        signals.player_mails_ready.connect(tasks.queue_player_mails,
+                                           dispatch_uid="queue_player_mails")

@@ -178,7 +178,7 @@ DECISIONS: dict[str, Decision] = {
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",
                       "print_tables", "print_pairs", "print_boards", "print_sheet", "console",
-                      "penalties", "line", "teams", "teams_lineups"),
+                      "penalties", "line", "teams", "teams_lineups", "results_mail"),
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
@@ -186,7 +186,8 @@ DECISIONS: dict[str, Decision] = {
                         "section_add", "session_start", "session_finish", "analyse",
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
                         "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",
-                        "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
+                        "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie",
+                        "results_mail_send"),
     # the calendar: anyone reads it; entering needs an account (the services refuse what is
     # not the member's own)
     "calendar:index": page(PUBLIC_VIEW, EVERYONE),

@@ -80,6 +80,8 @@ ARGS = {
     "director:publish_provisional": lambda w: [w.running.pk],
     "director:publish_final": lambda w: [w.running.pk],
     "director:points_award": lambda w: [w.running.pk],
+    "director:results_mail": lambda w: [w.running.pk],
+    "director:results_mail_send": lambda w: [w.running.pk],
     "director:entry_withdraw": lambda w: [w.published_entry.pk],
     "director:entry_reinstate": lambda w: [w.published_entry.pk],
     "director:entry_substitute": lambda w: [w.published_entry.pk],

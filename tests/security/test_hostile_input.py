@@ -302,6 +302,11 @@ def world(demo_club, mitchell_session, members):
     finished = worlds.two_sessions(members, publish_final=False, name="Finished")
     # A final event the director may award master points for.
     final = worlds.two_sessions(members, name="Final")
+    # Published final results whose players have addresses: the results mail's send form.
+    mailed = worlds.two_sessions(members, name="Mailed")
+    for m in members[:6]:
+        m.email = f"{m.licence_number.lower()}@example.org"
+        m.save(update_fields=["email"])
     # Table 1's result of its second board waits for the opponents' tap; table 3's first
     # board has a conflict for the director.
     round_one = section.movement["rounds"][0]["tables"]
@@ -354,6 +359,7 @@ def world(demo_club, mitchell_session, members):
             "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
             "individual": individual_section, "seating": seating, "finished": finished,
             "final": final,
+            "mailed": mailed,
             "conflict": clash, "disputed": disputed, "reset": reset.url, "online": online}
 
 
@@ -424,7 +430,8 @@ def starts(world):
                               args=[world["seating"].sessions.get(number=2).pk]),
                       reverse("uploads:pdf", args=[tournament.slug]),
                       reverse("uploads:imports"),
-                      reverse("director:registrations", args=[world["online"][0].pk])],
+                      reverse("director:registrations", args=[world["online"][0].pk]),
+                      reverse("director:results_mail", args=[world["mailed"].pk])],
                      ("/director/", "/club/uploads/imports/")),
         "anonymous": ([reverse("login"), reverse("laws:index"), reverse("laws:search"),
                        reverse("password_reset"), reverse("table:index"),

@@ -18,6 +18,7 @@ from .event import (
     VPScale,
 )
 from .lineups import TeamLineup
+from .mailings import MailingKind, PlayerMail, ResultsMailing
 from .money import (
     BalanceKind,
     BalanceMove,
@@ -63,4 +64,5 @@ __all__ = [
     "PointsScaleRow", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
+    "MailingKind", "PlayerMail", "ResultsMailing",
 ]

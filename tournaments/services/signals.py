@@ -29,3 +29,7 @@ def send_to_worker(signal: Signal, **kwargs) -> None:
     receives it, so a lost wiring is an error and never silently drops the work."""
     if not signal.send(sender=None, **kwargs):
         raise RuntimeError("no receiver is connected to this signal (TournamentsConfig.ready)")
+
+# ``player_mails_ready(ids)``: mail the recorded ``PlayerMail`` rows ``ids`` (results mails
+# the director confirmed, waiting-list notices); see ``results_mail`` and ``waiting_mail``.
+player_mails_ready = Signal()

@@ -42,7 +42,15 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import audit_log, master_points, online_entry, publish, registration, setup
+from ..services import (
+    audit_log,
+    master_points,
+    online_entry,
+    publish,
+    registration,
+    results_mail,
+    setup,
+)
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
 
@@ -115,6 +123,7 @@ def tournament_detail(request, pk):
         "registration_places": online_entry.places(tournament),
         "registrations_to_take": online_entry.placed(tournament)
         .filter(entry__isnull=True).count(),
+        "mail_state": results_mail.mail_state(tournament),
     })
 
 
