@@ -80,3 +80,48 @@ def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(live_serve
     page.wait_for_selector("#import-replaced")
     assert Tournament.objects.filter(name="Torneo importado").count() == 1
     screenshot(page, "usebio-replaced-phone")
+
+
+@pytest.mark.parametrize("language", ["es", "pt", "en"])
+def test_a_cross_imp_file_shows_its_conventions_and_the_line_it_does_not_reproduce(
+        live_server, new_page, tmp_path, language):
+    """Another program's cross-IMP file (marks summed over the comparisons, rounded to 0.1
+    before totalling) with one line's mark changed: the secretary's import page names the
+    conventions and the one line apart (both figures, the rules tried); the tournament's page
+    names the conventions too; in each language, on a phone."""
+    import sys
+    from decimal import Decimal
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournaments"))
+    from e2e_helpers import choose_language
+    from test_tournaments_usebio_cross import wide_field_board_short
+    from usebio_writer import Style, write
+
+    from tournaments.models import Tournament
+
+    build_club()
+    text = write(wide_field_board_short(random.Random(7)), Style(cross="sum", cross_places=1))
+    marker = "<NS_CROSS_IMP_POINTS>"
+    head, tail = text.split(marker, 1)
+    value, rest = tail.split("<", 1)
+    path = tmp_path / "cruzados.xml"
+    path.write_text(head + marker + str(Decimal(value) + 5) + "<" + rest)
+    base = live_server.url
+    page = new_page("phone")
+    login(page, base, "secretaria", DEMO_PASSWORD)
+    choose_language(page, base, language)
+    page.goto(f"{base}/club/uploads/imports/")
+    page.set_input_files("#import-form input[type=file]", str(path))
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#differences")
+    assert page.locator("#import-conventions").count() == 1
+    assert page.locator("#differences tbody tr").count() == 1
+    assert str(Decimal(value) + 5) in page.locator("#differences").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, f"usebio-cross-imps-import-{language}-phone")
+    slug = Tournament.objects.get(name="Torneo importado").slug
+    page.goto(f"{base}/results/{slug}/")
+    page.wait_for_selector("#imported-conventions")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, f"usebio-cross-imps-tournament-{language}-phone")

@@ -2,8 +2,8 @@
 
 The files are written here by a small writer following the record layout Duplimate
 publishes (156 bytes a board: North, East and South as two-digit card numbers, the machine's
-text of the hands, then random/backwards flags and the lowest board, copies and highest
-board), never copied from a real file.
+text of the four hands with the DOS suit symbols, then random/backwards flags and the lowest
+board, copies and highest board), never copied from a real file.
 """
 
 import random
@@ -34,8 +34,8 @@ def record(deal: str, lowest: int, highest: int, rng: random.Random) -> bytes:
                  for r in holding]
         rng.shuffle(cards)  # the machine's order is not sorted
         bri += "".join(cards)
-    dge = "".join(("S" + seats[seat][0] + "H" + seats[seat][1] + "D" + seats[seat][2] + "C"
-                   + seats[seat][3]).ljust(17) for seat in "NESW")
+    dge = "".join("\x06" + seats[seat][0] + "\x03" + seats[seat][1] + "\x04" + seats[seat][2]
+                  + "\x05" + seats[seat][3] for seat in "NESW")  # DOS ♠ ♥ ♦ ♣, 17 a hand
     tail = f"YN{lowest:<3}{1:<2}{highest:<3}"
     text = bri + dge + tail
     assert len(text) == 156
@@ -61,6 +61,9 @@ def test_a_dup_file_becomes_the_same_deals():
     (lambda raw: raw[:2] + raw[4:6] + raw[4:], "twice"),  # a card given twice
     (lambda raw: b"99" + raw[2:], "01"),  # no such card
     (lambda raw: b"xx" + raw[2:], "card numbers"),
+    # a card of North and one of East swapped in the card numbers only: the machine's hands
+    # (DGE) disagree
+    (lambda raw: raw[26:28] + raw[2:26] + raw[:2] + raw[28:], "DGE"),
 ])
 def test_a_bad_dup_file_is_refused_whole_saying_which_board(mangle, words):
     rng = random.Random(12)
@@ -68,6 +71,31 @@ def test_a_bad_dup_file_is_refused_whole_saying_which_board(mangle, words):
     with translation.override("en"), pytest.raises(DealerFileError) as caught:
         read_dup(raw, set(range(1, 10)))
     assert any(words in p for p in caught.value.problems), caught.value.problems
+
+
+def test_a_blank_machine_part_is_left_aside_and_the_card_numbers_make_the_deal():
+    rng = random.Random(14)
+    deals = [random_deal(rng) for _ in range(2)]
+    raw = dup_file(deals)
+    blank = b"".join(raw[i:i + 78] + b" " * 68 + raw[i + 146:i + 156]
+                     for i in range(0, len(raw), 156))
+    assert read_dup(blank, set(range(1, 5))) == read_dup(raw, set(range(1, 5))) == [
+        (1 + i, d) for i, d in enumerate(deals)]
+
+
+def test_a_file_laid_out_as_big_deal_writes_it_reads_the_same_deals():
+    """Big Deal (an open-source dealer) writes its .dup records back to back: the card
+    numbers, the DOS-symbol hands (68 spaces for board 1 in its "blind" form), then
+    ``YN1  0 `` and the number of boards as two digits and a space (copies 0)."""
+    rng = random.Random(15)
+    deals = [random_deal(rng) for _ in range(12)]
+    raw = dup_file(deals)
+    records = [raw[i:i + 156] for i in range(0, len(raw), 156)]
+    trailer = b"YN1  0 " + f"{len(deals) % 100:02d} ".encode()
+    assert len(trailer) == 10
+    big_deal = b"".join((r[:78] + (b" " * 68 if n == 0 else r[78:146]) + trailer)
+                        for n, r in enumerate(records))
+    assert read_dup(big_deal, set(range(1, 13))) == [(1 + i, d) for i, d in enumerate(deals)]
 
 
 def test_the_boards_page_imports_a_dup_file_all_or_nothing(director_client, mitchell_session):

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 from endplay.parsers import pbn as endplay_pbn
 
 from clubsite.models import Member
@@ -315,8 +316,23 @@ def test_a_round_robin_with_a_bye_round_trips_in_vps_and_in_imps(demo_club, meth
     assert copy.team_event.format == "round_robin" and copy.scoring_method == method
     if method == "vps":
         assert copy.team_event.vp_scale == "wbf20-discrete"  # the scale that gives the file's VPs
+        # recorded as the file's convention, in words on the report
+        assert copy.conventions["vp_scale"] == "wbf20-discrete"
+        with translation.override("en"):
+            assert "WBF 20-VP scale, whole VPs" in usebio_import.report_text(record)
     assert _standing(copy) == _standing(tournament)
     assert _matches(copy) == _matches(tournament)
+    if method == "vps":
+        # a match's VPs no scale of ours gives: reported with the scale used and those tried
+        first = next(m for m in _xml(text).iter("MATCH") if m.find("OPPOSING_TEAM") is not None)
+        vps = first.findtext("TEAM_SCORE")
+        changed = text.replace(f"<TEAM_SCORE>{vps}</TEAM_SCORE>",
+                               f"<TEAM_SCORE>{Decimal(vps) + Decimal('0.5')}</TEAM_SCORE>", 1)
+        with translation.override("en"):
+            again = usebio_import.import_file(changed, file_name="liga-2.xml", replace=True)
+            [diff] = [d for d in again.differences if d["what"] == "score"]
+            assert diff["file"] == str(Decimal(vps) + Decimal("0.5")) and diff["ours"] != ""
+            assert "continuous" in diff["tried"] and "25-VP" in diff["tried"]
 
 
 def test_usebio_refuses_a_knockout_and_pbn_still_writes_it(members, director, tmp_path):
@@ -366,3 +382,58 @@ def test_usebio_refuses_events_scored_in_points_or_by_table(members, kind):
         documents.export_text(tournament, "usebio")
     team_events.configure(tournament, format="round_robin", scoring="imps", boards_per_match=4)
     assert "<MATCH>" not in documents.export_text(tournament, "usebio")  # not started: refused no more, no matches
+
+
+def test_an_individual_file_keeps_the_artificial_score_it_awarded(individual):
+    """Matchpoints as for pairs: the file's 60/40 line written with North-South given 70 % of
+    the top is kept as awarded (the conventions say so), so our marks for that line are the
+    file's, and the only figures apart are the two North-South players' totals the edit did
+    not touch, each off by exactly the points added."""
+    text = documents.export_text(individual, "usebio")
+    root = _xml(text)
+    line = next(t for t in root.iter("TRAVELLER_LINE") if t.findtext("SCORE") == "A6040")
+    old_ns, ew = Decimal(line.findtext("NS_MATCH_POINTS")), Decimal(
+        line.findtext("EW_MATCH_POINTS"))
+    top = old_ns / Decimal("0.6")
+    new_ns = top * Decimal("0.7")
+    head, tail = text.split("<SCORE>A6040</SCORE>", 1)
+    tail = tail.replace(f"<NS_MATCH_POINTS>{line.findtext('NS_MATCH_POINTS')}</NS_MATCH_POINTS>",
+                        f"<NS_MATCH_POINTS>{new_ns.normalize()}</NS_MATCH_POINTS>", 1)
+    record = usebio_import.import_file(head + "<SCORE>A6040</SCORE>" + tail,
+                                       file_name="individual-70.xml")
+    copy = record.tournament
+    assert copy.conventions.get("artificial") == "awarded"
+    kept = Result.objects.get(section__session__tournament=copy, adjustment__kind="artificial")
+    assert (Decimal(str(kept.adjustment["ns"])), kept.adjustment["ew"]) == (Decimal(70), 40)
+    north_south = {int(line.findtext("NORTH_PLAYER_NUMBER")),
+                   int(line.findtext("SOUTH_PLAYER_NUMBER"))}
+    totals = [d for d in record.differences if d["what"] == "total"]
+    assert {int(d["where"].rsplit(" ", 1)[1]) for d in totals} == north_south
+    for d in totals:
+        assert Decimal(d["ours"]) - Decimal(d["file"]) == pytest.approx(new_ns - old_ns,
+                                                                       abs=Decimal("0.01"))
+    assert not [d for d in record.differences if d["what"].startswith("mark")]
+    assert ew == Decimal(line.findtext("EW_MATCH_POINTS"))
+
+
+def test_a_teams_file_keeps_the_imps_it_awarded_an_artificial_score(swiss):
+    """The swiss's A+/A board written by another program as +2 / −1 IMPs instead of the
+    roles' +3 / 0: the award is kept (the board's IMPs are the file's) and recorded as the
+    file's convention; the match's IMPs the edit left alone are then 1 IMP apart."""
+    root = _xml(documents.export_text(swiss, "usebio"))
+    board = next(b for m in root.iter("MATCH") for b in m.findall("BOARD")
+                 if any(t.findtext("SCORE", "").startswith("A")
+                        for t in b.findall("TRAVELLER_LINE")))
+    home, away = board.find("TEAM_IMPS"), board.find("OPPOSING_TEAM_IMPS")
+    assert {home.text, away.text} <= {"3", "0", "-0", "-3"}
+    plus_home = Decimal(home.text) > Decimal(away.text)
+    home.text, away.text = ("2", "-1") if plus_home else ("-1", "2")
+    record = usebio_import.import_file(ET.tostring(root, encoding="unicode"),
+                                       file_name="swiss-otro.xml")
+    assert record.tournament.conventions.get("artificial") == "awarded"
+    kept = Result.objects.get(section__session__tournament=record.tournament,
+                              adjustment__isnull=False)
+    assert {kept.adjustment["ns_imps"], kept.adjustment["ew_imps"]} == {"2", "-1"}
+    assert not [d for d in record.differences if d["what"].startswith("board IMPs")]
+    imps = [d for d in record.differences if d["what"].startswith("IMPs")]
+    assert imps and all(abs(Decimal(d["ours"]) - Decimal(d["file"])) == 1 for d in imps)

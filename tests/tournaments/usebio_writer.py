@@ -4,8 +4,9 @@ Each convention the importer must recognise is one ``Style`` switch: marks per l
 Neuberg-factored or raw on the board's own top (then totalled by Neuberg or by plain
 ratio), a short pair's total as played or factored up, the Butler datum (mean of all or
 without top and bottom, rounded to 10 or not, per section or over the field), ties written
-``3=``, artificial scores with the points the director awarded, and ``HANDSET`` under the
-root (beside ``EVENT``) or inside ``EVENT``. It computes every figure itself from the
+``3=``, artificial scores with the points the director awarded, cross-IMPs written as the
+average, the sum or the factored sum of the comparisons (rounded before totalling or not),
+and ``HANDSET`` under the root (beside ``EVENT``) or inside ``EVENT``. It computes every figure itself from the
 scores (not through the product's scoring), so a test compares two independent scorers.
 """
 
@@ -37,9 +38,11 @@ class Style:
     marks: str = "neuberg"  # per line: "neuberg" (factored) or "raw" (the board's own top)
     factoring: str = "neuberg"  # raw marks totalled by "neuberg" or "ratio"
     totals: str = "played"  # a short pair's total: "played" or "factored" up to the full set
-    datum: str = "course"  # Butler: "course" (without top and bottom) or "mean"
+    datum: str = "course"  # Butler: "course" (without top and bottom), "trim2" (two), "mean"
     round_to: int | None = None  # Butler datum rounded to 10 or not
     datum_field: str = "field"  # Butler datum per "section" or over the "field"
+    cross: str = "average"  # cross-IMPs: "average", "sum" or "factored" (to the fullest board)
+    cross_places: int | None = None  # cross-IMP marks rounded before totalling (None: exact)
 
 
 @dataclass
@@ -51,6 +54,7 @@ class Line:
     ew: int
     score: int | str  # an int, or "A6040"-style
     awarded: tuple[Fraction, Fraction] | None = None  # artificial: the % the director gave
+    awarded_imps: tuple[int, int] | None = None  # artificial in IMPs (default ±2 / 0)
 
 
 @dataclass
@@ -65,7 +69,7 @@ class Section:
 
 @dataclass
 class Event:
-    kind: str  # "MP_PAIRS" or "BUTLER_PAIRS"
+    kind: str  # "MP_PAIRS", "BUTLER_PAIRS" or "CROSS_IMPS"
     sections: list[Section]
     expected: int  # N, the theoretical results per board (MP)
     identifier: str = "EV-2024-031"
@@ -105,17 +109,48 @@ def _mp_marks(event: Event, style: Style, lines: list[Line]) -> dict[int, tuple]
     return out
 
 
+def _imp_award(ln: Line) -> tuple:
+    """An artificial line in IMPs: the director's award, or ±2 / 0 by its percentages."""
+    ns, ew = ln.awarded_imps or tuple((pct > 50) * 2 - (pct < 50) * 2
+                                      for pct in _artificial(ln.score))
+    return (str(ns), str(ew), Fraction(ns), Fraction(ew))
+
+
 def _butler_marks(style: Style, lines: list[Line]) -> dict[int, tuple]:
     real = sorted(ln.score for ln in lines if isinstance(ln.score, int))
-    kept = real[1:-1] if style.datum == "course" and len(real) >= 3 else real
+    drop = {"course": 1, "trim2": 2 if len(real) >= 5 else 1}.get(style.datum, 0)
+    kept = real[drop:-drop] if drop and len(real) >= 3 else real
     datum = Fraction(sum(kept), len(kept))
     if style.round_to:
         datum = Fraction(int((Decimal(datum.numerator) / datum.denominator / style.round_to)
                              .quantize(Decimal(1), rounding=ROUND_HALF_UP)) * style.round_to)
     out = {}
     for ln in lines:
+        if isinstance(ln.score, str):
+            out[id(ln)] = _imp_award(ln)
+            continue
         v = imps(ln.score - datum)
         out[id(ln)] = (str(v), str(-v), Fraction(v), Fraction(-v))
+    return out
+
+
+def _cross_marks(style: Style, lines: list[Line], most: int) -> dict[int, tuple]:
+    """Each result against every other: the sum of the IMPs, then as the style writes it;
+    the printed mark has the style's decimals (2 when it totals the exact marks)."""
+    real = [ln for ln in lines if isinstance(ln.score, int)]
+    comparisons = max(len(real) - 1, 1)
+    out = {}
+    for ln in lines:
+        if isinstance(ln.score, str):
+            out[id(ln)] = _imp_award(ln)
+            continue
+        total = Fraction(sum(imps(ln.score - o.score) for o in real if o is not ln))
+        value = {"average": total / comparisons, "sum": total,
+                 "factored": total * max(most - 1, 1) / comparisons}[style.cross]
+        places = 2 if style.cross_places is None else style.cross_places
+        printed = rounded(value, places)
+        exact = value if style.cross_places is None else Fraction(printed)
+        out[id(ln)] = (printed, rounded(-value, places), exact, -exact)
     return out
 
 
@@ -128,8 +163,11 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
             key = (s.letter if style.datum_field == "section" and event.kind != "MP_PAIRS"
                    else "", ln.board)
             fields[key].append(ln)
+    most = max((sum(isinstance(ln.score, int) for ln in lines) for lines in fields.values()),
+               default=0)
     for lines in fields.values():
         marks.update(_mp_marks(event, style, lines) if event.kind == "MP_PAIRS"
+                     else _cross_marks(style, lines, most) if event.kind == "CROSS_IMPS"
                      else _butler_marks(style, lines))
     top = 2 * (event.expected - 1)
     standings = {}
@@ -182,7 +220,8 @@ def _handset(event: Event) -> str:
 def write(event: Event, style: Style | None = None) -> str:
     style = style or Style()
     marks, standings = figures(event, style)
-    tag = "MATCH_POINTS" if event.kind == "MP_PAIRS" else "BUTLER_POINTS"
+    tag = {"MP_PAIRS": "MATCH_POINTS", "CROSS_IMPS": "CROSS_IMP_POINTS"}.get(event.kind,
+                                                                             "BUTLER_POINTS")
     sections = []
     for s in event.sections:
         pairs = []
@@ -213,7 +252,7 @@ def write(event: Event, style: Style | None = None) -> str:
         sections.append(f'<SECTION SECTION_ID="{s.letter}"><PARTICIPANTS>{"".join(pairs)}'
                         f"</PARTICIPANTS>{body}</SECTION>")
     handset = _handset(event) if event.deals else ""
-    scoring = "MATCH_POINTS" if event.kind == "MP_PAIRS" else "BUTLER"
+    scoring = {"MP_PAIRS": "MATCH_POINTS", "CROSS_IMPS": "CROSS_IMPS"}.get(event.kind, "BUTLER")
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n'
             '<USEBIO Version="1.2"><CLUB><CLUB_NAME>Club de otro programa</CLUB_NAME></CLUB>'

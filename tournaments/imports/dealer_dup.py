@@ -6,10 +6,19 @@ board is a record of 156 bytes (the layout Duplimate publishes for converting pr
 - bytes 1-78, the "BRI" part: North's, East's and South's 13 cards as two-digit numbers,
   ``01`` the ace of spades … ``13`` the two of spades, ``14``-``26`` hearts, ``27``-``39``
   diamonds, ``40``-``52`` clubs, in any order; West holds the 13 cards left;
-- bytes 79-146, the "DGE" part: the same four hands as text for the machine (not read here:
-  the BRI part is the deal);
+- bytes 79-146, the "DGE" part: the same four hands, North, East, South, West, 17 bytes each:
+  each suit's ranks (``AKQJT98765432``) after its symbol in the DOS character set, ``\x06``
+  spades, ``\x03`` hearts, ``\x04`` diamonds, ``\x05`` clubs (as the open-source ``pbn``
+  package's DGE and DUP readers take them). The BRI part is the deal; a DGE part in that
+  form must hold the same hands, or the record is refused (a damaged file);
 - bytes 147-156, how the set was dealt: random (Y/N), counted backwards (Y/N), the lowest
   board number (3 characters), copies of each board (2), the highest board number (3).
+
+Checked against two open-source programs: the ``pbn`` package's reader (richardschneider/pbn,
+``lib/dup-to-pbn.js``, ``lib/dge-to-pbn.js``) and Big Deal's writer (hansvanstaveren/BigDeal,
+``output.c``), which writes the records back to back, the DGE part with the DOS suit symbols
+or, for board 1 of a "blind" set, 68 spaces, and the trailer ``YN1  0 `` with the number of
+boards as two digits (copies 0).
 
 Records follow each other, possibly with line breaks between them. The board numbers run from
 the lowest (or down from the highest when counted backwards). All or nothing: every problem of
@@ -17,6 +26,8 @@ the file is listed and nothing is stored unless every board is sound.
 """
 
 from __future__ import annotations
+
+import re
 
 from django.utils.translation import gettext as _
 
@@ -27,6 +38,8 @@ from ..services.errors import TournamentError
 RECORD = 156
 SUITS = "SHDC"
 RANKS = "AKQJT98765432"
+DGE_SUITS = {6: "S", 3: "H", 4: "D", 5: "C"}  # the DOS character set's ♠ ♥ ♦ ♣
+DGE = re.compile(rb"[AKQJT98765432\x03-\x06]{68}")
 
 
 class DealerFileError(TournamentError):
@@ -75,7 +88,32 @@ def deal_of(record: bytes) -> str:
         for suit, rank in sorted((_card(c) for c in cards), key=lambda x: RANKS.index(x[1])):
             by_suit[suit] += rank
         hands.append(".".join(by_suit[s] for s in SUITS))
-    return validate("N:" + " ".join(hands))
+    deal = validate("N:" + " ".join(hands))
+    machine = dge_deal(record[78:146])
+    if machine is not None and machine != deal:
+        raise ValueError(_("the machine's hands (DGE part) are not the hands of the card "
+                           "numbers (BRI part)"))
+    return deal
+
+
+def dge_deal(part: bytes) -> str | None:
+    """The DGE part's four hands as PBN, or None when the part is not in that form (a writer
+    may leave it blank)."""
+    if not DGE.fullmatch(part) or part[0] != 6:
+        return None
+    hands: list[dict[str, str]] = []
+    suit = ""
+    for byte in part:
+        if byte == 6:
+            hands.append({s: "" for s in SUITS})
+        if byte in DGE_SUITS:
+            suit = DGE_SUITS[byte]
+        else:
+            hands[-1][suit] += chr(byte)
+    if len(hands) != 4:
+        return None
+    return "N:" + " ".join(".".join("".join(sorted(h[s], key=RANKS.index)) for s in SUITS)
+                           for h in hands)
 
 
 def read_dup(raw: bytes, numbers: set[int]) -> list[tuple[int, str]]:

@@ -15,12 +15,17 @@ here have no conventions and keep the club's own rules.
   its points as ``"played"`` or ``"factored"`` up to the full set; its percentage is always
   points / (boards played × top), as the course's relay rule gives (C03 l.590, l.661).
 - ``butler_datum`` / ``butler_round_to`` / ``butler_field``: the datum is the mean of all
-  results (``"mean"``) or without the top and bottom (``"course"``), rounded to 10 or not,
+  results (``"mean"``), without the top and bottom (``"course"``) or the two top and two
+  bottom (``"trim2"``), rounded to 10 or not,
   per ``"section"`` or over the ``"field"`` of sections sharing the boards.
+- ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
+  factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
+- ``vp_scale``: a teams file's VPs, the one of our scales that gives every match's VPs
+  (``usebio_teams.vp_scale_of``).
 - ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
 - ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
-  director's award is kept (a pair's session percentage, 60 % / 40 % of the top) instead of
-  being recomputed from its code.
+  director's award is kept (a pair's session percentage, 60 % / 40 % of the top; in Butler
+  and cross-IMPs the IMPs given, e.g. +3 / −3) instead of being recomputed from its code.
 """
 
 from __future__ import annotations
@@ -32,12 +37,14 @@ from fractions import Fraction
 
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ScoringMethod
+from ..models import ScoringMethod, VPScale
 from ..scoring import imps
 from ..scoring.butler import butler_datum
+from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
-BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean") for round_to in (None, 10)]
+BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean", "trim2")
+                   for round_to in (None, 10)]
 RULE_NAMES = {
     "marks": {"neuberg": _("Neuberg-factored marks per line"),
               "raw": _("raw marks per line on the board's own top")},
@@ -46,9 +53,18 @@ RULE_NAMES = {
     "totals": {"played": _("totals on the boards played"),
                "factored": _("totals factored up to the full set")},
     "butler_datum": {"course": _("datum without the top and bottom results"),
-                     "mean": _("datum the mean of all results")},
+                     "mean": _("datum the mean of all results"),
+                     "trim2": _("datum without the two top and two bottom results")},
     "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
     "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
+    "cross_imps": {"average": _("cross-IMPs averaged over the comparisons"),
+                   "sum": _("cross-IMPs summed over the comparisons"),
+                   "factored": _("cross-IMPs summed and factored up to the fullest board")},
+    "cross_round": {None: _("totals of the exact cross-IMPs"),
+                    2: _("cross-IMPs rounded to 0.01 before totalling"),
+                    1: _("cross-IMPs rounded to 0.1 before totalling"),
+                    0: _("cross-IMPs rounded to whole IMPs before totalling")},
+    "vp_scale": {scale.value: scale.label for scale in VPScale},
     "places": {"shared": _("tied places shared (3=)")},
     "artificial": {"awarded": _("artificial scores as awarded")},
 }
@@ -295,6 +311,8 @@ def detect(event: FileEvent) -> dict:
         out = _matchpoint_conventions(event)
     elif event.scoring_method == ScoringMethod.BUTLER:
         out = _butler_conventions(event)
+    elif event.scoring_method == ScoringMethod.CROSS_IMPS:
+        out = cross_conventions(event, field_boards(event, per_section=False))
     else:
         out = {}
     if places_shared(event):

@@ -4,8 +4,10 @@ Each section's movement is rebuilt from its travellers: every line names its rou
 table and its four players (North, South, East, West), which is what an individual
 movement stores (``plan.Slot.players``). Players are entries of one member each (matched
 by licence, guests otherwise) holding the file's player numbers; a result keeps North in
-``ns``, East in ``ew`` and South and West in ``south``/``west``. The pairs verify then
-applies unchanged: each player's total, percentage and place, and each line's marks.
+``ns``, East in ``ew`` and South and West in ``south``/``west``. Its conventions are the
+pairs' matchpoint ones that apply to players (places shared, artificial scores kept as the
+file awarded them). The pairs verify then applies unchanged: each player's total,
+percentage and place, and each line's marks.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from collections import defaultdict
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Board, Entry, EventType, Result, Tournament
+from ..models import Board, Entry, EventType, Result, ScoringMethod, Tournament
 from ..services import registration, setup
 from ..services.errors import TournamentError
+from .usebio_conventions import detect, field_boards, file_top
+from .usebio_pairs import awarded
 from .usebio_parse import FileEvent, FileSection, UsebioError
 from .usebio_save import (
     People,
@@ -64,6 +68,13 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
     tournament = setup.create_tournament(
         name=event.name, date=event.date, venue=event.venue,
         event_type=EventType.INDIVIDUAL, sessions=event.session_count, user=user)
+    # matchpoints as for pairs: shared places, artificial scores as the file awarded them
+    conventions = detect(event)
+    Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
+    tournament.conventions = conventions
+    tops = {id(line): file_top(line for ls in boards.values() for line in ls) or 0
+            for boards in field_boards(event, per_section=False)
+            for ls in boards.values() for line in ls}
     sessions = {s.number: s for s in tournament.sessions.all()}
     people = People(event)
     entries: dict[tuple, Entry] = {}
@@ -103,20 +114,23 @@ def import_individual(event: FileEvent, *, user=None, file_name: str = ""
                 where = _("Section %(section)s, board %(board)s, round %(round)s, "
                           "table %(table)s") % {"section": fs.letter, "board": number,
                                                 "round": line.round, "table": line.table}
+                data = result_fields(boards[number], line, notes, where)
+                if conventions.get("artificial") and line.adjustment \
+                        and line.adjustment.get("kind") == "artificial":
+                    data["adjustment"] = awarded(line, ScoringMethod.MATCHPOINTS, tops[id(line)])
                 rows.append(Result(
                     section=section, board=boards[number], round=line.round, table=line.table,
                     ns=numbered[line.ns], ew=numbered[line.ew], south=numbered[line.south],
                     west=numbered[line.west], entered_by=user, confirmed=True,
-                    reason=result_reason(file_name),
-                    **result_fields(boards[number], line, notes, where)))
+                    reason=result_reason(file_name), **data))
     save_results(rows)
-    finish(tournament, user=user, file_name=file_name)
+    finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
         "event": event.name, "program": event.program, "club": event.club_name,
         "sessions": event.session_count, "sections": len(event.sections),
         "players": len(entries), "pairs": len(entries),
         "members": len(people.matched), "guests": len(people.guests),
         "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
-        "lines": len(rows), "deals": len(event.deals),
+        "lines": len(rows), "deals": len(event.deals), "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}

@@ -192,15 +192,13 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
                 data = result_fields(boards[number], line, notes, where)
                 if conventions.get("artificial") and line.adjustment \
-                        and event.scoring_method == ScoringMethod.MATCHPOINTS \
                         and line.adjustment.get("kind") == "artificial":
-                    data["adjustment"] = awarded_percentages(line, tops[id(line)]) \
-                        or line.adjustment
+                    data["adjustment"] = awarded(line, event.scoring_method, tops[id(line)])
                 rows.append(Result(section=section, board=boards[number], round=m.round,
                                    table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
                                    reason=result_reason(file_name), **data))
     save_results(rows)
-    finish(tournament, user=user, file_name=file_name)
+    finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
         "event": event.name, "program": event.program, "club": event.club_name,
         "sessions": event.session_count, "sections": len(event.sections),
@@ -209,6 +207,16 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         "lines": len(rows), "deals": len(deals), "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
+
+
+def awarded(line, method: str, top) -> dict:
+    """An artificial line's adjustment keeping what the file awarded: matchpoints as
+    percentages of the top, IMPs (Butler, cross-IMPs) as given."""
+    if method == ScoringMethod.MATCHPOINTS:
+        return awarded_percentages(line, top) or line.adjustment
+    if line.ns_mark is None or line.ew_mark is None:
+        return line.adjustment
+    return {**line.adjustment, "ns_imps": str(line.ns_mark), "ew_imps": str(line.ew_mark)}
 
 
 def _file_tops(event: FileEvent) -> dict[int, Decimal]:

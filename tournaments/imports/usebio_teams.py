@@ -31,13 +31,15 @@ from ..models import (
     Tournament,
     VPScale,
 )
-from ..scoring import display_round
+from ..scoring import Role, display_round
+from ..scoring.teams import TEAM_ARTIFICIAL_IMPS
 from ..scoring.vp import COURSE25_BOARDS, team_vps
 from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
+from .usebio_conventions import places_shared
 from .usebio_parse import FileEvent, FileMatch, FileSection, UsebioError
 from .usebio_save import People, finish, result_fields, result_reason, save_deals, save_results
-from .usebio_verify import differs
+from .usebio_verify import differs, rules_tried
 from .usebio_verify import verify as verify_pairs
 
 
@@ -88,6 +90,35 @@ def _schedule(fs: FileSection) -> list[tuple[int, list[tuple[int, int]], int | N
 
 
 ROLES = {60: "A+", 50: "A", 40: "A-"}
+ROLE_IMPS = {"A+": TEAM_ARTIFICIAL_IMPS[Role.NON_OFFENDER],
+             "A": TEAM_ARTIFICIAL_IMPS[Role.PARTLY_AT_FAULT],
+             "A-": TEAM_ARTIFICIAL_IMPS[Role.OFFENDER]}
+
+
+def awarded_imps(fs: FileSection) -> dict[int, dict]:
+    """id(line) → the IMPs the file gives an artificial score, where they are not the roles'
+    ±3 / 0 (Law 12C2b) and it is the only artificial score of its board in its match (the
+    board's IMPs are then its award: home and away as the room's NS and EW)."""
+    by_team = {(m.round, t): m for m in fs.matches if m.away is not None
+               for t in (m.home, m.away)}
+    found: dict[tuple[int, int], list] = defaultdict(list)
+    for number, lines in fs.boards.items():
+        for line in lines:
+            m = by_team.get((line.round, line.ns))
+            if m is not None and line.adjustment and line.adjustment.get("kind") == "artificial":
+                found[(id(m), number)].append((m, line))
+    out = {}
+    for (_match, number), items in found.items():
+        home, away = items[0][0].board_imps.get(number, (None, None))
+        if len(items) != 1 or home is None or away is None:
+            continue
+        m, line = items[0]
+        ns, ew = (home, away) if line.ns == m.home else (away, home)
+        roles = as_roles(line.adjustment)
+        given = (Fraction(ns), Fraction(ew))
+        if (ROLE_IMPS.get(roles["ns"]), ROLE_IMPS.get(roles["ew"])) != given:
+            out[id(line)] = {"ns_imps": str(ns), "ew_imps": str(ew)}
+    return out
 
 
 def as_roles(adjustment: dict | None) -> dict | None:
@@ -119,6 +150,15 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                 else TeamFormat.ROUND_ROBIN,
                 "swiss_rounds": max(len(schedule), 1), "boards_per_match": k,
                 "vp_scale": vp_scale_of(fs, k)}
+    conventions = {"vp_scale": settings["vp_scale"]} \
+        if event.scoring_method == ScoringMethod.VPS else {}
+    if places_shared(event):
+        conventions["places"] = "shared"
+    awards = awarded_imps(fs)
+    if awards:
+        conventions["artificial"] = "awarded"
+    Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
+    tournament.conventions = conventions
     if byes:
         settings["bye_vp"] = byes[0]
     try:
@@ -175,26 +215,30 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
             table = 2 * m - 1 if home_of[(line.round, m)] == line.ns else 2 * m
             fields = result_fields(boards[number], line, notes, where)
             fields["adjustment"] = as_roles(fields["adjustment"])
+            if id(line) in awards:
+                fields["adjustment"] = {**fields["adjustment"], **awards[id(line)]}
             rows.append(Result(section=section, board=boards[number], round=line.round,
                                table=table, ns=entries[line.ns], ew=entries[line.ew],
                                entered_by=user, confirmed=True,
                                reason=result_reason(file_name), **fields))
     save_results(rows)
-    finish(tournament, user=user, file_name=file_name)
+    finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
         "event": event.name, "program": event.program, "club": event.club_name,
         "sessions": 1, "sections": 1, "teams": len(entries), "pairs": len(entries),
         "matches": sum(1 for m in fs.matches if m.away is not None),
         "members": len(people.matched), "guests": len(people.guests),
         "boards": len(fs.boards), "lines": len(rows), "deals": len(event.deals),
+        "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
 
 
-def _note(out: list[dict], what: str, where: str, file_value: Decimal | None, ours) -> None:
+def _note(out: list[dict], what: str, where: str, file_value: Decimal | None, ours,
+          tried: str = "") -> None:
     if differs(file_value, ours):
         out.append({"what": what, "where": where, "file": str(file_value),
-                    "ours": "" if ours is None else str(ours)})
+                    "ours": "" if ours is None else str(ours), "tried": tried})
 
 
 def verify_teams(tournament: Tournament, event: FileEvent) -> list[dict]:
@@ -205,30 +249,32 @@ def verify_teams(tournament: Tournament, event: FileEvent) -> list[dict]:
     ours = {(m.round, numbers.get(m.home_id)): m for m in
             TeamMatch.objects.filter(session=session).select_related("session")}
     vps = tournament.scoring_method == ScoringMethod.VPS
+    tried = rules_tried(tournament.conventions or {})
     for fm in event.sections[0].matches:
         match = ours.get((fm.round, fm.home))
         where = _("Round %(round)s, match %(home)s v %(away)s") % {
             "round": fm.round, "home": fm.home, "away": fm.away or "-"}
         if match is None:
-            out.append({"what": "match", "where": where, "file": str(fm.home), "ours": ""})
+            out.append({"what": "match", "where": where, "file": str(fm.home), "ours": "",
+                        "tried": tried})
             continue
         if fm.away is None:
-            _note(out, "bye", where, fm.home_score, match.home_vp if vps else 0)
+            _note(out, "bye", where, fm.home_score, match.home_vp if vps else 0, tried)
             continue
-        _note(out, "IMPs", where, fm.home_imps, match.home_won)
-        _note(out, "IMPs (opponents)", where, fm.away_imps, match.away_won)
+        _note(out, "IMPs", where, fm.home_imps, match.home_won, tried)
+        _note(out, "IMPs (opponents)", where, fm.away_imps, match.away_won, tried)
         _note(out, "score", where, fm.home_score,
-              match.home_vp if vps else match.home_margin)
+              match.home_vp if vps else match.home_margin, tried)
         _note(out, "score (opponents)", where, fm.away_score,
-              match.away_vp if vps else match.away_margin)
+              match.away_vp if vps else match.away_margin, tried)
         boards = {b.number: b for b in team_matches.match_boards(match)}
         for number, (home, away) in sorted(fm.board_imps.items()):
             line = boards.get(number)
             board_where = _("%(match)s, board %(board)s") % {"match": where, "board": number}
             _note(out, "board IMPs", board_where, home,
                   None if line is None or line.home_imps is None
-                  else display_round(line.home_imps))
+                  else display_round(line.home_imps), tried)
             _note(out, "board IMPs (opponents)", board_where, away,
                   None if line is None or line.away_imps is None
-                  else display_round(line.away_imps))
+                  else display_round(line.away_imps), tried)
     return out

@@ -62,7 +62,7 @@ def _ours_vs_file(conventions: dict):
     return line_mark, total
 
 
-def _tried(conventions: dict) -> str:
+def rules_tried(conventions: dict) -> str:
     """The rules a figure was checked under, and the others tried, for a difference no
     known convention explains."""
     used = "; ".join(describe(conventions)) or _("the club's own rules")
@@ -85,7 +85,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     recognised conventions); each difference says which rules were tried."""
     conventions = tournament.conventions or {}
     line_mark, total_of = _ours_vs_file(conventions)
-    tried = _tried(conventions)
+    tried = rules_tried(conventions)
     shared = conventions.get("places") == "shared"
     # an individual's lines hold four players; IMP events give a relay nothing (no average)
     pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS

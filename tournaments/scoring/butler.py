@@ -25,9 +25,13 @@ from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
 from .adjusted import Real as RealResult
 from .errors import ScoringError
 from .imps import cross_imp_sums, imps, imps_against
+from .teams import ArtificialImps
 from .vp import team_vps
 
-DatumRule = Literal["course", "mean"] | Callable[[Sequence[Real]], Fraction]
+DatumRule = Literal["course", "mean", "trim2"] | Callable[[Sequence[Real]], Fraction]
+# How a cross-IMP mark is written: the "average" over the comparisons (the course), their
+# "sum", or that sum "factored" up to the comparisons of a full board (N − 1).
+CrossForm = Literal["average", "sum", "factored"]
 AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
     Role.NON_OFFENDER: Fraction(2),
     Role.PARTLY_AT_FAULT: Fraction(0),
@@ -44,7 +48,8 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
 
     "course": without one highest and one lowest result, the mean of the rest
     (needs three results; with fewer there is nothing to drop and the plain mean
-    is used). "mean": the plain mean. A callable gets the scores. ``round_to``
+    is used). "mean": the plain mean. "trim2" (other scorers, for larger fields): without
+    the two highest and the two lowest results, from five results up (as "course" below). A callable gets the scores. ``round_to``
     (e.g. 10) rounds half away from zero; the course gives no rounding.
     """
     if not scores:
@@ -60,8 +65,12 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
     elif rule == "mean":
         datum = (Fraction(sum(values), len(values)) if _whole(values)
                  else sum(values) / Fraction(len(values)))
+    elif rule == "trim2":
+        kept = values[2:-2] if len(values) >= 5 else values[1:-1] if len(values) >= 3 else values
+        datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
     else:
-        raise ScoringError("rule", rule, "datum rule must be 'course', 'mean' or a callable")
+        raise ScoringError("rule", rule,
+                           "datum rule must be 'course', 'mean', 'trim2' or a callable")
     if round_to:
         q = Decimal(datum.numerator) / Decimal(datum.denominator) / round_to
         datum = Fraction(int(q.quantize(Decimal(1), rounding=ROUND_HALF_UP))) * round_to
@@ -93,6 +102,25 @@ def _cross_line(total: int, comparisons: int) -> LineImps:
     return LineImps(value, -value)
 
 
+def round_mark(value: Fraction, places: int | None) -> Fraction:
+    """``value`` rounded half away from zero to ``places`` decimals (None: exact)."""
+    if places is None:
+        return value
+    q = Decimal(value.numerator) / Decimal(value.denominator)
+    return Fraction(q.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def cross_scale(form: CrossForm, results: int, field: int | None) -> int:
+    """What an average over the comparisons is multiplied by to give the written mark."""
+    if form == "average":
+        return 1
+    if form == "sum":
+        return max(results - 1, 1)
+    if form == "factored":
+        return max((field or results) - 1, 1)
+    raise ScoringError("cross", form, "must be 'average', 'sum' or 'factored'")
+
+
 def _whole_scores_board(scores: list[int], method: str, rule: DatumRule,
                         round_to: int | None) -> tuple[LineImps, ...] | None:
     """The marks of a board of real results only, or None to take the general path."""
@@ -119,23 +147,41 @@ def score_imp_pairs_board(
     rule: DatumRule = "course",
     round_to: int | None = None,
     artificial: dict[Role, Fraction] | None = None,
+    cross: CrossForm = "average",
+    field: int | None = None,
+    places: int | None = None,
 ) -> tuple[LineImps, ...]:
     """Butler or cross-IMP marks for each line of a board, adjusted lines included.
 
     Only real results make the datum / comparison field. A split line's NS is
     IMPed on its NS score and EW on its EW score against that field; a weighted
     line combines its outcomes' IMPs by weight; an artificial line gets the
-    AEB ±2/0 (``Artificial(Role..., Role...)``); a not-played line gets nothing.
+    AEB ±2/0 (``Artificial(Role..., Role...)``), or the IMPs the director awarded
+    (``ArtificialImps``) as given; a not-played line gets nothing.
+
+    Cross-IMP marks are the average over the comparisons unless ``cross`` says the scorer
+    writes their sum (``"sum"``) or the sum factored up to a board of ``field`` results
+    (``"factored"``); ``places`` rounds each mark (half away from zero) before it is added
+    up, as scorers that total the marks they print do.
     """
+    if method == "cross" and (cross != "average" or places is not None):
+        items = [e if isinstance(e, ArtificialImps) else as_entry(e) for e in entries]
+        n = sum(1 for e in items if isinstance(e, RealResult))
+        scale = cross_scale(cross, n, field)
+        averages = score_imp_pairs_board(items, "cross", artificial=artificial)
+        return tuple(  # an award (artificial) is IMPs as given, not an average to scale
+            m if isinstance(e, Artificial | ArtificialImps | NotPlayed)
+            else LineImps(round_mark(m.ns * scale, places), round_mark(m.ew * scale, places))
+            for e, m in zip(items, averages, strict=True))
     if entries and all(type(e) is int for e in entries):
         marks = _whole_scores_board(list(entries), method, rule, round_to)
         if marks is not None:
             return marks
     table = artificial or AEB_ARTIFICIAL_IMPS
-    items = [as_entry(e) for e in entries]
-    field = [e.ns_score if isinstance(e, RealResult) else e for e in items if isinstance(e, int | RealResult)]
+    items = [e if isinstance(e, ArtificialImps) else as_entry(e) for e in entries]
+    compared = [e.ns_score if isinstance(e, RealResult) else e for e in items if isinstance(e, int | RealResult)]
     if method == "butler":
-        datum = butler_datum(field, rule, round_to) if field else None
+        datum = butler_datum(compared, rule, round_to) if compared else None
         cache: dict[int, Fraction] = {}
 
         def against(score: int, member: bool = False) -> Fraction:
@@ -148,15 +194,15 @@ def score_imp_pairs_board(
     elif method == "cross":
         # Σ imps(s − o) over the whole field; a real result's own comparison adds imps(0) = 0,
         # so leaving it out (member) only changes the number of comparisons divided by.
-        field_sums = dict(zip(field, cross_imp_sums(field), strict=True))
+        field_sums = dict(zip(compared, cross_imp_sums(compared), strict=True))
 
         def against(score: int, member: bool = False) -> Fraction:
-            comparisons = len(field) - 1 if member else len(field)
+            comparisons = len(compared) - 1 if member else len(compared)
             if comparisons <= 0:
                 return Fraction(0)
             total = field_sums.get(score)
             if total is None:
-                total = cross_imp_sums([score, *field])[0]
+                total = cross_imp_sums([score, *compared])[0]
             return Fraction(total, comparisons)
     else:
         raise ScoringError("method", method, "must be 'butler' or 'cross'")
@@ -173,6 +219,8 @@ def score_imp_pairs_board(
             out.append(LineImps(v, -v))
         elif isinstance(e, Artificial):
             out.append(LineImps(_artificial_imps(e.ns, table), _artificial_imps(e.ew, table)))
+        elif isinstance(e, ArtificialImps):
+            out.append(LineImps(Fraction(e.ns), Fraction(e.ew)))
         elif isinstance(e, NotPlayed):
             out.append(LineImps(None, None))
     return tuple(out)

@@ -3,7 +3,9 @@
 Stored shapes, one per kind the director can award:
 
 - ``{"kind": "artificial", "ns": 60, "ew": 40}``; a side may be ``"A+"``, ``"A"`` or ``"A-"``
-  (Law 12C2: at least 60 %, 50 %, at most 40 %, resolved from the pair's session);
+  (Law 12C2: at least 60 %, 50 %, at most 40 %, resolved from the pair's session); an
+  imported IMP-scored file's award adds ``"ns_imps"``/``"ew_imps"`` (e.g. ``"3"``, ``"-3"``),
+  which Butler and cross-IMPs then score as given;
 - ``{"kind": "split", "ns_score": 420, "ew_score": 450}`` (Law 12C1e);
 - ``{"kind": "weighted", "outcomes": [[30, 420], [70, -50]]}`` (percent, Law 12C1c);
 - ``{"kind": "not_played", "reason": "player_fault"}`` (relay, justified, player_fault,
@@ -18,7 +20,17 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from ..scoring import Artificial, NotPlayed, Real, Role, ScoringError, Split, Unplayed, Weighted
+from ..scoring import (
+    Artificial,
+    ArtificialImps,
+    NotPlayed,
+    Real,
+    Role,
+    ScoringError,
+    Split,
+    Unplayed,
+    Weighted,
+)
 from .errors import InvalidResult
 
 ROLES = {"A+": Role.NON_OFFENDER, "A": Role.PARTLY_AT_FAULT, "A-": Role.OFFENDER}
@@ -58,6 +70,10 @@ def core_entry(ns_score: int | None, adjustment: dict | None, *, imp_scoring: bo
         return Real(ns_score)
     kind = adjustment.get("kind")
     try:
+        if kind == "artificial" and imp_scoring and "ns_imps" in adjustment:
+            # an imported file's award in IMPs, kept as the director gave it
+            return ArtificialImps(Fraction(str(adjustment["ns_imps"])),
+                                  Fraction(str(adjustment["ew_imps"])))
         if kind == "artificial":
             return Artificial(_side(adjustment.get("ns"), imp_scoring),
                               _side(adjustment.get("ew"), imp_scoring),

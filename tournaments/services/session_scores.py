@@ -28,6 +28,7 @@ from ..scoring import (
     BoardResult,
     NotPlayed,
     PairTotal,
+    Real,
     SessionScore,
     Standing,
     TravellerLine,
@@ -124,10 +125,15 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
         return out
     totals: dict[int, Fraction] = defaultdict(Fraction)
     counts: dict[int, int] = defaultdict(int)
+    # a "factored" cross-IMP file scales each board up to the board played most often
+    most = max((sum(1 for line in b.lines if isinstance(line.entry, Real)) for b in boards),
+               default=0)
     for b in boards:
         marks = score_imp_pairs_board([line.entry for line in b.lines], IMP_METHODS[method],
                                       rule=conventions.get("butler_datum", "course"),
-                                      round_to=conventions.get("butler_round_to"))
+                                      round_to=conventions.get("butler_round_to"),
+                                      cross=conventions.get("cross_imps", "average"),
+                                      field=most, places=conventions.get("cross_round"))
         for line, m in zip(b.lines, marks, strict=True):
             for pair, direction, opp, value in ((line.ns_pair, "NS", line.ew_pair, m.ns),
                                                 (line.ew_pair, "EW", line.ns_pair, m.ew)):

@@ -56,7 +56,7 @@ def room_score(ns_score: int | None, adjustment: dict | None):
             raise InvalidResult(_("In a teams event an artificial score is A+, A or A−."),
                                 "adjustment")
         return ArtificialImps.for_roles(*roles)
-    if isinstance(entry, Split | Weighted):
+    if isinstance(entry, Split | Weighted | ArtificialImps):  # an imported award: as given
         return entry
     if isinstance(entry, NotPlayed):
         role = NOT_PLAYED_ROLES[entry.reason]
