@@ -88,7 +88,10 @@ def _html(value, width: int, right: bool, pass_word: str, plain: bool = False) -
     """The cell padded to ``width``, the red suit symbol of a call in its colour."""
     text = _text(value, pass_word)
     if len(text) > width:
-        text = text[:max(width - 1, 0)] + "…"
+        cut = text[:max(width - 1, 0)]
+        if len(cut) > 2 and cut[-2] == " ":  # no lone letter before the "…" ("Moreno O…")
+            cut = cut[:-2].rstrip()
+        text = cut + "…"
     pad = " " * (width - len(text))
     if (isinstance(value, Call) and value.css in RED and not plain and value.suffix != "PASS"
             and len(text) == len(_text(value, pass_word))):  # a cut call is not coloured
