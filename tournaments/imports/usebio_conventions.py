@@ -21,7 +21,9 @@ here have no conventions and keep the club's own rules.
 - ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
   factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
 - ``vp_scale``: a teams file's VPs, the one of our scales that gives every match's VPs
-  (``usebio_teams.vp_scale_of``).
+  (``usebio_teams.vp_scale_of``); on the WBF's continuous scale ``vp_places`` (2 as the WBF
+  prints them, or 1) and ``vp_loser`` (``"own"``: each team's VPs from its own margin,
+  ``"complement"``: the loser 20 minus the winner's), as ``scoring.vp.match_vps`` takes them.
 - ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
 - ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
   director's award is kept (a pair's session percentage, 60 % / 40 % of the top; in Butler
@@ -65,6 +67,10 @@ RULE_NAMES = {
                     1: _("cross-IMPs rounded to 0.1 before totalling"),
                     0: _("cross-IMPs rounded to whole IMPs before totalling")},
     "vp_scale": {scale.value: scale.label for scale in VPScale},
+    "vp_places": {2: _("VPs to two decimals, as the WBF gives them"),
+                  1: _("VPs rounded to 0.1")},
+    "vp_loser": {"own": _("each team's VPs from its own margin"),
+                 "complement": _("the loser's VPs 20 minus the winner's")},
     "places": {"shared": _("tied places shared (3=)")},
     "artificial": {"awarded": _("artificial scores as awarded")},
 }
