@@ -8,12 +8,41 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
 from ..services.team_schedule import TEAM_METHODS
 from .usebio_conventions import alternatives, describe, event_top, field_boards, full_set, raw_mark
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
+
+# A difference records which figure it is as a code (``"mark NS"``, ``"board IMPs"``); the
+# report shows it in the reader's language.
+WHAT = {
+    "total": pgettext_lazy("verify report", "total"),
+    "percentage": pgettext_lazy("verify report", "percentage"),
+    "place": pgettext_lazy("verify report", "place"),
+    "mark NS": pgettext_lazy("verify report", "mark NS"),
+    "mark EW": pgettext_lazy("verify report", "mark EW"),
+    "score": pgettext_lazy("verify report", "score"),
+    "score (opponents)": pgettext_lazy("verify report", "score (opponents)"),
+    "IMPs": pgettext_lazy("verify report", "IMPs"),
+    "IMPs (opponents)": pgettext_lazy("verify report", "IMPs (opponents)"),
+    "board IMPs": pgettext_lazy("verify report", "board IMPs"),
+    "board IMPs (opponents)": pgettext_lazy("verify report", "board IMPs (opponents)"),
+    "match": pgettext_lazy("verify report", "match"),
+    "bye": pgettext_lazy("verify report", "bye"),
+}
+
+
+def what_label(code: str) -> str:
+    """A difference's figure in words, in the reader's language."""
+    return str(WHAT.get(code, code))
+
+
+def shown_differences(differences: list[dict]) -> list[dict]:
+    """The differences with their figure in words, for the report's page."""
+    return [{**d, "what": what_label(d.get("what", ""))} for d in differences]
 
 
 def _tolerance(value: Decimal) -> Decimal:
