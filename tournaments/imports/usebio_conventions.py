@@ -121,6 +121,14 @@ def file_top(lines: Iterable[FileLine]) -> Fraction | None:
     return max(sums, default=None)
 
 
+def _seats(line: FileLine) -> list[tuple[int, str, Decimal | None]]:
+    """Who a line credits with which mark: its two pairs, or an individual's four players
+    (North and South the NS mark, East and West the EW one)."""
+    return [(who, side, mark) for who, side, mark in (
+        (line.ns, "NS", line.ns_mark), (line.south, "NS", line.ns_mark),
+        (line.ew, "EW", line.ew_mark), (line.west, "EW", line.ew_mark)) if who is not None]
+
+
 def percentage_top(event: FileEvent) -> Fraction | None:
     """The event's top as the pairs' percentages imply it: total × 100 / (% × boards), the
     boards being those played or the full set (whichever way the totals were written gives
@@ -131,7 +139,7 @@ def percentage_top(event: FileEvent) -> Fraction | None:
         counts = Counter()
         for lines in section.boards.values():
             for ln in lines:
-                for pair, side in ((ln.ns, "NS"), (ln.ew, "EW")):
+                for pair, side, _mark in _seats(ln):
                     counts[(pair, side if section.directional else "")] += 1
         full = full_set(section, max(counts.values(), default=0))
         for pair in section.pairs:
@@ -190,7 +198,7 @@ def _pair_points(section: FileSection, convert) -> dict[tuple[int, str], tuple[F
     directional = section.directional
     for number, lines in section.boards.items():
         for line in lines:
-            for pair, side, mark in ((line.ns, "NS", line.ns_mark), (line.ew, "EW", line.ew_mark)):
+            for pair, side, mark in _seats(line):
                 key = (pair, side if directional else "")
                 out[key][1] += 1
                 if mark is not None:
@@ -313,7 +321,7 @@ def places_shared(event: FileEvent) -> bool:
 
 def detect(event: FileEvent) -> dict:
     """The conventions the file was scored with (see the module's docstring)."""
-    if event.scoring_method == ScoringMethod.MATCHPOINTS and event.event_type != "INDIVIDUAL":
+    if event.scoring_method == ScoringMethod.MATCHPOINTS:  # pairs and individuals alike
         out = _matchpoint_conventions(event)
     elif event.scoring_method == ScoringMethod.BUTLER:
         out = _butler_conventions(event)
