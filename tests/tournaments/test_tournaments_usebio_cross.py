@@ -34,6 +34,10 @@ pytestmark = pytest.mark.django_db
 
 CROSS_STYLES = {f"{form}_{places}": Style(cross=form, cross_places=places)
                 for form in ("average", "sum", "factored") for places in (None, 2, 1, 0)}
+# a half (0.25 to one decimal, 0.5 to whole IMPs) rounded to the even figure; a sum is whole
+CROSS_STYLES |= {f"{form}_{places}_even": Style(cross=form, cross_places=places,
+                                                cross_half="even")
+                 for form in ("average", "factored") for places in (1, 0)}
 
 
 def cross(event: Event) -> Event:
@@ -77,7 +81,8 @@ def _import(text: str, name: str = "cruzado.xml"):
 
 
 def _style_of(conventions: dict) -> Style:
-    return Style(cross=conventions["cross_imps"], cross_places=conventions["cross_round"])
+    return Style(cross=conventions["cross_imps"], cross_places=conventions["cross_round"],
+                 cross_half=conventions.get("cross_half", "away"))
 
 
 @pytest.mark.parametrize("style", CROSS_STYLES)
@@ -113,6 +118,7 @@ def test_each_cross_imp_style_is_told_apart_where_the_figures_differ(style):
     assert record.differences == []
     c = record.tournament.conventions
     assert (c["cross_imps"], c["cross_round"]) == (chosen.cross, chosen.cross_places)
+    assert c.get("cross_half", "away") == chosen.cross_half
 
 
 def test_a_pair_that_sat_out_is_ranked_on_its_imps_as_the_file_totals_them():

@@ -66,6 +66,8 @@ RULE_NAMES = {
                     2: _("cross-IMPs rounded to 0.01 before totalling"),
                     1: _("cross-IMPs rounded to 0.1 before totalling"),
                     0: _("cross-IMPs rounded to whole IMPs before totalling")},
+    "cross_half": {"away": _("halves rounded away from zero"),
+                   "even": _("halves rounded to the even figure")},
     "vp_scale": {scale.value: scale.label for scale in VPScale},
     "vp_places": {2: _("VPs to two decimals, as the WBF gives them"),
                   1: _("VPs rounded to 0.1")},
