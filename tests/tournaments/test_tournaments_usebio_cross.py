@@ -181,3 +181,23 @@ def test_property_any_cross_imp_file_our_writer_writes_imports_with_no_differenc
     record = usebio.import_file(text, file_name="propiedad.xml", replace=True)
     assert record.state == ImportState.DONE
     assert record.differences == [], record.differences[:5]
+
+
+@pytest.mark.parametrize("compared", ["section", "field"])
+@pytest.mark.parametrize("form", ["average", "sum"])
+def test_sections_sharing_boards_compared_per_section_or_over_the_field(compared, form):
+    """Two sections playing the same boards: each result compared within its own section,
+    or with both sections' results; recognised, recorded, and scored in pools that follow."""
+    style = Style(cross=form, cross_places=1, datum_field=compared)
+    event = wide_field_board_short(random.Random(3))
+    text = write(event, style)
+    other = write(wide_field_board_short(random.Random(3)),
+                  Style(cross=form, cross_places=1,
+                        datum_field="field" if compared == "section" else "section"))
+    assert other != text  # the two ways write other marks for this field
+    record = _import(text)
+    assert record.differences == []
+    conventions = record.tournament.conventions
+    assert conventions["cross_field"] == compared and conventions["cross_imps"] == form
+    pools = set(record.tournament.sessions.get().sections.values_list("pool", flat=True))
+    assert len(pools) == (2 if compared == "section" else 1)

@@ -66,6 +66,8 @@ RULE_NAMES = {
                     2: _("cross-IMPs rounded to 0.01 before totalling"),
                     1: _("cross-IMPs rounded to 0.1 before totalling"),
                     0: _("cross-IMPs rounded to whole IMPs before totalling")},
+    "cross_field": {"section": _("cross-IMPs compared within each section"),
+                    "field": _("cross-IMPs compared over the sections sharing the boards")},
     "cross_half": {"away": _("halves rounded away from zero"),
                    "even": _("halves rounded to the even figure")},
     "vp_scale": {scale.value: scale.label for scale in VPScale},
@@ -102,6 +104,11 @@ def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
 
 def _real(line: FileLine) -> bool:
     return line.adjustment is None and line.score is not None
+
+
+def per_section(conventions: dict) -> bool:
+    """Whether the file compared each section on its own (Butler datum or cross-IMPs)."""
+    return "section" in (conventions.get("butler_field"), conventions.get("cross_field"))
 
 
 def field_boards(event: FileEvent, per_section: bool) -> list[dict[int, list[FileLine]]]:
@@ -328,7 +335,8 @@ def detect(event: FileEvent) -> dict:
     elif event.scoring_method == ScoringMethod.BUTLER:
         out = _butler_conventions(event)
     elif event.scoring_method == ScoringMethod.CROSS_IMPS:
-        out = cross_conventions(event, field_boards(event, per_section=False))
+        out = cross_conventions(event, {"field": field_boards(event, per_section=False),
+                                        "section": field_boards(event, per_section=True)})
     else:
         out = {}
     if places_shared(event):

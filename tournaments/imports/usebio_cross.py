@@ -9,7 +9,9 @@ in what they write and how they total it:
 - ``cross_round``: each mark rounded to 1 or 2 decimals (or 0) before the pair's total is
   added up from the marks as printed, or ``None`` when the total adds up the exact marks and
   only the printed figures are rounded;
-- ``cross_half``: with ``cross_round``, a half rounded ``"away"`` from zero or to ``"even"``.
+- ``cross_half``: with ``cross_round``, a half rounded ``"away"`` from zero or to ``"even"``;
+- ``cross_field``: sections sharing boards compared as one ``"field"`` or each ``"section"``
+  on its own (our pools then follow).
 
 The form is the one whose marks match the most traveller lines; the rounding, the one whose
 totals match the most pairs (of equals, the 0.1 or whole IMPs the file prints, since it
@@ -59,7 +61,7 @@ def _averages(groups: list[dict[int, list[FileLine]]]) -> dict[int, tuple[Fracti
     return out
 
 
-def _form(groups, averages) -> str:
+def _form(groups, averages) -> tuple[str, int]:
     hits = dict.fromkeys(FORMS, 0)
     for boards in groups:
         for lines in boards.values():
@@ -69,7 +71,8 @@ def _form(groups, averages) -> str:
                 average, n, most = averages[id(ln)]
                 for form in FORMS:
                     hits[form] += _matches(ln.ns_mark, average * cross_scale(form, n, most))
-    return max(FORMS, key=lambda f: hits[f])  # the first of equals: the course's average
+    best = max(FORMS, key=lambda f: hits[f])  # the first of equals: the course's average
+    return best, hits[best]
 
 
 def _rounding(event: FileEvent, averages, form: str) -> tuple[int | None, str]:
@@ -105,12 +108,24 @@ def _rounding(event: FileEvent, averages, form: str) -> tuple[int | None, str]:
     return max(ROUNDINGS, key=lambda r: (hits[r], r[0] == prefer, r[1] == "away"))
 
 
-def cross_conventions(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> dict:
-    """``cross_imps`` and ``cross_round`` (see the module's docstring)."""
-    averages = _averages(groups)
-    form = _form(groups, averages)
+def cross_conventions(event: FileEvent,
+                      groupings: dict[str, list[dict[int, list[FileLine]]]]) -> dict:
+    """``cross_imps``, ``cross_round`` and ``cross_half`` (see the module's docstring), and
+    ``cross_field`` when the file's sections share boards: each result compared with the
+    whole ``"field"`` of those sections, or within its ``"section"`` (the grouping whose
+    marks match the most lines; of equals, the field). ``groupings``: the comparison groups
+    of each way (``usebio_conventions.field_boards``)."""
+    found = {}
+    for way, groups in groupings.items():
+        averages = _averages(groups)
+        form, hits = _form(groups, averages)
+        found[way] = (hits, way == "field", form, averages)
+    best = max(found, key=lambda w: found[w][:2])
+    _hits, _field, form, averages = found[best]
     places, half = _rounding(event, averages, form)
     out = {"cross_imps": form, "cross_round": places}
     if places is not None:
         out["cross_half"] = half
+    if len({len(g) for g in groupings.values()}) > 1:  # sections sharing boards
+        out["cross_field"] = best
     return out

@@ -12,7 +12,15 @@ from django.utils.translation import pgettext_lazy
 
 from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
 from ..services.team_schedule import TEAM_METHODS
-from .usebio_conventions import alternatives, describe, event_top, field_boards, full_set, raw_mark
+from .usebio_conventions import (
+    alternatives,
+    describe,
+    event_top,
+    field_boards,
+    full_set,
+    per_section,
+    raw_mark,
+)
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
 
@@ -130,7 +138,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
     real = {}  # (session, board) → real results in the field, and the field's N
-    for boards in field_boards(event, conventions.get("butler_field") == "section"):
+    for boards in field_boards(event, per_section(conventions)):
         top = event_top(event, [line for ls in boards.values() for line in ls])
         big_n = int(top / 2 + 1) if top else 0
         for lines in boards.values():
