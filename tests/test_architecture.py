@@ -319,6 +319,18 @@ def test_nothing_below_views_imports_views():
     assert not _violations(rule), _violations(rule)
 
 
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_grows_over_400_lines():
+    """A module a person can read in one sitting: none of clubsite/, tournaments/ or laws/
+    (migrations aside, which Django writes) is longer than 400 lines; a longer one is split
+    by what it is about, as docs/architecture.md describes."""
+    long = {str(path.relative_to(ROOT)): lines for path in _source_files()
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"over {MAX_MODULE_LINES} lines, split them: {long}"
+
+
 if __name__ == "__main__":  # python tests/test_architecture.py: today's circles and arrows
     for cycle in find_cycles(import_graph()):
         print("CYCLE:", " ↔ ".join(cycle))

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 
 from clubsite.models import Club
 
-from . import pdf_tables
+from . import pdf_charts, pdf_tables
 from .exports.numbers import number_text
 from .models import ScoringMethod, Section, TableCode, Tournament
 from .models.boards import Seat
@@ -156,8 +156,12 @@ def results_context(data: EventSnapshot) -> dict:
         for section in session.sections:
             lines = ("NS", "EW") if section.directional else ("",)
             for line in lines:
-                rankings.append({"section": section.letter, "line": line, "rows": [
-                    p for p in section.participants if p.direction == line]})
+                rows = [p for p in section.participants if p.direction == line]
+                rankings.append({"section": section.letter, "line": line, "rows": rows,
+                                 "chart": pdf_charts.ranking(
+                                     session.number, section.letter, line, rows,
+                                     imps=not data.tournament.is_matchpoints,
+                                     vps=data.tournament.converts_matches_to_vps)})
         boards = []
         for pool_sections in pools.values():
             merged: dict[int, dict] = {}
@@ -180,7 +184,9 @@ def results_context(data: EventSnapshot) -> dict:
                     "hand_record": _hand_record(parse_deal(b.deal), number,
                                                 double_dummy_rows(b.double_dummy)),
                     "par": par_text(b.par),
-                    "traveller": _traveller(lines, letter_of, many)})
+                    "traveller": _traveller(lines, letter_of, many),
+                    "chart": pdf_charts.board(session.number, pool_sections[0].pool, number,
+                                              lines, imps=not data.tournament.is_matchpoints)})
         cards = []
         for section in session.sections:
             for p in sorted(section.participants, key=lambda p: (p.direction, p.number)):

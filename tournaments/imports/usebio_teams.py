@@ -243,7 +243,7 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                                entered_by=user, confirmed=True,
                                reason=result_reason(file_name), **fields))
     save_results(rows)
-    finish(tournament, user=user, file_name=file_name)
+    finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
         "event": event.name, "program": event.program, "club": event.club_name,
         "sessions": 1, "sections": 1, "teams": len(entries), "pairs": len(entries),

@@ -175,6 +175,28 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
     return rank_teams(list(lines.values()), () if shared else event.tie_break_order)
 
 
+def running_totals(session: Session) -> dict[int, list[Fraction]]:
+    """Each active team's total after each round scored so far, round by round (the
+    standings' own sums, so the last value is the standings' total; two queries). Empty for
+    a knockout, whose stages are not added up."""
+    event = team_event(session.tournament)
+    if event.is_knockout:
+        return {}
+    teams = {e: (n, name) for e, (n, name, status) in _team_names(session).items()
+             if status == EntryStatus.ACTIVE}
+    matches = list(TeamMatch.objects.filter(session=session))
+    played = sorted({m.round for m in matches if m.boards_played})
+    totals: dict[int, list[Fraction]] = {e: [] for e in teams}
+    for last in played:
+        lines = standing_lines([m for m in matches if m.round <= last], teams,
+                               vps=event.unit == TeamScoring.VPS,
+                               bye_vp=Fraction(str(event.bye_vp)),
+                               points=event.unit in POINT_UNITS)
+        for entry_id, line in lines.items():
+            totals[entry_id].append(line.points)
+    return totals
+
+
 def classify_teams(data) -> int:
     """Score every match from the loaded session (``session_data.SessionData``), store the
     match scores and the standings; returns the new ranking version."""
