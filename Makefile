@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 2 --dist worksteal
 # gunicorn for `make run`: a process per core, threads for the requests that wait on the
 # database and Redis (a result post, a ranking read); see docs/benchmarks.md, live load.
 GUNICORN_WORKERS ?= 2

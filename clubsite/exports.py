@@ -62,3 +62,45 @@ def csv_response(request, filename: str, header: Sequence[str], rows: Iterable[S
     response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def xlsx_bytes(sheet_title: str, header: Sequence[str], rows: Iterable[Sequence]) -> bytes:
+    """A one-sheet workbook (openpyxl): numbers stay numbers (amounts as Decimal are written
+    as numbers with two decimals); text cells are made formula-safe as in the CSV."""
+    from decimal import Decimal
+
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = (safe_cell(sheet_title) or "Sheet")[:31].translate(
+        str.maketrans("", "", "[]:*?/\\"))
+    sheet.append([safe_cell(h) for h in header])
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for row in rows:
+        sheet.append([v if isinstance(v, int | float | Decimal) and not isinstance(v, bool)
+                      else safe_cell(v) for v in row])
+    for cells in sheet.iter_rows(min_row=2):
+        for cell in cells:
+            if isinstance(cell.value, int | float | Decimal) and not isinstance(cell.value, int):
+                cell.number_format = "#,##0.00"
+    for column in sheet.columns:
+        width = max(len(str(c.value or "")) for c in column)
+        sheet.column_dimensions[column[0].column_letter].width = min(max(10, width + 2), 60)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def xlsx_response(filename: str, sheet_title: str, header: Sequence[str],
+                  rows: Iterable[Sequence]):
+    from django.http import HttpResponse
+
+    response = HttpResponse(xlsx_bytes(sheet_title, header, rows), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

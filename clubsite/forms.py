@@ -1,6 +1,7 @@
 """Forms of the club app; their messages are translated, and a bound form keeps what was typed."""
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Category, Club, Fee, Member, Payment, Season
@@ -18,7 +19,7 @@ class MemberForm(forms.ModelForm):
         model = Member
         fields = [
             "first_name", "last_name", "licence_number", "category", "status", "is_guest",
-            "home_club", "email", "phone", "birth_date", "gender", "joined_on",
+            "home_club", "email", "phone", "language", "birth_date", "gender", "joined_on",
             "privacy_consent_on", "notes",
         ]
         widgets = {
@@ -27,6 +28,10 @@ class MemberForm(forms.ModelForm):
             "privacy_consent_on": DateInput(),
             "notes": forms.Textarea(attrs={"rows": 3}),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        club_language_first(self.fields["language"])
 
     def clean_licence_number(self):
         number = self.cleaned_data["licence_number"].strip()
@@ -40,8 +45,14 @@ class MemberForm(forms.ModelForm):
         return number
 
 
+def club_language_first(field) -> None:
+    """The language of mails' empty choice, named: the club's language."""
+    field.choices = [("", _("the club's language")), *settings.LANGUAGES]
+
+
 class ProfileForm(forms.ModelForm):
-    """What a player may change about themselves: contact details and consent."""
+    """What a player may change about themselves: contact details, consent, the language
+    of the club's mails and whether results come by mail."""
 
     privacy_consent = forms.BooleanField(
         label=_("I consent to the club keeping my data to run its events"), required=False
@@ -49,11 +60,12 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = Member
-        fields = ["email", "phone"]
+        fields = ["email", "phone", "language", "results_mail"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["privacy_consent"].initial = bool(self.instance.privacy_consent_on)
+        club_language_first(self.fields["language"])
 
 
 class PaymentForm(forms.ModelForm):

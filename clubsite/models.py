@@ -157,6 +157,14 @@ class Member(models.Model):
     gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, blank=True)
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    language = models.CharField(
+        _("language for mails"), max_length=5, choices=settings.LANGUAGES, blank=True,
+        help_text=_("Empty: the club's language."),
+    )
+    results_mail = models.BooleanField(
+        _("results by mail"), default=True,
+        help_text=_("Mail me my ranking and scorecard when results are published or corrected."),
+    )
     category = models.ForeignKey(
         Category, verbose_name=_("category"), on_delete=models.PROTECT, null=True, blank=True
     )
@@ -361,6 +369,7 @@ class ArrearsReminder(models.Model):
         on_delete=models.SET_NULL, related_name="+",
     )
     requested_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    taken_at = models.DateTimeField(null=True, blank=True, editable=False)
     sent_at = models.DateTimeField(_("mailed at"), null=True, blank=True)
     error = models.CharField(_("error"), max_length=300, blank=True)
 

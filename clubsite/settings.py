@@ -189,6 +189,11 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "clubsite@localhost")
+# Mails to players (results, corrections, waiting-list notices, ``tournaments.job_mail``):
+# how many one task sends over one SMTP connection (the rest queued as further tasks), and
+# how many times a mail the server refused is tried in all before it is left failed.
+MAIL_BATCH_SIZE = int(os.environ.get("MAIL_BATCH_SIZE", "50"))
+MAIL_ATTEMPTS = int(os.environ.get("MAIL_ATTEMPTS", "5"))
 
 # Celery: no broker means eager, in-process execution (the embedded default).
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

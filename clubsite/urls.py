@@ -37,7 +37,9 @@ club_patterns = (
 urlpatterns = [
     path("", views.home, name="home"),
     path("club/", include(club_patterns)),
+    path("club/money/", include(("tournaments.urls.money", "money"))),
     path("club/uploads/", include(("tournaments.urls.uploads", "uploads"))),
+    path("club/points/", include(("tournaments.urls.points", "points"))),
     path("laws/", include("laws.urls")),
     path("director/", include(("tournaments.urls.director", "director"))),
     path("table/", include(("tournaments.urls.table", "table"))),

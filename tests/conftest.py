@@ -18,6 +18,16 @@ hypothesis_settings.register_profile("nightly", deadline=None, max_examples=3000
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_configure(config):
+    """Passwords hashed cheaply in tests: the production hasher (PBKDF2, a million rounds, a
+    fifth of a second of CPU) would be paid for every user a fixture makes and every sign-in
+    (hundreds of seconds a run). Only under pytest: ``tests.faults.scenarios`` imports this
+    module in a process whose users sign in to a gunicorn with the production settings."""
+    from django.test.utils import override_settings
+
+    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+
+
 @pytest.fixture(autouse=True)
 def _no_pdf_on_publish(settings, request):
     """Publishing renders a PDF in production; tests that are not about PDFs skip that work."""
@@ -218,3 +228,32 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("required tests skipped", red=True)
         for nodeid in sorted(set(_skipped_required)):
             terminalreporter.write_line(f"SKIPPED but required ({', '.join(sorted(_required_markers()))}): {nodeid}")
+
+
+# --- a pass that only needs the tests that touch the database -------------------------------
+# `.ci/run`'s SQLite pass proves the embedded set-up (SQLite, tasks run eagerly): a test that
+# never touches the database computes the same on SQLite as it did in the PostgreSQL pass, so
+# `--database-tests-only` leaves it out there instead of running it twice.
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences",
+                     "django_db_serialized_rollback"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--database-tests-only", action="store_true",
+                     help="run only the tests that use the database (django_db or a database "
+                          "fixture); the rest are deselected")
+
+
+def uses_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--database-tests-only"):
+        return
+    keep = [item for item in items if uses_database(item)]
+    dropped = [item for item in items if not uses_database(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep

@@ -48,7 +48,7 @@ def demo_pages() -> DemoPages:
         "/accounts/login/", "/table/",
         "/calendar/", "/calendar/?when=past", f"/calendar/{upcoming.slug}/",
     ]
-    member = ["/results/me/", "/club/me/", f"/calendar/{upcoming.slug}/",
+    member = ["/results/me/", "/club/me/", "/club/money/mine/", f"/calendar/{upcoming.slug}/",
               f"/calendar/{upcoming.slug}/enter/", f"/calendar/{upcoming.slug}/partner/"]
     evening = Tournament.objects.get(slug__endswith="-tarde")
     table_code = TableCode.objects.filter(section__session__tournament=evening,

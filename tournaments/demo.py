@@ -15,6 +15,7 @@ slug) are left alone, so running the demo twice changes nothing.
 
 import datetime
 import random
+from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -24,9 +25,27 @@ from clubsite.demo import demo_builder
 from clubsite.models import Member
 
 from . import demo_deals
-from .models import Board, EventType, Section, TableCode, Tournament
+from .models import (
+    Board,
+    EventType,
+    PointsScale,
+    PointsScaleRow,
+    Section,
+    TableCode,
+    Tournament,
+    TournamentStatus,
+)
 from .scoring import contract_score, is_vulnerable
-from .services import corrections, entry, individual, plan, publish, registration, setup
+from .services import (
+    corrections,
+    entry,
+    individual,
+    master_points,
+    plan,
+    publish,
+    registration,
+    setup,
+)
 from .services.classification import classify_session
 from .services.errors import KeyReused
 
@@ -311,3 +330,43 @@ def build_tournaments(only: tuple[str, ...] | None = None) -> str:
     boards = Board.objects.filter(session__tournament__slug__endswith="-martes").count()
     return (f"tournaments: {Tournament.objects.count()} ({len(made)} new), "
             f"{boards} boards in the Mitchell")
+
+
+# The demo club's master points scale: the club's own, shared between partners.
+DEMO_SCALE = (
+    # event, field from, up to, place, from percentage, points
+    ("pairs", 1, 10, 1, None, "4"), ("pairs", 1, 10, 2, None, "3"),
+    ("pairs", 1, 10, 3, None, "2"), ("pairs", 1, 10, 4, None, "1"),
+    ("pairs", 11, None, 1, None, "6"), ("pairs", 11, None, 2, None, "5"),
+    ("pairs", 11, None, 3, None, "4"), ("pairs", 11, None, 4, None, "3"),
+    ("pairs", 11, None, 5, None, "2"), ("pairs", 11, None, 6, None, "1"),
+    ("pairs", 1, None, None, "60", "1.5"),
+    ("individual", 1, None, 1, None, "3"), ("individual", 1, None, 2, None, "2"),
+    ("individual", 1, None, 3, None, "1"),
+    ("teams", 1, None, 1, None, "8"), ("teams", 1, None, 2, None, "6"),
+    ("teams", 1, None, 3, None, "4"),
+)
+
+
+@demo_builder("master points")
+def build_master_points() -> str:
+    """The club's scale, and the points of every final demo tournament awarded by the
+    director (as after the correction period)."""
+    scale = PointsScale.load()
+    if not scale.rows.exists():
+        scale.name = "Puntos del club"
+        scale.save()
+        PointsScaleRow.objects.bulk_create(
+            PointsScaleRow(scale=scale, category=kind, min_field=low, max_field=high,
+                           place=place, min_percentage=Decimal(pct) if pct else None,
+                           points=Decimal(points))
+            for kind, low, high, place, pct, points in DEMO_SCALE)
+    awarded = 0
+    for tournament in Tournament.objects.filter(status=TournamentStatus.FINAL,
+                                                points_awarding__isnull=True):
+        awarded += master_points.award(tournament, user=_director())
+    return f"master points: {scale.rows.count()} scale rows, {awarded} new awards"
+
+
+# Table money is built after the tournaments it charges (its builder registers last).
+from . import demo_money  # noqa: E402, F401

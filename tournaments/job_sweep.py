@@ -1,4 +1,4 @@
-"""The worker's sweep: PDF and upload jobs lost on the way are sent again by themselves.
+"""The worker's sweep: PDF, upload and mail jobs lost on the way are sent again by themselves.
 
 A job is a row (``ResultsPdf``, ``Upload``) first and a broker message second. The message
 can be lost: the broker was down when the job was queued (``job_send`` logged it and left
@@ -6,10 +6,12 @@ the row queued), or the worker was killed mid-job (Redis would hand an unacknowl
 message back only after its visibility timeout, an hour). So every ``JOB_SWEEP_SECONDS`` the
 beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) runs
 ``requeue_stalled_jobs``, which sends again every job still waiting or running
-``JOB_STALL_SECONDS`` past its due time, and asks for the results PDF of published results
-that have none of their current version (the publication's or correction's request was
-lost). It also runs when that worker starts. Sending twice is safe: a run first takes the job
-in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
+``JOB_STALL_SECONDS`` past its due time (and every mail to a player not sent that long
+after it was asked for or taken, within ``MAIL_ATTEMPTS``), asks for the results PDF of
+published results that have none of their current version (the publication's or correction's
+request was lost), and awards the master points of final tournaments whose correction period
+has ended (``master_points.award_due``). It also runs when that worker starts. Sending twice
+is safe: a run first takes the job in the database (``jobs.take``, ``federation.send``) and a second run finds it taken or done.
 
 Imported by the worker through ``CELERY_IMPORTS`` (nothing in the site imports it).
 """
@@ -45,6 +47,8 @@ class Swept:
     pdfs: list[int] = field(default_factory=list)
     uploads: list[int] = field(default_factory=list)
     tournaments: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)  # tournaments whose points it awarded
+    mails: list[int] = field(default_factory=list)
 
 
 def stalled_before(now: datetime.datetime) -> datetime.datetime:
@@ -63,6 +67,20 @@ def stalled_uploads(now: datetime.datetime) -> list[int]:
                 .filter(state__in=[UploadState.QUEUED, UploadState.SENDING],
                         due__lt=stalled_before(now), endpoint__enabled=True)
                 .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+
+
+def stalled_mails(now: datetime.datetime) -> list[int]:
+    """Mails to players not sent ``JOB_STALL_SECONDS`` after they were asked for or taken
+    (their message was lost, or their run died), still within their attempts."""
+    from django.db.models import Q
+
+    from .job_mail import attempts
+    from .models import PlayerMail
+
+    stale = stalled_before(now)
+    return list(PlayerMail.objects.filter(sent_at__isnull=True, attempts__lt=attempts())
+                .filter(Q(taken_at__isnull=True, created_at__lt=stale) | Q(taken_at__lt=stale))
+                .order_by("pk").values_list("pk", flat=True)[:BATCH])
 
 
 def published_without_pdf(now: datetime.datetime) -> list[int]:
@@ -90,10 +108,13 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
 def sweep(now: datetime.datetime | None = None) -> Swept:
     """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
     from .jobs import generate_pdf, send_upload
+    from .services.master_points import award_due
     from .services.results_pdf import results_corrected
 
     now = now or timezone.now()
-    swept = Swept()
+    swept = Swept(points=award_due(now))
+    if swept.points:
+        logger.info("job sweep: master points awarded for tournament(s) %s", swept.points)
     for pk in stalled_pdfs(now):
         # Back to waiting: a run that died holding it lets the next run take it. Once sent,
         # due now, so the next sweep waits a whole stall time before sending it once more.
@@ -108,9 +129,19 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
             return swept
         Upload.objects.filter(pk=pk, state=UploadState.QUEUED).update(due_at=now)
         swept.uploads.append(pk)
+    mails = stalled_mails(now)
+    if mails:
+        from .job_mail import send_player_mails
+
+        if not send(send_player_mails, mails):
+            return swept
+        swept.mails = mails
     for pk in published_without_pdf(now):
         results_corrected(pk)
         swept.tournaments.append(pk)
+    if swept.mails:
+        logger.warning("job sweep: sent again %d mail(s) to players %s", len(swept.mails),
+                       swept.mails)
     if swept.pdfs or swept.uploads or swept.tournaments:
         logger.warning("job sweep: sent again %d PDF(s) %s, %d upload(s) %s; asked for the PDF "
                        "of %d tournament(s) %s", len(swept.pdfs), swept.pdfs,
@@ -123,7 +154,8 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
 def requeue_stalled_jobs() -> dict:
     """The beat's periodic task (and a worker's first): ``sweep``."""
     swept = sweep()
-    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments}
+    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments,
+            "mails": swept.mails}
 
 
 @worker_ready.connect

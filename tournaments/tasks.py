@@ -46,7 +46,7 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
 
 
 # Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.
-from . import job_send, jobs  # noqa: E402
+from . import job_mail, job_send, jobs  # noqa: E402
 
 # --- receivers of ``services.signals`` (connected in ``TournamentsConfig.ready``) -----------
 # The services decide whether and when; these only queue.
@@ -65,3 +65,8 @@ def queue_results_pdf(sender, *, tournament_id: int, **kwargs) -> None:
 def queue_results_pdf_refresh(sender, *, tournament_id: int, countdown: int | None,
                               **kwargs) -> None:
     jobs.refresh_results_pdf.apply_async((tournament_id,), countdown=countdown)
+
+
+def queue_player_mails(sender, *, ids: list[int], **kwargs) -> None:
+    # A broker that is down leaves the rows unsent: the worker's sweep sends them once back.
+    job_send.send(job_mail.send_player_mails, ids)

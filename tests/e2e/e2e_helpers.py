@@ -1,14 +1,21 @@
 """Steps every browser journey shares: screenshots, logging in, switching language."""
 
+import os
 from pathlib import Path
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+# Screenshots are for a person to look at; they assert nothing. `.ci/run` sets
+# CLUBSITE_SCREENSHOTS=0 (nobody looks at them there, and a full-page PNG costs the browser
+# about an eighth of a journey's CPU); `make test` and a run by hand take them.
+TAKE_SCREENSHOTS = os.environ.get("CLUBSITE_SCREENSHOTS", "1") != "0"
 
 
 def screenshot(page, name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """A full-page PNG of ``page`` in var/screenshots/ (unless CLUBSITE_SCREENSHOTS=0)."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if TAKE_SCREENSHOTS:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True)
     return path
 
 

@@ -9,7 +9,8 @@ from clubsite.demo import DEMO_PASSWORD, build_club
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PAGES = ["/", "/club/members/", "/club/members/new/", "/club/arrears/", "/club/import/",
-         "/club/fees/", "/club/me/"]
+         "/club/fees/", "/club/me/", "/club/money/", "/club/money/unpaid/",
+         "/club/money/balances/", "/club/money/rates/", "/club/money/balances/1/"]
 
 TARGETS = ("main a, main button, main input, main select, header a, header button, "
            "header label.nav-toggle-label")
@@ -64,7 +65,8 @@ def test_director_pages_on_a_phone(live_server, new_page):
              f"/director/sections/{section.pk}/boards/", f"/director/{evening.pk}/audit/",
              f"/director/sessions/{session.pk}/penalties/", f"/director/{teams.pk}/teams/",
              f"/director/sections/{individual.pk}/movement/individual/", "/director/new/",
-             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/"]
+             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/",
+             f"/director/sessions/{session.pk}/fees/", f"/director/sessions/{session.pk}/cash/"]
     page = new_page("phone")
     login(page, live_server.url, "director", DEMO_PASSWORD)
     for path in paths:

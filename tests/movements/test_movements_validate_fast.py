@@ -21,7 +21,8 @@ from tournaments.movements.howell import (
     _hill_climb_strong_starter,
     howell_base,
 )
-from tournaments.movements.validate import _report, _sound
+from tournaments.movements.problems import report
+from tournaments.movements.soundness import is_sound
 
 BASES = [
     lambda: mitchell(5),
@@ -154,7 +155,7 @@ def test_fast_pass_agrees_with_detailed_checks_on_broken_movements(base):
         if mv is None:
             continue
         try:
-            expected = _report(mv)
+            expected = report(mv)
         except Exception as exc:  # the detailed checks cannot cope: validate() may not either
             with pytest.raises(type(exc)):
                 validate(mv)
@@ -176,13 +177,13 @@ def test_fast_pass_agrees_with_detailed_checks_on_broken_movements(base):
 ])
 def test_fast_pass_accepts_every_sound_pairs_movement(factory):
     mv = factory()
-    assert _report(mv) == []
-    assert _sound(mv)  # else validate() falls back to the slow checks and the benchmark suffers
+    assert report(mv) == []
+    assert is_sound(mv)  # else validate() falls back to the slow checks and the benchmark suffers
 
 
 def test_fast_pass_leaves_individual_movements_to_the_detailed_checks():
     mv = individual(16)
-    assert not _sound(mv) and validate(mv) == [] == _report(mv)
+    assert not is_sound(mv) and validate(mv) == [] == report(mv)
 
 
 def test_validate_reports_each_problem_once_and_caps_the_list():
@@ -190,7 +191,7 @@ def test_validate_reports_each_problem_once_and_caps_the_list():
     for rd in data["rounds"]:
         rd["tables"][0]["boards"] = [1, 2]
     problems = validate(Movement.from_dict(data))
-    assert problems == _report(Movement.from_dict(data))
+    assert problems == report(Movement.from_dict(data))
     assert len(problems) == 13 and problems[-1].startswith("... and ")
 
 

@@ -137,6 +137,22 @@ DECISIONS: dict[str, Decision] = {
     **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # table money: the door list and the cash sheet are the results office's (the director
+    # marks fees paid at the door, the secretary too); only the secretary closes or reopens
+    # a cash sheet, tops up balances and reads the reports; a player sees their own account.
+    "director:table_fees": page(OFFICE_VIEW, RESULTS_OFFICE),
+    "director:cash_sheet": page(OFFICE_VIEW, RESULTS_OFFICE),
+    "director:fee_pay": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
+    "director:fee_refund": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
+    "director:cash_close": action(SECRETARY_VIEW, SECRETARY_ACTION),
+    "director:cash_reopen": action(SECRETARY_VIEW, SECRETARY_ACTION),
+    **{f"money:{n}": page(SECRETARY_VIEW, SECRETARY_ONLY)
+       for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "unpaid_xlsx",
+                 "rates", "balances", "balance")},
+    "money:mine": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # the master points scale (the secretary's; the director awards from the tournament page)
+    "points:scale": page(SECRETARY_VIEW, SECRETARY_ONLY),
+    "director:points_award": action(DIRECTOR_VIEW, DIRECTOR_ACTION),
     # federation uploads (secretary), result imports (director), the results office (both)
     "uploads:index": page(SECRETARY_VIEW, SECRETARY_ONLY),
     "uploads:endpoint_new": page(SECRETARY_VIEW, SECRETARY_ONLY),
@@ -162,7 +178,7 @@ DECISIONS: dict[str, Decision] = {
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",
                       "print_tables", "print_pairs", "print_boards", "print_sheet", "console",
-                      "penalties", "line", "teams", "teams_lineups"),
+                      "penalties", "line", "teams", "teams_lineups", "results_mail"),
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
@@ -170,7 +186,8 @@ DECISIONS: dict[str, Decision] = {
                         "section_add", "session_start", "session_finish", "analyse",
                         "late_entry", "change_rounds", "board_conditions", "pbn_import",
                         "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",
-                        "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie"),
+                        "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie",
+                        "results_mail_send"),
     # the calendar: anyone reads it; entering needs an account (the services refuse what is
     # not the member's own)
     "calendar:index": page(PUBLIC_VIEW, EVERYONE),

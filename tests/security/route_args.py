@@ -39,7 +39,21 @@ def _partner_request(w):
                                                 open=True)[0]
 
 
+def _table_fee(w):
+    """A player's table fee in tonight's running session (charged on first need)."""
+    from tournaments.services import table_fees
+
+    return table_fees.charge_session(_running_session(w))[0]
+
+
 ARGS = {
+    "director:table_fees": lambda w: [_running_session(w).pk],
+    "director:cash_sheet": lambda w: [_running_session(w).pk],
+    "director:cash_close": lambda w: [_running_session(w).pk],
+    "director:cash_reopen": lambda w: [_running_session(w).pk],
+    "director:fee_pay": lambda w: [_table_fee(w).pk],
+    "director:fee_refund": lambda w: [_table_fee(w).pk],
+    "money:balance": lambda w: [w.member.pk],
     "clubsite:member_detail": lambda w: [w.member.pk],
     "clubsite:member_edit": lambda w: [w.member.pk],
     "clubsite:licence_renew": lambda w: [w.member.pk],
@@ -65,6 +79,9 @@ ARGS = {
     "director:audit_csv": lambda w: ([w.running.pk], f"session={_running_session(w).pk}"),
     "director:publish_provisional": lambda w: [w.running.pk],
     "director:publish_final": lambda w: [w.running.pk],
+    "director:points_award": lambda w: [w.running.pk],
+    "director:results_mail": lambda w: [w.running.pk],
+    "director:results_mail_send": lambda w: [w.running.pk],
     "director:entry_withdraw": lambda w: [w.published_entry.pk],
     "director:entry_reinstate": lambda w: [w.published_entry.pk],
     "director:entry_substitute": lambda w: [w.published_entry.pk],

@@ -22,6 +22,7 @@ import json
 import random
 import re
 import uuid
+from decimal import Decimal
 from html.parser import HTMLParser
 from urllib.parse import quote, urljoin, urlsplit
 
@@ -34,14 +35,21 @@ from django.db import models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-from clubsite.models import Member
+from clubsite.models import Member, Season
 from tests.conftest import make_user
 from tests.security import worlds
 from tests.security.hostile_corpus import SEED, corpus
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
-from tournaments.services import entry, registration, setup, table_corrections
+from tournaments.services import (
+    cash_sheet,
+    entry,
+    registration,
+    setup,
+    table_corrections,
+    table_fees,
+)
 from tournaments.views.table_device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
@@ -292,6 +300,13 @@ def world(demo_club, mitchell_session, members):
     # final publication.
     seating = worlds.two_sessions(members, second_played=False, name="Seating")
     finished = worlds.two_sessions(members, publish_final=False, name="Finished")
+    # A final event the director may award master points for.
+    final = worlds.two_sessions(members, name="Final")
+    # Published final results whose players have addresses: the results mail's send form.
+    mailed = worlds.two_sessions(members, name="Mailed")
+    for m in members[:6]:
+        m.email = f"{m.licence_number.lower()}@example.org"
+        m.save(update_fields=["email"])
     # Table 1's result of its second board waits for the opponents' tap; table 3's first
     # board has a conflict for the director.
     round_one = section.movement["rounds"][0]["tables"]
@@ -309,6 +324,16 @@ def world(demo_club, mitchell_session, members):
     table_corrections.dispute_at_table(disputed, table_code=code2, reason="Fueron 11")
     # A pair of the planned event withdrew: the director may undo it.
     registration.withdraw_entry(planned.entries.first(), user=director, reason="Enfermo")
+    # Table money: tonight's fees charged, one paid in cash (its refund form shows); the
+    # finished event's cash sheet closed (its reopen form shows).
+    rates = table_fees.rates_for(Season.for_date(section.session.tournament.date))
+    rates.member_fee = rates.guest_fee = Decimal("5.00")
+    rates.save()
+    table_fees.pay(table_fees.charge_session(section.session)[0], "cash", user=director)
+    closed = finished.sessions.get(number=1)
+    table_fees.charge_session(closed)
+    cash_sheet.close(closed, counted={m: Decimal("0") for m in cash_sheet.COUNTED},
+                     user=secretary, note="Nadie pagó")
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://fed.example/api")
     endpoint.uploads.create(tournament=finished, file_format=FileFormat.USEBIO,
                             file_name="finished.xml", content="<USEBIO/>",
@@ -333,6 +358,8 @@ def world(demo_club, mitchell_session, members):
     return {"clients": clients, "section": section, "planned": planned,
             "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
             "individual": individual_section, "seating": seating, "finished": finished,
+            "final": final,
+            "mailed": mailed,
             "conflict": clash, "disputed": disputed, "reset": reset.url, "online": online}
 
 
@@ -361,7 +388,13 @@ def starts(world):
                        reverse("uploads:endpoint_new"),
                        reverse("uploads:endpoint_edit", args=[world["endpoint"].pk]),
                        reverse("uploads:pdf", args=[world["finished"].slug]),
-                       reverse("password_change")],
+                       reverse("password_change"), reverse("money:rates"),
+                       reverse("money:balance", args=[member.pk]),
+                       reverse("director:table_fees", args=[session.pk]),
+                       reverse("director:cash_sheet", args=[session.pk]),
+                       reverse("director:cash_sheet",
+                               args=[world["finished"].sessions.get(number=1).pk]),
+                       reverse("points:scale")],
                       ("/club/",)),
         "player": ([reverse("clubsite:profile"),
                     *[reverse("calendar:event", args=[t.slug]) for t in world["online"]]],
@@ -369,6 +402,7 @@ def starts(world):
         "director": ([reverse("director:tournament_create"),
                       reverse("director:tournament_edit", args=[tournament.pk]),
                       reverse("director:tournament", args=[tournament.pk]),
+                      reverse("director:tournament", args=[world["final"].pk]),
                       reverse("director:session", args=[session.pk]),
                       reverse("director:console", args=[session.pk]),
                       reverse("director:line", args=[section.pk, 1, 1, first_board]),
@@ -396,7 +430,8 @@ def starts(world):
                               args=[world["seating"].sessions.get(number=2).pk]),
                       reverse("uploads:pdf", args=[tournament.slug]),
                       reverse("uploads:imports"),
-                      reverse("director:registrations", args=[world["online"][0].pk])],
+                      reverse("director:registrations", args=[world["online"][0].pk]),
+                      reverse("director:results_mail", args=[world["mailed"].pk])],
                      ("/director/", "/club/uploads/imports/")),
         "anonymous": ([reverse("login"), reverse("laws:index"), reverse("laws:search"),
                        reverse("password_reset"), reverse("table:index"),

@@ -103,6 +103,15 @@ def _player(parent: ET.Element, player, club_id: str) -> None:
     _sub(el, "NATIONAL_ID_NUMBER", player.licence)
     if not player.guest:
         _sub(el, "CLUB_ID_NUMBER", club_id)
+    master_points(el, player)
+
+
+def master_points(el: ET.Element, player) -> None:
+    """``MASTER_POINTS › MASTER_POINTS_AWARDED``: the points the player was awarded in this
+    event (``services.master_points``), when any."""
+    if player.master_points is not None:
+        box = _sub(el, "MASTER_POINTS")
+        _sub(box, "MASTER_POINTS_AWARDED", number_text(player.master_points))
 
 
 def _totals(el: ET.Element, p: Participant) -> None:
@@ -126,6 +135,7 @@ def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str
                 _sub(el, "NATIONAL_ID_NUMBER", p.players[0].licence)
                 if not p.players[0].guest:
                     _sub(el, "CLUB_ID_NUMBER", club_id)
+                master_points(el, p.players[0])
             _sub(el, "PLAYER_NUMBER", p.number or None)
             _totals(el, p)
             continue

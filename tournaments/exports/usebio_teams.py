@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 
 from ..services.snapshot import EventSnapshot, Line, MatchData, Participant
 from .numbers import number_text
-from .usebio import _sub, event_type, frame, handset, score_text, text
+from .usebio import _sub, event_type, frame, handset, master_points, score_text, text
 
 
 def participants(parent: ET.Element, teams: tuple[Participant, ...], club_id: str) -> None:
@@ -40,6 +40,7 @@ def participants(parent: ET.Element, teams: tuple[Participant, ...], club_id: st
                 _sub(pl, "CLUB_ID_NUMBER", club_id)
             if i == 0:
                 _sub(pl, "CAPTAIN", "Y")
+            master_points(pl, player)
 
 
 def _room(parent: ET.Element, line: Line, room: str) -> None:

@@ -67,6 +67,7 @@ class Problems:
 class FilePlayer:
     name: str
     licence: str
+    master_points: Decimal | None = None  # MASTER_POINTS › MASTER_POINTS_AWARDED, if given
 
 
 @dataclass
@@ -277,11 +278,18 @@ def _direction(el: ET.Element, from_number: str) -> str:
     return {"N": "NS", "E": "EW", "S": "NS", "W": "EW"}.get(text, text)
 
 
+def _file_player(el: ET.Element, where: str) -> FilePlayer:
+    points = _decimal(_text(el, "MASTER_POINTS/MASTER_POINTS_AWARDED"), where)
+    if points is not None and not 0 <= points < 10**6:
+        raise UsebioError(_("Master points must be a number from 0 to 999999 (%(what)s).")
+                          % {"what": where})
+    return FilePlayer(_text(el, "PLAYER_NAME"), _text(el, "NATIONAL_ID_NUMBER"), points)
+
+
 def _pair(el: ET.Element, where: str) -> FilePair:
     number, line = _pair_ref(_text(el, "PAIR_NUMBER"), where)
     line = _direction(el, line)
-    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
-               for p in el.findall("PLAYER")]
+    players = [_file_player(p, where) for p in el.findall("PLAYER")]
     if len(players) != 2 or not all(p.name for p in players):
         raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
                           % {"number": number, "where": where})
@@ -298,7 +306,7 @@ def _player(el: ET.Element, where: str) -> FilePair:
         raise UsebioError(_("A player (%(where)s) needs a name and a PLAYER_NUMBER.")
                           % {"where": where})
     place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, "", [FilePlayer(name, _text(el, "NATIONAL_ID_NUMBER"))],
+    return FilePair(number, "", [_file_player(el, where)],
                     _decimal(_text(el, "TOTAL_SCORE"), where),
                     _decimal(_text(el, "PERCENTAGE"), where), place, tied)
 
@@ -306,8 +314,7 @@ def _player(el: ET.Element, where: str) -> FilePair:
 def _team(el: ET.Element, where: str) -> FilePair:
     number = _int(el.get("TEAM_ID", "") or _text(el, "TEAM_ID"), where)
     name = (el.get("TEAM_NAME") or _text(el, "TEAM_NAME")).strip()
-    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
-               for p in el.findall("PLAYER")]
+    players = [_file_player(p, where) for p in el.findall("PLAYER")]
     if number is None or not players or not all(p.name for p in players):
         raise UsebioError(_("Team %(team)s (%(where)s) needs a TEAM_ID and named players.")
                           % {"team": number or name, "where": where})

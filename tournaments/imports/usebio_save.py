@@ -3,6 +3,8 @@ closing it. Shared by the pairs, teams and individual importers, which sit above
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -13,11 +15,15 @@ from ..models import (
     AuditAction,
     AuditEntry,
     Board,
+    EntryPlayer,
+    PointsAward,
+    PointsAwarding,
     Result,
     SessionStatus,
     Tournament,
     TournamentStatus,
 )
+from ..models.points import results_version
 from ..scoring import board_conditions
 from ..services import entry as entry_service
 from ..services.classification import classify_tournament
@@ -45,8 +51,15 @@ class People:
                            Member.objects.filter(licence_number__in=licences)}
         self.matched: set[int] = set()
         self.guests: set[int] = set()
+        self.points: dict[int, Decimal] = {}  # the file's master points, by member
 
     def member(self, player: FilePlayer) -> Member:
+        found = self._member(player)
+        if player.master_points is not None:
+            self.points[found.pk] = player.master_points.quantize(Decimal("0.01"))
+        return found
+
+    def _member(self, player: FilePlayer) -> Member:
         found = self.by_licence.get(player.licence) if player.licence else None
         if found is not None:
             (self.guests if found.is_guest else self.matched).add(found.pk)
@@ -137,14 +150,18 @@ def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -
 def save_results(rows: list[Result]) -> None:
     try:
         with transaction.atomic():
+            for row in rows:  # bulk_create sends no post_save: the state is set here
+                row.board_state = row.fresh_state()
             Result.objects.bulk_create(rows, batch_size=1000)
     except IntegrityError as exc:
         raise UsebioError(_("The file has two results for the same pairs on the same board."))\
             from exc
 
 
-def finish(tournament: Tournament, *, user=None, file_name: str = "") -> None:
-    """Close the sessions, score them with our cores and publish the final results."""
+def finish(tournament: Tournament, *, user=None, file_name: str = "",
+           points: dict[int, Decimal] | None = None) -> None:
+    """Close the sessions, score them with our cores and publish the final results; the
+    master points the file awarded (``points``, by member) are kept as this event's."""
     tournament.sessions.update(status=SessionStatus.FINISHED, finished_at=timezone.now())
     classify_tournament(tournament)
     now = timezone.now()
@@ -157,6 +174,28 @@ def finish(tournament: Tournament, *, user=None, file_name: str = "") -> None:
                               after={"status": tournament.status, "imported": file_name,
                                      "results": lines},
                               reason=_("Imported from a USEBIO file."))
+    if points:
+        _keep_points(tournament, points, user, file_name)
+
+
+def _keep_points(tournament: Tournament, points: dict[int, Decimal], user,
+                 file_name: str) -> None:
+    """The file's MASTER_POINTS_AWARDED, stored as the event's awards (a later correction
+    awards the club's scale instead, ``services.master_points``)."""
+    entries = dict(EntryPlayer.objects.filter(entry__tournament=tournament, member__in=points)
+                   .values_list("member_id", "entry_id"))
+    field = tournament.entries.count()
+    PointsAward.objects.bulk_create(
+        PointsAward(tournament=tournament, member_id=member, entry_id=entries.get(member),
+                    points=value, entry_points=value, field=field)
+        for member, value in points.items())
+    PointsAwarding.objects.create(tournament=tournament, awarded_at=timezone.now(), by=user,
+                                  scale_name=file_name or "USEBIO",
+                                  version=results_version(tournament))
+    AuditEntry.objects.create(tournament=tournament, action=AuditAction.POINTS, user=user,
+                              after={f"{m.full_name} (#{m.pk})": str(points[m.pk])
+                                     for m in Member.objects.filter(pk__in=points)},
+                              reason=_("Master points read from the imported file."))
 
 
 def result_reason(file_name: str) -> str:

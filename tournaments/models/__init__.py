@@ -18,6 +18,18 @@ from .event import (
     VPScale,
 )
 from .lineups import TeamLineup
+from .mailings import MailingKind, PlayerMail, ResultsMailing
+from .money import (
+    BalanceKind,
+    BalanceMove,
+    CashSheet,
+    FeeCategory,
+    TableFee,
+    TableFeeMove,
+    TableFeeRates,
+    TableMethod,
+)
+from .points import PointsAward, PointsAwarding, PointsIssuer, PointsScale, PointsScaleRow
 from .rankings import RankingScope, StoredMark, StoredMatch, StoredRanking
 from .registrations import (
     PartnerRequest,
@@ -25,7 +37,7 @@ from .registrations import (
     RegistrationPlayer,
     RegistrationStatus,
 )
-from .results import Penalty, Result, ResultStatus
+from .results import BoardState, Penalty, Result, ResultStatus
 from .season_rule import SeasonRankingRule, SeasonRule
 from .teams import (
     KnockoutSeeding,
@@ -40,13 +52,17 @@ from .teams import (
 )
 
 __all__ = [
+    "BalanceKind", "BalanceMove", "CashSheet", "FeeCategory", "TableFee", "TableFeeMove",
+    "TableFeeRates", "TableMethod",
     "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
-    "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
+    "BoardState", "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
     "StoredMatch",
     "StoredRanking", "TableCode",
     "Tournament", "TournamentStatus", "Vulnerability",
-    "PartnerRequest", "Registration", "RegistrationPlayer", "RegistrationStatus",
+    "PartnerRequest", "PointsAward", "PointsAwarding", "PointsIssuer", "PointsScale",
+    "PointsScaleRow", "Registration", "RegistrationPlayer", "RegistrationStatus",
     "KnockoutSeeding", "KnockoutTie", "RoundRobinMethod", "TeamEvent", "TeamFormat",
     "TeamLineup", "TeamMatch", "TeamScoring", "TieBreak", "TieBreakOrder", "VPScale",
+    "MailingKind", "PlayerMail", "ResultsMailing",
 ]

@@ -29,6 +29,11 @@ class AuditAction(models.TextChoices):
     TABLE_EDIT = "table_edit", _("Result corrected at the table")
     DISPUTED = "disputed", _("Result disputed at the table")
     REINSTATED = "reinstated", _("Withdrawal undone")
+    FEE_PAID = "fee_paid", _("Table fee paid")
+    FEE_REFUND = "fee_refund", _("Table fee refunded")
+    CASH_CLOSED = "cash_closed", _("Cash sheet closed")
+    CASH_REOPENED = "cash_reopen", _("Cash sheet reopened")
+    POINTS = "points", _("Master points awarded")
 
 
 class AuditEntry(models.Model):

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .boards import Board, Seat, TableCode
 from .entries import Entry
@@ -21,6 +22,15 @@ class ResultStatus(models.TextChoices):
     CONFLICT = "conflict", _("Conflicting entry")
     SUPERSEDED = "superseded", _("Replaced")
     REJECTED = "rejected", _("Rejected")
+
+
+class BoardState(models.TextChoices):
+    """Where a table's result stands (``services.table_corrections`` keeps it current)."""
+
+    ENTERED = "entered", pgettext_lazy("board state", "Entered")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
+    CORRECTED = "corrected", _("Corrected by the director")
 
 
 class Result(models.Model):
@@ -77,6 +87,10 @@ class Result(models.Model):
         "self", verbose_name=_("conflicts with"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="conflicts",
     )
+    # Stored so the console's grid and the table's pages read it without the audit trail;
+    # follows the result and its trail (``services.table_corrections.follow``).
+    board_state = models.CharField(_("board state"), max_length=10, choices=BoardState.choices,
+                                   default=BoardState.ENTERED, editable=False)
 
     class Meta:
         ordering = ["section", "board__number", "round", "table"]
@@ -109,6 +123,12 @@ class Result(models.Model):
     @property
     def is_adjusted(self) -> bool:
         return bool(self.adjustment)
+
+    def fresh_state(self) -> str:
+        """The state of a result with no audit trail yet (a new or imported row)."""
+        if self.is_adjusted:
+            return BoardState.CORRECTED
+        return BoardState.CONFIRMED if self.confirmed else BoardState.ENTERED
 
     def snapshot(self) -> dict:
         """The fields an audit entry keeps as before/after."""

@@ -6,19 +6,13 @@ Import from here; the submodules are an implementation detail::
 """
 
 from .advice import Suggestion, advise
+from .cards import CardLine, TableCardLine
+from .design import Design
 from .howell import butler, howell
 from .individual import individual, position_table_16
 from .mitchell import max_mitchell_rounds, mitchell
-from .model import (
-    CardLine,
-    Contestant,
-    Design,
-    Movement,
-    MovementError,
-    Round,
-    TableCardLine,
-    TableRound,
-)
+from .model import Movement
+from .rounds import Contestant, MovementError, Round, TableRound
 from .sessions import (
     Seat,
     SessionSeating,

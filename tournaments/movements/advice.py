@@ -13,7 +13,7 @@ from typing import Any
 
 from .howell import MAX_HOWELL_TABLES
 from .mitchell import max_mitchell_rounds
-from .model import MovementError
+from .rounds import MovementError
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,9 @@ import math
 import random
 from functools import cache
 
-from .model import Design, Movement, MovementError, Round, TableRound, board_numbers
+from .design import Design
+from .model import Movement
+from .rounds import MovementError, Round, TableRound, board_numbers
 
 MAX_HOWELL_TABLES = 15
 Base = tuple[tuple[int, int, int], ...]  # (a_k, b_k, c_k): NS offset, EW offset, set offset

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from functools import cache
 from itertools import combinations, product
 
-from .model import Design, Movement, MovementError, Round, TableRound, board_numbers
+from .design import Design
+from .model import Movement
+from .rounds import MovementError, Round, TableRound, board_numbers
 
 _GF4_MUL = (
     (0, 0, 0, 0),

@@ -13,17 +13,10 @@ from functools import partial
 from itertools import repeat
 from typing import Literal
 
-from .model import (
-    Contestant,
-    Design,
-    Movement,
-    MovementError,
-    Round,
-    TableRound,
-    board_numbers,
-    new_round,
-)
-from .validate import one_winner_problems
+from .design import Design
+from .model import Movement
+from .problems import one_winner_problems
+from .rounds import Contestant, MovementError, Round, TableRound, board_numbers, new_round
 
 EvenMethod = Literal["skip", "twin", "plain"]
 SECTION_NAMES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -15,7 +15,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .model import Movement, MovementError
+from .model import Movement
+from .rounds import MovementError
 
 Entrant = Hashable
 

@@ -12,8 +12,10 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .design import Design
 from .howell import butler as butler
-from .model import Design, Movement, MovementError, Round, TableRound, board_numbers
+from .model import Movement
+from .rounds import MovementError, Round, TableRound, board_numbers
 
 Team = Hashable
 

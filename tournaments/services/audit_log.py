@@ -29,6 +29,12 @@ FIELD_LABELS = {
     "reason": gettext_lazy("Why"),
     "status": gettext_lazy("State"),
     "confirmed": gettext_lazy("Confirmed by the opponents"),
+    # table money (services.table_fees, services.cash_sheet)
+    "player": gettext_lazy("Player"),
+    "amount": gettext_lazy("Amount"),
+    "method": gettext_lazy("Paid by"),
+    "expected": gettext_lazy("Expected"),
+    "missing": gettext_lazy("Missing"),
 }
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _CONTRACT = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")

@@ -39,6 +39,7 @@ from .bulk import insert_rows
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
+from .signals import results_reclassified
 from .team_standings import classify_teams
 
 CLASSIFY_LOCK = 6006  # PostgreSQL advisory lock class: one re-classification per session
@@ -158,6 +159,8 @@ def _published_results_follow(tournament_id: int) -> None:
     """A new ranking of published results: their PDF is re-made (debounced, once per
     window however many classifications), so the published PDF follows the results."""
     transaction.on_commit(lambda: results_corrected(tournament_id))
+    transaction.on_commit(lambda: results_reclassified.send(sender=None,
+                                                            tournament_id=tournament_id))
 
 
 def _classify(session: Session) -> int:

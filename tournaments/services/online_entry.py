@@ -48,7 +48,7 @@ from ..models import (
     Tournament,
 )
 from ..models.registrations import LIVE_STATUSES
-from . import setup
+from . import setup, waiting_mail
 from .errors import NotAllowed, TournamentError
 from .registration import PLAYERS_PER_ENTRY, register_entry
 
@@ -289,7 +289,8 @@ def cancel(registration: Registration, *, user, by_director: bool = False,
 def fill_places(tournament: Tournament, *, now: datetime.datetime | None = None) \
         -> list[Registration]:
     """Give free places to the waiting list in the order it was joined (after a cancel, or
-    when the director raises the tables); returns the entries that moved up."""
+    when the director raises the tables); returns the entries that moved up, whose players
+    are mailed (``waiting_mail``)."""
     now = now or timezone.now()
     tournament = _locked(tournament)
     limit = capacity(tournament)
@@ -299,6 +300,7 @@ def fill_places(tournament: Tournament, *, now: datetime.datetime | None = None)
     for registration in queue:
         registration.status, registration.placed_at = RegistrationStatus.ENTERED, now
     Registration.objects.bulk_update(queue, ["status", "placed_at"])
+    waiting_mail.promoted(queue)  # their players are told, once, after commit
     return queue
 
 

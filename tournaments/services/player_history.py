@@ -7,15 +7,18 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Avg, OuterRef, Subquery
 
-from clubsite.models import Member
+from clubsite.models import Member, Season
 
 from ..models import (
     EntryPlayer,
+    RankingScope,
     Seating,
     Session,
+    StoredRanking,
 )
+from .master_points import member_awards
 from .results import headline_rankings, refresh, visible_tournaments
 
 
@@ -25,6 +28,7 @@ class PlayerHistory:
     rows: list[dict]
     average: Decimal | None
     partners: list[dict]
+    season_points: Decimal = Decimal(0)  # master points of the current season's tournaments
 
 
 def player_history(member: Member, user) -> PlayerHistory:
@@ -55,6 +59,8 @@ def player_history(member: Member, user) -> PlayerHistory:
         if ep.member_id != member.pk:
             partners_of[ep.entry_id].append(ep.member)
     sessions = {s.entry_id: s.first_session for s in seats if s.first_session is not None}
+    awards = member_awards(member, tournaments)
+    season = Season.current()
     rows, percentages = [], []
     stats: dict[int, dict] = {}
     for s in seats:
@@ -70,7 +76,8 @@ def player_history(member: Member, user) -> PlayerHistory:
                      "place_label": (f"{line['place']}=" if line["tied"] else str(line["place"]))
                      if line else "", "percentage": pct,
                      "points": line["points"] if line else None,
-                     "session": sessions.get(s.entry_id)})
+                     "session": sessions.get(s.entry_id),
+                     "master_points": awards.get(tournament.pk)})
         for p in partners_of[s.entry_id]:
             stat = stats.setdefault(p.pk, {"member": p, "count": 0, "percentages": []})
             stat["count"] += 1
@@ -79,7 +86,35 @@ def player_history(member: Member, user) -> PlayerHistory:
     partners = sorted(stats.values(), key=lambda x: (-x["count"], x["member"].full_name))
     for p in partners:
         p["average"] = _mean(p.pop("percentages"))
-    return PlayerHistory(member, rows, _mean(percentages), partners)
+    season_points = sum((points for pk, points in awards.items()
+                         if season.start <= tournaments[pk].date <= season.end), Decimal(0))
+    return PlayerHistory(member, rows, _mean(percentages), partners, season_points)
+
+
+def session_percentages(history: PlayerHistory) -> list[dict]:
+    """The member's percentage in each session of the finished tournaments of ``history``
+    (its section's ranking), oldest first, with every ranked line's average percentage in
+    the same session: the club's average that evening (two queries)."""
+    entry_ids = [row["entry_id"] for row in history.rows if not row["tournament"].in_progress]
+    mine = list(StoredRanking.objects.filter(
+        entry_id__in=entry_ids, scope=RankingScope.SECTION, percentage__isnull=False).values(
+        "session_id", "session__number", "tournament__name", "tournament__date",
+        "tournament__session_count", "percentage"))
+    averages = dict(StoredRanking.objects.filter(
+        session_id__in={m["session_id"] for m in mine}, scope=RankingScope.SECTION,
+        percentage__isnull=False).values("session_id").annotate(average=Avg("percentage"))
+        .values_list("session_id", "average"))
+    points = []
+    for m in mine:
+        name = m["tournament__name"]
+        if m["tournament__session_count"] > 1:
+            name = f"{name} · {m['session__number']}"
+        average = averages.get(m["session_id"])
+        points.append({"date": m["tournament__date"], "number": m["session__number"],
+                       "name": name, "percentage": m["percentage"],
+                       "club_average": None if average is None
+                       else Decimal(average).quantize(Decimal("0.01"))})
+    return sorted(points, key=lambda p: (p["date"], p["number"]))
 
 
 def _mean(values: list[Decimal]) -> Decimal | None:

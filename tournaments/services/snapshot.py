@@ -49,6 +49,7 @@ class Player(_Frozen):
     last_name: str
     licence: str
     guest: bool
+    master_points: Decimal | None = None  # awarded in this event (``services.master_points``)
 
 
 @dataclass(frozen=True)

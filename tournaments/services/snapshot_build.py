@@ -20,6 +20,7 @@ from ..models import (
     Board,
     EntryPlayer,
     EventType,
+    PointsAward,
     RankingScope,
     Result,
     ResultStatus,
@@ -109,11 +110,13 @@ def _event_info(tournament: Tournament) -> EventInfo:
 
 def _players(tournament: Tournament) -> dict[int, list[Player]]:
     out: dict[int, list[Player]] = defaultdict(list)
+    awarded = dict(PointsAward.objects.filter(tournament=tournament)
+                   .values_list("member_id", "points"))
     for ep in (EntryPlayer.objects.filter(entry__tournament=tournament, active=True)
                .select_related("member").order_by("entry_id", "seat")):
         m = ep.member
         out[ep.entry_id].append(Player(m.full_name, m.first_name, m.last_name,
-                                       m.licence_number, m.is_guest))
+                                       m.licence_number, m.is_guest, awarded.get(m.pk)))
     return out
 
 

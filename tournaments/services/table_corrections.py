@@ -8,30 +8,27 @@ correction, ``entry.correct_result`` or an adjusted score) or by keeping the res
 entered (``keep_disputed``). Once the director has touched a line the table can change
 nothing more on it.
 
-Nothing here adds a column: what a board's state is (entered, confirmed, disputed,
-corrected by the director) follows from the result and its audit trail, which records
-every table correction and dispute with the device that made it.
+A board's state (entered, confirmed, disputed, corrected by the director) follows from the
+result and its audit trail, which records every table correction and dispute with the device
+that made it. It is stored on the result (``Result.board_state``) so pages read it without
+the trail: ``follow`` works it out again whenever a result or its trail is written (the
+receivers are connected in ``TournamentsConfig.ready``).
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from ..models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
+from ..models import AuditAction, AuditEntry, BoardState, Result, ResultStatus, TableCode
 from . import reclassification
 from .entry import normalise_lead, scored
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
 
-ENTERED, CONFIRMED, DISPUTED, CORRECTED = "entered", "confirmed", "disputed", "corrected"
-STATE_LABELS = {
-    ENTERED: pgettext_lazy("board state", "Entered"),
-    CONFIRMED: gettext_lazy("Confirmed"),
-    DISPUTED: gettext_lazy("Disputed"),
-    CORRECTED: gettext_lazy("Corrected by the director"),
-}
+ENTERED, CONFIRMED, DISPUTED, CORRECTED = (BoardState.ENTERED.value, BoardState.CONFIRMED.value,
+                                           BoardState.DISPUTED.value, BoardState.CORRECTED.value)
+STATE_LABELS = dict(BoardState.choices)
 MAX_REASON = 500
 # The director's actions on a line: after any of them the table may change nothing.
 DIRECTOR_ACTIONS = (AuditAction.CORRECTED, AuditAction.ADJUSTED, AuditAction.RESOLVED,
@@ -66,16 +63,52 @@ def _state(row: Result, history: list[tuple[str, bool]]) -> str:
 
 
 def states(results) -> dict[int, str]:
-    """Each result's state (one query for all): ``entered``, ``confirmed``, ``disputed``
+    """Each result's state, as stored (no query): ``entered``, ``confirmed``, ``disputed``
     (the opponents rejected it and the director has not ruled) or ``corrected`` (the
     director changed it or awarded an adjusted score)."""
-    rows = [r for r in results if r is not None]
-    history = _history(r.pk for r in rows)
-    return {r.pk: _state(r, history[r.pk]) for r in rows}
+    return {r.pk: r.board_state for r in results if r is not None}
 
 
 def state_of(result: Result) -> str:
-    return states([result])[result.pk]
+    return Result.objects.values_list("board_state", flat=True).get(pk=result.pk)
+
+
+def follow(result_ids) -> dict[int, str]:
+    """Work out the state of these results again from their rows and trails and store the
+    ones that changed (two queries, and one update per changed state); returns them all."""
+    rows = list(Result.objects.filter(pk__in=list(result_ids)).only(
+        "pk", "adjustment", "confirmed", "board_state"))
+    history = _history(r.pk for r in rows)
+    changed: dict[str, list[int]] = {}
+    found = {}
+    for r in rows:
+        found[r.pk] = state = _state(r, history[r.pk])
+        if state != r.board_state:
+            changed.setdefault(state, []).append(r.pk)
+    for state, pks in changed.items():
+        Result.objects.filter(pk__in=pks).update(board_state=state)
+    return found
+
+
+def result_saved(sender, instance: Result, created: bool, raw: bool = False, **kwargs) -> None:
+    """``post_save`` of a result: a new row's state needs no trail."""
+    if raw:
+        return
+    if created:
+        state = instance.fresh_state()
+        if state != instance.board_state:
+            Result.objects.filter(pk=instance.pk).update(board_state=state)
+            instance.board_state = state
+        return
+    instance.board_state = follow([instance.pk]).get(instance.pk, instance.board_state)
+
+
+def audit_saved(sender, instance: AuditEntry, created: bool, raw: bool = False,
+                **kwargs) -> None:
+    """``post_save`` of an audit entry about a result: a dispute, a table's correction or
+    the director's action may change its state."""
+    if created and not raw and instance.result_id is not None:
+        follow([instance.result_id])
 
 
 def dispute_reason(result: Result) -> str:

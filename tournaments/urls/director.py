@@ -12,6 +12,9 @@ from ..views import (
     director_sessions,
     director_setup,
     online_entry,
+    points,
+    results_mail,
+    table_money,
     teams_director,
     teams_knockout,
 )
@@ -28,6 +31,9 @@ urlpatterns = [
     path("<int:pk>/publish/provisional/", director.publish_provisional,
          name="publish_provisional"),
     path("<int:pk>/publish/final/", director.publish_final, name="publish_final"),
+    path("<int:pk>/points/award/", points.award, name="points_award"),
+    path("<int:pk>/mail/", results_mail.preview, name="results_mail"),
+    path("<int:pk>/mail/send/", results_mail.send, name="results_mail_send"),
     path("<int:pk>/registrations/", online_entry.director_list, name="registrations"),
     path("<int:pk>/registrations/take/", online_entry.take_into_session,
          name="registrations_take"),
@@ -60,6 +66,13 @@ urlpatterns = [
          name="board_conditions"),
     path("sections/<int:pk>/boards/import/", director_setup.pbn_import, name="pbn_import"),
     path("sections/<int:pk>/boards/deal/", director_setup.deal, name="deal"),
+    # table money: the door list and the cash sheet
+    path("sessions/<int:pk>/fees/", table_money.door, name="table_fees"),
+    path("fees/<int:pk>/pay/", table_money.fee_pay, name="fee_pay"),
+    path("fees/<int:pk>/refund/", table_money.fee_refund, name="fee_refund"),
+    path("sessions/<int:pk>/cash/", table_money.sheet, name="cash_sheet"),
+    path("sessions/<int:pk>/cash/close/", table_money.sheet_close, name="cash_close"),
+    path("sessions/<int:pk>/cash/reopen/", table_money.sheet_reopen, name="cash_reopen"),
     # print views
     path("sections/<int:pk>/print/tables/", director_print.table_cards, name="print_tables"),
     path("sections/<int:pk>/print/pairs/", director_print.pair_cards, name="print_pairs"),

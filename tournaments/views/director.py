@@ -29,12 +29,12 @@ from ..filters import AuditFilter
 from ..forms.director import (
     EntryForm,
     GuestForm,
-    PublishForm,
     SubstituteForm,
     TournamentForm,
     WithdrawForm,
     add_service_error,
 )
+from ..forms.results import PublishForm
 from ..models import (
     Entry,
     EntryPlayer,
@@ -42,7 +42,15 @@ from ..models import (
     EventType,
     Tournament,
 )
-from ..services import audit_log, online_entry, publish, registration, setup
+from ..services import (
+    audit_log,
+    master_points,
+    online_entry,
+    publish,
+    registration,
+    results_mail,
+    setup,
+)
 from ..services.errors import TournamentError
 from .director_common import get_tournament, law_link
 
@@ -109,10 +117,13 @@ def tournament_detail(request, pk):
         "entry_count": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
         "publish_form": PublishForm(),
         "period_over": publish.correction_period_over(tournament),
+        "points_awarding": master_points.awarded(tournament),
+        "points_awards": master_points.tournament_awards(tournament),
         "registrations": online_entry.live_registrations(tournament),
         "registration_places": online_entry.places(tournament),
         "registrations_to_take": online_entry.placed(tournament)
         .filter(entry__isnull=True).count(),
+        "mail_state": results_mail.mail_state(tournament),
     })
 
 

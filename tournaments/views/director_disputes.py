@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.permissions import director_required
 
-from ..forms.director import ReasonForm
+from ..forms.results import ReasonForm
 from ..models import Result
 from ..services import table_corrections
 from ..services.errors import TournamentError

@@ -13,24 +13,25 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
+from clubsite.params import int_param
 from clubsite.permissions import director_required
 from clubsite.redirects import safe_next
 
-from ..forms.director import (
-    AdjustmentForm,
-    PenaltyForm,
-    ReasonForm,
-    ResultForm,
-    add_service_error,
-)
-from ..models import Entry, Penalty, Result, ResultStatus, Seating
+from ..forms.adjustments import AdjustmentForm
+from ..forms.director import LateEntryForm, add_service_error
+from ..forms.results import PenaltyForm, ReasonForm, ResultForm
+from ..models import BoardState, Entry, EntryStatus, Penalty, Result, ResultStatus, Seating
 from ..services import (
+    board_grid,
     corrections,
+    late_pairs,
     plan,
     progress,
     publish,
+    registration,
     revisions,
 )
 from ..services import entry as entry_service
@@ -41,13 +42,27 @@ from .director_disputes import dispute_context as _dispute_context
 from .director_disputes import disputes_for_console
 
 POLL_SECONDS = 5
+BOARD_STATE_WORDS = {board_grid.MISSING: pgettext_lazy("board state", "Missing"),
+                     **dict(BoardState.choices)}
 
 
 def _line_url(section_id, rnd, table, board) -> str:
     return reverse("director:line", args=[section_id, rnd, table, board])
 
 
-def _console_context(session):
+def _board_grid(session, round_number):
+    """The per-board grid of a round, each cell with its line's link and words."""
+    grid = board_grid.board_grid(session, round_number)
+    rows = [{"row": row, "cells": [
+        {"cell": c, "label": BOARD_STATE_WORDS[c.state],
+         "url": _line_url(c.section_id, grid.round, row.table, c.board)} for c in row.cells]}
+        for row in grid.rows]
+    return {"board_grid": grid, "board_rows": rows,
+            "board_legend": [(state, BOARD_STATE_WORDS[state], grid.counts[state])
+                             for state in board_grid.STATE_ORDER]}
+
+
+def _console_context(session, round_number=None):
     state = progress.session_progress(session)
     sections = {s.letter: s for s in session.sections.all()}
     ids = set(state.conflicts) | set(state.unconfirmed) | {s.result_id for s in state.suspicious}
@@ -92,6 +107,7 @@ def _console_context(session):
                         if i in rows],
         "round_minutes": sorted(state.round_minutes.items()),
         "poll": POLL_SECONDS,
+        **_board_grid(session, round_number),
     }
 
 
@@ -99,11 +115,32 @@ def _console_context(session):
 def console(request, pk):
     """The live console; htmx asks for the body alone every few seconds."""
     session = get_session(pk)
-    context = _console_context(session)
+    chosen = int_param(request.GET, "round")
+    context = _console_context(session, chosen)
+    context["chosen_round"] = chosen
     if request.htmx:
         return render(request, "tournaments/director/_console_body.html", context)
     context["line_form_sections"] = session.sections.order_by("letter")
+    context["late_forms"] = _late_forms(session) if session.is_running else []
     return render(request, "tournaments/director/console.html", context)
+
+
+def _late_forms(session):
+    """A form per section with a free place (a phantom's) while an active pair is unseated:
+    the late pair takes the place from the round in play."""
+    seated = Seating.objects.filter(session=session).values("entry_id")
+    waiting = Entry.objects.filter(tournament_id=session.tournament_id,
+                                   status=EntryStatus.ACTIVE).exclude(pk__in=seated)
+    if not waiting.exists():
+        return []
+    forms = []
+    for section in session.sections.order_by("letter"):
+        places = registration.free_places(section) if section.movement else []
+        if places:
+            forms.append({"section": section, "form": LateEntryForm(
+                entries=waiting, places=places,
+                initial={"from_round": late_pairs.rounds_in_play(section)})})
+    return forms
 
 
 @director_required

@@ -3,13 +3,16 @@ hand), seating, late pairs, the number of rounds, the start; and the boards (con
 PBN import, dealing, double-dummy analysis)."""
 
 from django.contrib import messages
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubsite.params import int_param
 from clubsite.permissions import director_required
+from clubsite.redirects import safe_next
 
 from ..forms.director import (
     BoardConditionsForm,
@@ -23,7 +26,7 @@ from ..forms.director import (
 from ..imports.dealer_dup import DealerFileError, read_dup
 from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
 from ..movements import MovementError, advise
-from ..services import advice, plan, registration, section_movements, setup
+from ..services import advice, late_pairs, plan, registration, section_movements, setup
 from ..services import boards as board_service
 from ..services.errors import TournamentError
 from ..tasks import analyse_session_boards
@@ -229,15 +232,22 @@ def late_entry(request, pk):
     if form.is_valid():
         number, line = form.chosen_place()
         try:
-            seat = registration.add_late_entry(section, form.cleaned_data["entry"], user=request.user,
-                                        number=number, direction=line)
+            seat, unplayed = late_pairs.seat_late_pair(
+                section, form.cleaned_data["entry"], user=request.user, number=number,
+                direction=line, from_round=form.cleaned_data["from_round"] or 1)
         except TournamentError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("Late pair seated as %(place)s.") % {"place": seat.label})
+            if unplayed:
+                messages.info(request, ngettext(
+                    "%(n)s board it passed is scored as not played.",
+                    "%(n)s boards it passed are scored as not played.", unplayed)
+                    % {"n": unplayed})
     else:
         messages.error(request, _("Choose the late pair and a free place."))
-    return redirect("director:session", section.session_id)
+    return HttpResponseRedirect(safe_next(
+        request, reverse("director:session", args=[section.session_id])))
 
 
 @director_required

@@ -35,6 +35,7 @@ from ..models import EventType, Section
 from ..services import (
     board_visibility,
     board_words,
+    master_points,
     player_history,
     reclassification,
     results,
@@ -42,7 +43,7 @@ from ..services import (
 )
 from ..services.season_ranking import season_ranking as build_season_ranking
 from ..tables import SeasonRankingTable, ranking_table
-from . import conditional
+from . import charts, conditional
 
 LINE_NAMES = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West"), "": ""}
 
@@ -125,7 +126,9 @@ def _tables(request, groups, imps: bool, link, individual: bool = False,
         table = ranking_table(group.rows, imps, prefix=prefix, individual=individual, vps=vps)
         RequestConfig(request, paginate=False).configure(table)
         out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
-                    "table": table})
+                    "table": table, "chart": charts.ranking(
+                        group.rows, group.direction,
+                        str(LINE_NAMES[group.direction]) or _("Ranking"), imps=imps, vps=vps)})
     return out
 
 
@@ -333,6 +336,7 @@ def board(request, slug, session, pool, number):
         "next": numbers[at + 1] if at + 1 < len(numbers) else None,
         "strains": board_words.strain_headers(),
         "highlight": str(int_param(request.GET, "pair") or ""),
+        "chart": charts.board(number, data.frequencies, imps=data.imps),
     })
 
 
@@ -340,18 +344,22 @@ def board(request, slug, session, pool, number):
 def player(request, pk):
     """A player's tournaments (partner, percentage, place), average and partners."""
     member = get_object_or_404(Member, pk=pk)
+    master_points.award_due()
     history = player_history.player_history(member, request.user)
     if not history.rows and not request.user.is_authenticated:
         raise Http404(_("No results for this player."))
     return render(request, "tournaments/results/player.html", {
         "history": history, "is_me": player_history.member_for(request.user) == member,
+        "chart": charts.history(player_history.session_percentages(history)),
     })
 
 
 @public
 def season_ranking(request, pk=None):
-    """The club's ranking for a season under its rule (sortable)."""
+    """The club's ranking for a season under its rule (sortable), and beside it the
+    players' master points of the season."""
     season = get_object_or_404(Season, pk=pk) if pk else Season.current()
+    master_points.award_due()
     ranking = build_season_ranking(season, request.user)
     rows = ranking.rows()
     for row in rows:
@@ -361,5 +369,6 @@ def season_ranking(request, pk=None):
     RequestConfig(request, paginate=False).configure(table)
     return render(request, "tournaments/results/season.html", {
         "ranking": ranking, "table": table,
+        "points": master_points.season_points(season, request.user),
         "seasons": Season.objects.filter(start__lte=timezone.localdate()).order_by("-start")[:6],
     })

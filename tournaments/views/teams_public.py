@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_tables2 import RequestConfig
 
+from clubsite.params import int_param
 from clubsite.permissions import public
 
 from ..models import SessionStatus, TeamMatch, TeamScoring
@@ -34,6 +35,7 @@ from ..services import (
 )
 from ..services.adjustments import describe
 from ..services.teams_scoring import POINT_UNITS
+from . import charts
 from .director_common import contract_html
 
 UNIT_HEADERS = {
@@ -132,9 +134,13 @@ def standings(request, slug):
     upcoming = None
     if team_schedule.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
         upcoming = rounds[-1].round
+    chart, chosen = charts.team(team_standings.running_totals(session), rows,
+                                int_param(request.GET, "team"),
+                                str(units["unit_header"] or _("Points")))
     return render(request, "tournaments/teams/standings.html", {
         **_status(tournament), "session": session, "table": table, "rounds": rounds,
-        **units, "upcoming": upcoming,
+        **units, "upcoming": upcoming, "chart": chart, "chosen": chosen,
+        "teams": sorted(rows, key=lambda r: r["number"]),
     })
 
 

@@ -1,0 +1,132 @@
+"""The board state stored on each result: it follows every way a result and its audit trail
+change, existing rows get it from the migration, and the console's grid reads it per table
+and board of a round."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from test_table_corrections import code, saved
+
+from tournaments.models import AuditAction, AuditEntry, BoardState, Result
+from tournaments.services import board_grid, corrections, entry, table_corrections
+
+pytestmark = pytest.mark.django_db
+
+
+def derived() -> dict[int, str]:
+    """Every result's state worked out from its trail, as before it was stored."""
+    rows = list(Result.objects.all())
+    history = table_corrections._history(r.pk for r in rows)
+    return {r.pk: table_corrections._state(r, history[r.pk]) for r in rows}
+
+
+def stored() -> dict[int, str]:
+    return dict(Result.objects.values_list("pk", "board_state"))
+
+
+def test_the_stored_state_follows_every_change(mitchell_session, director):
+    table_code = code(mitchell_session, 1)
+    entered = saved(mitchell_session, board=1)
+    confirmed = entry.confirm_result(saved(mitchell_session, board=2), table_code=table_code)
+    disputed = saved(mitchell_session, table=2, board=3)
+    table_corrections.dispute_at_table(disputed, table_code=code(mitchell_session, 2),
+                                       reason="Fueron 9 bazas")
+    kept = saved(mitchell_session, table=2, board=4)
+    table_corrections.dispute_at_table(kept, table_code=code(mitchell_session, 2),
+                                       reason="No")
+    table_corrections.keep_disputed(kept, user=director, reason="Las bazas están bien")
+    fixed = saved(mitchell_session, table=3, board=5)
+    corrections.correct_result(fixed, user=director, contract="3N", declarer="S", tricks=9,
+                               reason="Planilla")
+    adjusted = corrections.adjust_score(
+        user=director, section=mitchell_session, round=1, table=3, board=6,
+        adjustment={"kind": "artificial", "ns": 60, "ew": 40}, reason="Tarde", law="12C2")
+    expected = {entered.pk: BoardState.ENTERED, confirmed.pk: BoardState.CONFIRMED,
+                disputed.pk: BoardState.DISPUTED, kept.pk: BoardState.CONFIRMED,
+                fixed.pk: BoardState.CORRECTED}
+    assert {pk: stored()[pk] for pk in expected} == expected
+    assert Result.objects.get(pk=adjusted.pk).board_state == BoardState.CORRECTED
+    assert stored() == derived()
+    # reading states needs no query: they are on the rows
+    rows, expected = list(Result.objects.all()), stored()
+    with CaptureQueriesContext(connection) as queries:
+        assert table_corrections.states(rows) == expected
+    assert len(queries) == 0
+
+
+def test_the_migration_fills_existing_rows_from_their_trail(mitchell_session, director):
+    disputed = saved(mitchell_session, table=2, board=3)
+    table_corrections.dispute_at_table(disputed, table_code=code(mitchell_session, 2),
+                                       reason="Fueron 9 bazas")
+    fixed = saved(mitchell_session, table=3, board=5)
+    corrections.correct_result(fixed, user=director, contract="3N", declarer="S", tricks=9,
+                               reason="Planilla")
+    plain = entry.confirm_result(saved(mitchell_session, board=2),
+                                 table_code=code(mitchell_session, 1))
+    before = stored()
+    Result.objects.update(board_state=BoardState.ENTERED)  # as the new column starts
+    migration = importlib.import_module("tournaments.migrations.0016_result_board_state")
+    migration.fill(apps, None)
+    assert stored() == before == derived()
+    assert before[plain.pk] == BoardState.CONFIRMED
+
+
+def test_an_imported_row_starts_from_its_own_fields():
+    assert Result(adjustment={"kind": "artificial"}).fresh_state() == BoardState.CORRECTED
+    assert Result(confirmed=True).fresh_state() == BoardState.CONFIRMED
+    assert Result().fresh_state() == BoardState.ENTERED
+
+
+def test_the_grid_shows_each_table_and_board_of_a_round(mitchell_session, director):
+    section = mitchell_session
+    session = section.session
+    empty = board_grid.board_grid(session)
+    assert empty.round == 1 and empty.rounds == tuple(range(1, 8))
+    assert len(empty.rows) == 7 and all(len(r.cells) == 2 for r in empty.rows)
+    assert empty.counts["missing"] == 14
+    row = saved(section, table=1, round_=1, board=1)
+    table_corrections.dispute_at_table(row, table_code=code(section, 1), reason="No")
+    later = saved(section, table=1, round_=2, board=section.movement["rounds"][1]["tables"][0]
+                  ["boards"][0])
+    grid = board_grid.board_grid(session)  # the latest round with a result
+    assert grid.round == 2
+    (first,) = [c for r in grid.rows if r.table == 1 for c in r.cells if c.state != "missing"]
+    assert (first.board, first.state) == (later.board.number, BoardState.ENTERED)
+    one = board_grid.board_grid(session, 1)
+    cells = {(r.table, c.board): c.state for r in one.rows for c in r.cells}
+    assert cells[(1, 1)] == BoardState.DISPUTED and cells[(1, 2)] == "missing"
+    assert one.counts[BoardState.DISPUTED] == 1 and one.counts["missing"] == 13
+    assert board_grid.board_grid(session, 99).round == 2  # no such round: the latest
+
+
+@pytest.mark.parametrize("language, word", [("es", "Rechazado"), ("pt", "Contestado"),
+                                            ("en", "Disputed")])
+def test_the_console_draws_the_grid(director_client, mitchell_session, language, word):
+    section = mitchell_session
+    row = saved(section, table=1, round_=1, board=1)
+    table_corrections.dispute_at_table(row, table_code=code(section, 1), reason="No")
+    director_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = reverse("director:console", args=[section.session.pk])
+    html = director_client.get(url).content.decode()
+    assert 'id="board-state-grid"' in html
+    assert html.count('class="board-cell state-') == 14
+    assert 'data-board="1" data-state="disputed"' in html and word in html
+    assert reverse("director:line", args=[section.pk, 1, 1, 1]) in html
+    # another round, and a round that is not one
+    assert 'data-round="3"' in director_client.get(url, {"round": 3}).content.decode()
+    assert 'data-round="1"' in director_client.get(url, {"round": "x"}).content.decode()
+    polled = director_client.get(url, {"round": 3}, HTTP_HX_REQUEST="true").content.decode()
+    assert "?round=3" in polled and 'data-round="3"' in polled
+
+
+def test_audit_entries_of_other_kinds_leave_the_state(mitchell_session, director):
+    row = saved(mitchell_session)
+    AuditEntry.objects.create(tournament_id=mitchell_session.session.tournament_id,
+                              session=mitchell_session.session, result=row,
+                              action=AuditAction.PENALTY, user=director)
+    assert Result.objects.get(pk=row.pk).board_state == BoardState.ENTERED

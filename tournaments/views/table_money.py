@@ -1,0 +1,144 @@
+"""Table money at the session: the door list where the director (or the secretary) marks
+each player's fee paid, and the session's cash sheet the secretary reconciles and closes.
+
+Views speak HTTP and check the role; the rules are in ``services.table_fees`` and
+``services.cash_sheet``.
+"""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.permissions import (
+    Role,
+    has_role,
+    secretary_or_director_required,
+    secretary_required,
+)
+
+from ..forms.director import add_service_error
+from ..forms.money import CloseSheetForm, ReasonForm, RefundForm
+from ..models import TableFee, TableMethod
+from ..services import cash_sheet, table_fees
+from ..services.errors import TournamentError
+from .director_common import get_session
+
+
+def _door_context(request, session, **extra):
+    fees = table_fees.charge_session(session)
+    balances = table_fees.balances_of(f.member_id for f in fees if f.is_due)
+    rows = [{"fee": f, "balance": balances.get(f.member_id)} for f in fees]
+    return {"session": session, "tournament": session.tournament, "rows": rows,
+            "figures": cash_sheet.figures(session), "sheet": cash_sheet.sheet_of(session),
+            "closed": cash_sheet.is_closed(session),
+            "methods": [m for m in TableMethod],
+            "is_secretary": has_role(request.user, Role.SECRETARY), **extra}
+
+
+@secretary_or_director_required
+def door(request, pk):
+    """Every player of the session with their fee: tap how they paid."""
+    session = get_session(pk)
+    return render(request, "tournaments/money/door.html", _door_context(request, session))
+
+
+def _back(request, fee):
+    url = reverse("director:table_fees", args=[fee.session_id])
+    return redirect(f"{url}#fee-{fee.pk}")
+
+
+@secretary_or_director_required
+@require_POST
+def fee_pay(request, pk):
+    fee = get_object_or_404(TableFee.objects.select_related("member"), pk=pk)
+    method = request.POST.get("method", "")
+    try:
+        fee = table_fees.pay(fee, method, user=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(name)s paid %(amount)s (%(method)s).") % {
+            "name": fee.member.full_name, "amount": table_fees.shown(fee.amount),
+            "method": fee.get_method_display()})
+    return _back(request, fee)
+
+
+@secretary_or_director_required
+@require_POST
+def fee_refund(request, pk):
+    fee = get_object_or_404(TableFee.objects.select_related("member"), pk=pk)
+    form = RefundForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        fee = table_fees.refund(fee, user=request.user, reason=reason)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(name)s's payment was undone: the fee is due again.")
+                         % {"name": fee.member.full_name})
+    return _back(request, fee)
+
+
+def _sheet_page(request, session, *, close_form=None, reopen_form=None, status=200):
+    figures = cash_sheet.figures(session)
+    sheet = cash_sheet.sheet_of(session)
+    if close_form is None:
+        collected = figures.by_method()
+        close_form = CloseSheetForm(initial={
+            "counted_cash": collected[TableMethod.CASH],
+            "counted_card": collected[TableMethod.CARD],
+            "counted_transfer": collected[TableMethod.TRANSFER]})
+    return render(request, "tournaments/money/sheet.html", {
+        "session": session, "tournament": session.tournament, "figures": figures,
+        "sheet": sheet, "closed": bool(sheet and sheet.is_closed),
+        "close_form": close_form, "reopen_form": reopen_form or ReasonForm(),
+        "is_secretary": has_role(request.user, Role.SECRETARY),
+        "trail": session.tournament.audit_entries.filter(
+            session=session, action__in=["cash_closed", "cash_reopen"]).select_related(
+            "user")[:20],
+    }, status=status)
+
+
+@secretary_or_director_required
+def sheet(request, pk):
+    """The session's cash sheet: expected, collected by method, missing; closing it."""
+    session = get_session(pk)
+    table_fees.charge_session(session)
+    return _sheet_page(request, session)
+
+
+@secretary_required
+@require_POST
+def sheet_close(request, pk):
+    session = get_session(pk)
+    form = CloseSheetForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        counted = {TableMethod.CASH: data["counted_cash"], TableMethod.CARD: data["counted_card"],
+                   TableMethod.TRANSFER: data["counted_transfer"]}
+        try:
+            cash_sheet.close(session, counted=counted, user=request.user, note=data["note"])
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("The cash sheet is closed; its fees are locked."))
+            return redirect("director:cash_sheet", session.pk)
+    return _sheet_page(request, session, close_form=form, status=400)
+
+
+@secretary_required
+@require_POST
+def sheet_reopen(request, pk):
+    session = get_session(pk)
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        try:
+            cash_sheet.reopen(session, user=request.user, reason=form.cleaned_data["reason"])
+        except TournamentError as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, _("The cash sheet is open again."))
+            return redirect("director:cash_sheet", session.pk)
+    return _sheet_page(request, session, reopen_form=form, status=400)
