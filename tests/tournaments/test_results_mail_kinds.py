@@ -76,7 +76,8 @@ def test_a_teams_event_mails_each_player_their_teams_line(demo_club, monkeypatch
 def test_an_individual_mails_each_player_their_own_line(demo_club, monkeypatch, movements):
     solo = _build(demo_club, monkeypatch, movements, "individual-de-otono")
     shown = _english_drafts(solo)  # one session: the individual ranks in its section
-    assert len(shown.drafts) == 16
+    assert len(shown.drafts) + len(shown.left_out) == 16  # the others have no address
+    assert {str(why) for _m, why in shown.left_out} <= {"no e-mail address"}
     for draft in shown.drafts:
         entry = draft.member.entry_seats.get(entry__tournament=solo).entry
         row = StoredRanking.objects.get(tournament=solo, entry=entry)
