@@ -6,6 +6,7 @@ line, not a session's, and a scorecard link for each session played)."""
 import pytest
 from django.core import mail
 from django.utils import translation
+from django.utils.formats import number_format
 
 from clubsite.models import Member
 from tournaments import demo
@@ -65,8 +66,10 @@ def test_a_teams_event_mails_each_player_their_teams_line(demo_club, monkeypatch
     shown = _check_event_kind(swiss, entries=8)
     draft = shown.drafts[0]
     _entry, row, _count = _event_line(swiss, draft.member)
-    assert draft.line["points"] == (row.exact or str(row.points))  # the VPs, no percentage
-    assert draft.line["percentage"] == ""
+    assert draft.line["percentage"] == ""  # the VPs, not the IMPs won-lost nor a fraction
+    assert draft.line["points"] == str(row.points)
+    assert f"{number_format(row.points, 2)} VPs\n" in draft.body and "E+" not in draft.body
+    assert "Your ranking: " in draft.body and "overall" not in draft.body
     # every player of a team has the same line: the fifth player of Los Ases too
     ases = [d for d in shown.drafts if d.member.entry_seats.get(
         entry__tournament=swiss).entry.name == "Los Ases"]
@@ -95,7 +98,7 @@ def test_an_individual_mails_each_player_their_own_line(demo_club, monkeypatch, 
 def two_sessions(members, pairs, director):
     from multisession import make_event, play, seat
 
-    tournament, _entries = make_event(members, pairs, sessions=2, sections=1, tables=3,
+    tournament, _entries = make_event(members, pairs, sessions=2, sections=1, tables=3, rounds=3,
                                       name="Dos sesiones")
     play(tournament.sessions.get(number=1))
     seat(tournament.sessions.get(number=2), "same", director)
@@ -117,7 +120,8 @@ def test_a_two_session_tournament_mails_the_overall_line(two_sessions):
         assert (draft.line["place"], draft.line["count"]) == (row.place, 6)
         assert draft.line["percentage"] == f"{row.percentage:.2f}"
         assert draft.line["direction"] == ""  # the overall ranking has no NS/EW line
-        assert f"Your ranking: {line_text(draft.line)}\n" in draft.body
+        assert 0 < row.percentage < 100
+        assert f"Your overall ranking: {line_text(draft.line)}\n" in draft.body
         for number in (1, 2):
             assert f"{BASE}/results/{two_sessions.slug}/{number}/pair/{entry.pk}/" in draft.body
         assert f"{BASE}/results/{two_sessions.slug}/pdf/" in draft.body
