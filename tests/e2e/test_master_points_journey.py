@@ -7,23 +7,36 @@ import random
 from decimal import Decimal
 
 import pytest
+from django.db.models import Sum
 from e2e_helpers import choose_language, fits_its_box, login, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from tournaments import demo
-from tournaments.models import AuditAction, AuditEntry, PointsAward, PointsScaleRow
+from tournaments.models import (
+    AuditAction,
+    AuditEntry,
+    PointsAward,
+    PointsAwarding,
+    PointsScaleRow,
+)
 from tournaments.services import setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MESSAGES = {
     "es": {"negative": "Los puntos no pueden ser negativos.", "overlap": "se solapan",
-           "saved": "Escala de puntos máster guardada.", "points": "Puntos máster"},
+           "saved": "Escala de puntos máster guardada.", "points": "Puntos máster",
+           "earlier": "1 torneo de esta temporada recibió sus puntos con una escala anterior",
+           "again": "Otorgar los puntos de nuevo"},
     "pt": {"negative": "Os pontos não podem ser negativos.", "overlap": "sobrepõem-se",
-           "saved": "Tabela de pontos de mestre guardada.", "points": "Pontos de mestre"},
+           "saved": "Tabela de pontos de mestre guardada.", "points": "Pontos de mestre",
+           "earlier": "1 torneio desta época recebeu os pontos com uma tabela anterior",
+           "again": "Atribuir os pontos de novo"},
     "en": {"negative": "Points cannot be negative.", "overlap": "overlap",
-           "saved": "Master points scale saved.", "points": "Master points"},
+           "saved": "Master points scale saved.", "points": "Master points",
+           "earlier": "1 tournament of this season was awarded with an earlier scale",
+           "again": "Award the points again"},
 }
 
 
@@ -104,6 +117,38 @@ def director_publishes_and_awards(page, base, tournament, name):
     assert AuditEntry.objects.filter(tournament=tournament, action=AuditAction.POINTS).exists()
 
 
+def scale_changes_and_the_director_awards_again(secretary, director, base, tournament,
+                                               language, name):
+    """The secretary raises the first place's points: the scale page names the tournament
+    awarded with the earlier scale; the director awards it again from its page."""
+    text = MESSAGES[language]
+    before = PointsAward.objects.filter(tournament=tournament).aggregate(s=Sum("points"))["s"]
+    secretary.goto(f"{base}/")
+    secretary.click("#points-scale-link")
+    secretary.wait_for_selector("#scale-form")
+    assert secretary.locator("#earlier-scale").count() == 0
+    first = next(i for i in range(4) if secretary.input_value(f"#id_rows-{i}-place") == "1")
+    assert secretary.input_value(f"#id_rows-{first}-points") in ("4", "4,00", "4.00")
+    secretary.fill(f"#id_rows-{first}-points", "6")
+    secretary.click("#scale-save")
+    secretary.wait_for_selector(".message.success")
+    assert text["earlier"] in secretary.inner_text("#earlier-scale")
+    assert tournament.name in secretary.inner_text("#earlier-list")
+    no_sideways_scroll(secretary)
+    screenshot(secretary, f"{name}-3b-earlier-scale")
+    director.goto(f"{base}/director/{tournament.pk}/")
+    assert director.inner_text("#points-award") == text["again"]
+    director.click("#points-award")
+    director.wait_for_selector(".message.success")
+    assert PointsAwarding.objects.get(tournament=tournament).times == 2
+    after = PointsAward.objects.filter(tournament=tournament).aggregate(s=Sum("points"))["s"]
+    assert after == before + 2  # the winners' 6 points instead of 4, shared
+    screenshot(director, f"{name}-4b-director-awarded-again")
+    secretary.reload()
+    secretary.wait_for_selector("#scale-form")
+    assert secretary.locator("#earlier-scale").count() == 0
+
+
 def player_reads_points_on_a_phone(page, base, language, name):
     me = Member.objects.get(user__username="jugador")
     mine = PointsAward.objects.get(member=me)
@@ -133,13 +178,15 @@ def test_master_points_journey(live_server, new_page, language):
     base = live_server.url
     name = f"master-points-{language}"
 
-    page = new_page("desktop")
-    choose_language(page, base, language)
-    secretary_sets_the_scale(page, base, language, name)
+    secretary = new_page("desktop")
+    choose_language(secretary, base, language)
+    secretary_sets_the_scale(secretary, base, language, name)
 
     page = new_page("desktop")
     choose_language(page, base, language)
     director_publishes_and_awards(page, base, tournament, name)
+    scale_changes_and_the_director_awards_again(secretary, page, base, tournament, language,
+                                                name)
 
     page = new_page("phone")
     choose_language(page, base, language)

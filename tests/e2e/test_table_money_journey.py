@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import pytest
 from e2e_helpers import login, no_sideways_scroll, screenshot
+from playwright.sync_api import expect
 
 from clubsite.models import Category, Member, Season
 from clubsite.permissions import Role
@@ -182,6 +183,11 @@ def test_door_balance_cash_sheet_and_own_account(live_server, new_page):
     desk.click("#reopen")
     assert "Aberta" in desk.inner_text("#sheet-state")
     assert "A Rosa pagou afinal." in desk.inner_text("#sheet-trail")
+    # the last count is kept as the previous one, labelled, and no longer compared
+    assert desk.inner_text("#counted-head") == "Contagem anterior"
+    assert desk.inner_text("#line-cash td:nth-child(3)") == "9,00"
+    assert desk.inner_text("#line-cash td:last-child") == "—"
+    assert "Reaberta" in desk.inner_text("#reopened-note")
     screenshot(desk, "money-pt-desktop-reopened")
     assert list(AuditEntry.objects.filter(session=session, action__startswith="cash")
                 .order_by("id").values_list("action", flat=True)) == ["cash_closed",
@@ -215,3 +221,92 @@ def test_a_player_sees_what_they_owe(live_server, new_page):
     assert phone.locator("#unpaid-list li").count() == 2
     _fits(phone)
     screenshot(phone, "money-en-phone-owed")
+
+
+def _busy_night():
+    """Twelve pairs: two Fernández, a Fernando, and the others; three fees paid already."""
+    tournament, people = _club()
+    more = [Member.objects.create(first_name=f, last_name=last) for f, last in (
+        ("Luis", "Fernando"), ("Ana", "Fernández"), ("Marta", "Alonso"), ("Pedro", "Blanco"),
+        ("Carmen", "Castro"), ("Jorge", "Delgado"), ("Elena", "Espinosa"), ("Raúl", "Flores"),
+        ("Sara", "García"), ("Tomás", "Herrero"), ("Nuria", "Iglesias"), ("Óscar", "Jiménez"),
+        ("Paula", "León"), ("Iván", "Luna"), ("Clara", "Marín"), ("Hugo", "Navarro"),
+        ("Eva", "Ortega"), ("Diego", "Pardo"))]
+    for i in range(0, len(more), 2):
+        registration.register_entry(tournament, more[i:i + 2])
+    session = tournament.sessions.get()
+    for fee in table_fees.charge_session(session):
+        if fee.member.last_name in ("Fernando", "Alonso", "Blanco"):
+            table_fees.pay(fee, "cash")
+    return session
+
+
+def test_the_door_list_narrows_by_name_and_unpaid_with_and_without_js(live_server, new_page,
+                                                                      browser):
+    session = _busy_night()
+    base = live_server.url
+    url = f"{base}/director/sessions/{session.pk}/fees/"
+
+    # the director's phone, in Spanish, with htmx: typing narrows the list as she types
+    phone = new_page("phone")
+    _language(phone, base, "es")
+    login(phone, base, "director", PASSWORD)
+    phone.goto(url)
+    assert phone.locator("#fee-list li").count() == 24
+    phone.fill("#door-q", "fernan")
+    phone.wait_for_selector("#door-count")
+    assert phone.locator("#fee-list li").count() == 3
+    assert "3 de 24 jugadores mostrados" in phone.inner_text("#door-count")
+    assert "q=fernan" in phone.url  # a reload keeps the filter
+    _fits(phone)
+    screenshot(phone, "money-es-phone-door-search")
+    phone.check("#door-unpaid")
+    expect(phone.locator("#fee-list li")).to_have_count(2)
+    ana = f"#fee-{TableFee.objects.get(member__first_name='Ana').pk}"
+    phone.click(f"{ana} button.pay-cash")
+    assert "Ana Fernández ha pagado 5,00 (Efectivo)." in phone.inner_text(".messages")
+    assert "q=fernan" in phone.url and "unpaid=1" in phone.url
+    assert phone.locator("#fee-list li").count() == 1  # Ana paid: gone from the unpaid
+    assert phone.input_value("#door-q") == "fernan" and phone.is_checked("#door-unpaid")
+    _fits(phone)
+    screenshot(phone, "money-es-phone-door-unpaid")
+    phone.fill("#door-q", "zzz")
+    phone.wait_for_selector("#no-match")
+    assert "Ningún jugador coincide" in phone.inner_text("#no-match")
+
+    # a tablet without JavaScript, in Portuguese: the same filter by its button
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True,
+                                  java_script_enabled=False, locale="en-GB")
+    try:
+        tablet = context.new_page()
+        _language(tablet, base, "pt")
+        login(tablet, base, "director", PASSWORD)
+        tablet.goto(url)
+        tablet.check("#door-unpaid")
+        tablet.fill("#door-q", "ALONSO")
+        tablet.click("#door-filter-go")
+        tablet.wait_for_url(lambda u: "q=ALONSO" in u)
+        assert "Nenhum jogador corresponde a este filtro." in tablet.inner_text("#no-match")
+        tablet.uncheck("#door-unpaid")
+        tablet.click("#door-filter-go")
+        tablet.wait_for_selector("#fee-list")
+        assert tablet.locator("#fee-list li").count() == 1
+        assert "1 de 24 jogadores mostrados" in tablet.inner_text("#door-count")
+        _fits(tablet)
+        screenshot(tablet, "money-pt-tablet-door-nojs")
+        tablet.click("#door-show-all")
+        assert tablet.locator("#fee-list li").count() == 24
+    finally:
+        context.close()
+
+    # the secretary's desktop, in English: unpaid only
+    desk = new_page("desktop")
+    _language(desk, base, "en")
+    login(desk, base, "secretaria", PASSWORD)
+    desk.goto(url)
+    desk.check("#door-unpaid")
+    desk.wait_for_selector("#door-count")
+    assert "20 of 24 players shown" in desk.inner_text("#door-count")
+    assert desk.locator("#fee-list .fee-paid").count() == 0
+    _fits(desk)
+    screenshot(desk, "money-en-desktop-door-unpaid")

@@ -330,3 +330,28 @@ def test_a_file_with_negative_master_points_is_refused(scale, howell, director):
                                                    match="Master points must be a number"):
         usebio.import_file(bad, file_name="mal.xml")
     assert Tournament.objects.count() == count
+
+
+def test_a_scale_change_shows_which_awards_used_the_earlier_scale(scale, howell, director):
+    from clubsite.models import Season
+
+    season = Season.for_date(howell.date)
+    publish.publish_final(howell, user=director)
+    master_points.award(howell, user=director)
+    before = stored(howell)
+    assert master_points.awarded_with_earlier_scale(season) == []
+    scale.name = "Renamed"  # a new name gives no other points
+    scale.save()
+    assert master_points.awarded_with_earlier_scale(season) == []
+    first = scale.rows.get(category="pairs", place=1, min_field=1)
+    first.points += 10
+    first.save()
+    assert master_points.awarded_with_earlier_scale(season) == [howell]
+    assert stored(howell) == before  # nothing re-awarded by itself
+    master_points.award(howell, user=director)  # the director awards again
+    assert master_points.awarded_with_earlier_scale(season) == []
+    assert sum(stored(howell).values()) == sum(before.values()) + 10
+    scale.split = False  # sharing changes the points too
+    scale.save()
+    assert master_points.awarded_with_earlier_scale(season) == [howell]
+    assert master_points.awarded_with_earlier_scale(season.previous()) == []

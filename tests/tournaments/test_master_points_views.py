@@ -151,3 +151,19 @@ def test_a_directors_penalty_after_the_award_awards_the_points_again(
     assert after == {m: a.points for m, a in master_points.compute(final_howell).items()}
     assert AuditEntry.objects.filter(tournament=final_howell,
                                      action=AuditAction.POINTS).count() == 2
+
+
+def test_the_scale_page_names_the_awards_made_with_an_earlier_scale(secretary_client,
+                                                                   final_howell, director):
+    from tournaments.services import master_points
+
+    secretary_client.cookies["django_language"] = "en"
+    master_points.award(final_howell, user=director)
+    url = reverse("points:scale")
+    assert b'id="earlier-scale"' not in secretary_client.get(url).content
+    PointsScaleRow.objects.filter(place=1).update(points=8)
+    page = secretary_client.get(url).content.decode()
+    assert "1 tournament of this season was awarded with an earlier scale" in page
+    assert "Jueves" in page.split('id="earlier-list"')[1].split("</ul>")[0]
+    master_points.award(final_howell, user=director)
+    assert b'id="earlier-scale"' not in secretary_client.get(url).content

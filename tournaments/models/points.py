@@ -90,6 +90,10 @@ class PointsAwarding(models.Model):
     # the sessions' ranking versions the awards were made from ("3.1"): a re-classification
     # that leaves them as they were (the import's own) is no correction
     version = models.CharField(max_length=60, blank=True, editable=False)
+    # the scale's rows and sharing when awarded (``master_points.scale_key``): a later
+    # change of the scale shows which awards used the earlier one; "" for awards made
+    # before the key was kept
+    scale_key = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("points awarding")

@@ -7,7 +7,9 @@ unpaid. So expected = collected (all methods) + missing, whatever the order of p
 refunds. On closing the secretary gives what she counted (cash in the box, the card
 terminal's total, transfers received); a count that differs from the records, or fees left
 unpaid, need a note. A closed sheet is locked: no payment or refund until she reopens it,
-with a reason; both are in the tournament's audit trail.
+with a reason; both are in the tournament's audit trail. While reopened, the last count is
+shown as the previous count (what was in the box then, for the recount), never as this
+sheet's count nor compared with records that may have moved since.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ class MethodLine:
     label: str
     collected: Decimal
     counted: Decimal | None = None
+    # The count of the last closing while the sheet is reopened: what was in the box then,
+    # for the recount; not compared with the records that may have moved since.
+    previous: Decimal | None = None
 
     @property
     def difference(self) -> Decimal | None:
@@ -56,6 +61,7 @@ class Figures:
     players: int = 0
     unpaid: int = 0
     free: int = 0
+    reopened: bool = False
 
     @property
     def collected(self) -> Decimal:
@@ -92,17 +98,21 @@ def figures(session: Session) -> Figures:
     moved = dict(TableFeeMove.objects.filter(session=session).values("method")
                  .annotate(s=Sum("amount")).values_list("method", "s"))
     sheet = sheet_of(session)
+    closed = bool(sheet and sheet.is_closed)
     lines = []
     for method in M:
-        counted = getattr(sheet, COUNT_FIELDS[method]) if sheet and method in COUNT_FIELDS \
+        count = getattr(sheet, COUNT_FIELDS[method]) if sheet and method in COUNT_FIELDS \
             else None
         lines.append(MethodLine(method.value, str(method.label),
-                                (moved.get(method.value) or ZERO).quantize(CENT), counted))
+                                (moved.get(method.value) or ZERO).quantize(CENT),
+                                counted=count if closed else None,
+                                previous=None if closed else count))
     counts = list(fees.values_list("method", "amount"))
     return Figures(
         expected=expected, missing=missing, lines=lines, players=len(counts),
         unpaid=sum(1 for method, amount in counts if not method and amount > 0),
         free=sum(1 for _method, amount in counts if amount == 0),
+        reopened=any(line.previous is not None for line in lines),
     )
 
 

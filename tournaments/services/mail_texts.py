@@ -32,8 +32,19 @@ def line_text(line: dict | None) -> str:
     if line.get("direction"):
         text += f" ({seat_word(line['direction'])})"
     score = (f"{number_format(Decimal(line['percentage']), 2)} %" if line.get("percentage")
-             else line.get("points", ""))
+             else _points(line))
     return f"{text} · {score}" if score else text
+
+
+def _points(line: dict) -> str:
+    """"20,50 PV" (a teams event's victory points) or "12,00" (IMPs), as the reader writes
+    numbers; a line stored before points were kept as decimals is shown as it was."""
+    points = line.get("points", "")
+    try:
+        shown = number_format(Decimal(points), 2)
+    except (ArithmeticError, ValueError):
+        return points
+    return f"{shown} {_('VPs')}" if line.get("unit") == "VP" else shown
 
 
 def _side(data: dict | None) -> str:
@@ -84,13 +95,15 @@ def results_mail(*, club: str, tournament, member, language: str, line: dict | N
                        "were published.") % names, "", _("What changed:")]
             lines += [f"- {change_text(change)}" for change in changes] or [
                 f"- {_('the classification')}"]
-            lines += ["", _("Your ranking: %(old)s → %(new)s")
-                      % {"old": line_text(old), "new": line_text(line)}]
+            label = (_("Your overall ranking: %(old)s → %(new)s") if (line or {}).get("overall")
+                     else _("Your ranking: %(old)s → %(new)s"))
+            lines += ["", label % {"old": line_text(old), "new": line_text(line)}]
         else:
             subject = _("%(club)s: results of %(tournament)s") % names
             lines = [_("Dear %(name)s,") % names, "",
                      _("the results of %(tournament)s (%(date)s) are published.") % names, "",
-                     _("Your ranking: %(line)s") % {"line": line_text(line)}]
+                     (_("Your overall ranking: %(line)s") if (line or {}).get("overall")
+                      else _("Your ranking: %(line)s")) % {"line": line_text(line)}]
         lines += ["", *_links(links), "", club]
     return subject, "\n".join(lines)
 

@@ -20,6 +20,7 @@ the awards are replaced, never added to, and the audit trail keeps the before an
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -171,6 +172,24 @@ def scale_rows(scale: PointsScale) -> list[ScaleRow]:
             for r in scale.rows.all()]
 
 
+def scale_key(scale: PointsScale) -> str:
+    """A fingerprint of what the scale gives (its rows and whether points are shared; not
+    its name): an award made under another key used an earlier scale."""
+    rows = sorted((r.category, r.min_field, r.max_field or 0, r.place or 0,
+                   str(r.min_percentage or ""), str(r.points)) for r in scale_rows(scale))
+    return hashlib.sha256(repr((scale.split, rows)).encode()).hexdigest()
+
+
+def awarded_with_earlier_scale(season: Season) -> list[Tournament]:
+    """The season's tournaments whose points were awarded under an earlier scale (the
+    secretary changed it since): the director may award them again."""
+    current = scale_key(PointsScale.load())
+    return list(Tournament.objects.filter(
+        date__gte=season.start, date__lte=season.end,
+        points_awarding__isnull=False).exclude(points_awarding__scale_key="").exclude(
+        points_awarding__scale_key=current).order_by("date", "name"))
+
+
 def fields_of(tournament: Tournament) -> list[list[Ranked]]:
     """The tournament's headline rankings (all sessions, else all sections on the same
     boards, else each section and line), each a field of entries with their players."""
@@ -231,6 +250,7 @@ def award(tournament: Tournament, *, user=None, reason: str = "") -> int:
         awarding.awarded_at, awarding.by = timezone.now(), user
         awarding.scale_name, awarding.times = str(scale), awarding.times + 1
         awarding.version = results_version(tournament)
+        awarding.scale_key = scale_key(scale)
         awarding.save()
         new = _named((a.member_id, a.points) for a in awards.values())
         AuditEntry.objects.create(

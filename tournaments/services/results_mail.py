@@ -33,6 +33,7 @@ from ..models import (
     PlayerMail,
     RankingScope,
     ResultsMailing,
+    ScoringMethod,
     Seating,
     StoredRanking,
     Tournament,
@@ -82,7 +83,12 @@ class Preview:
 
 
 def ranking_lines(tournament: Tournament) -> dict[int, dict]:
-    """Each entry's line (by entry id) in the widest stored ranking it appears in."""
+    """Each entry's line (by entry id) in the widest stored ranking it appears in: the
+    overall ranking of a tournament of several sessions, a teams event's, else the pool's
+    or the section's. The score is the ranking's points (victory points for teams), never
+    the exact fraction kept for breaking ties ("1225/27") nor a team's IMPs won-lost."""
+    unit = "VP" if tournament.scoring_method == ScoringMethod.VPS else ""
+    several = tournament.session_count > 1
     rows = list(StoredRanking.objects.filter(tournament=tournament)
                 .select_related("session").order_by("pk"))
     groups: dict[tuple, int] = {}
@@ -99,7 +105,8 @@ def ranking_lines(tournament: Tournament) -> dict[int, dict]:
             "place": row.place, "tied": row.tied, "count": groups[key],
             "direction": row.direction if row.scope != RankingScope.EVENT else "",
             "percentage": f"{row.percentage:.2f}" if row.percentage is not None else "",
-            "points": row.exact or f"{row.points}"})
+            "points": f"{row.points}", "unit": unit,
+            "overall": several and row.scope == RankingScope.EVENT})
     return {entry: line for entry, (_rank, line) in best.items()}
 
 

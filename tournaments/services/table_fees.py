@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member, Season
+from clubsite.models import Member, Season, fold
 
 from ..models import (
     AuditAction,
@@ -141,6 +141,22 @@ def charge_session(session: Session) -> list[TableFee]:
             TableFee.objects.get_or_create(session=session, member=member, defaults={
                 "category": category, "amount": amount_for(category, rates)})
     return list(TableFee.objects.filter(session=session).select_related("member"))
+
+
+def door_filter(fees: list[TableFee], *, query: str = "",
+                unpaid_only: bool = False) -> list[TableFee]:
+    """The door list narrowed for a busy night: ``unpaid_only`` keeps the fees still due;
+    ``query`` keeps players whose name holds every word typed, accents and case aside
+    ("fernan luc" finds Lucía Fernández)."""
+    words = fold(query).split()
+    kept = []
+    for fee in fees:
+        if unpaid_only and not fee.is_due:
+            continue
+        name = fold(f"{fee.member.first_name} {fee.member.last_name}")
+        if all(word in name for word in words):
+            kept.append(fee)
+    return kept
 
 
 # --- paying and refunding ---------------------------------------------------------------------

@@ -307,7 +307,7 @@ def _save_match_scores(changed: Sequence[TeamMatch]) -> None:
 
 def _number(value: Fraction) -> str:
     value = display_round(value, 2)
-    return str(value.normalize()) if value == value.to_integral() else str(value)
+    return format(value.normalize(), "f") if value == value.to_integral() else str(value)
 
 
 def _imps_text(line: TeamLine) -> str:

@@ -3,10 +3,12 @@
 from django.contrib import messages
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from clubsite.models import Season
 from clubsite.permissions import director_required, secretary_required
 
 from ..forms.points import ScaleForm, ScaleRowFormSet
@@ -32,7 +34,8 @@ def scale(request):
             return redirect("points:scale")
         messages.error(request, _("The scale was not saved: correct the rows marked below."))
     return render(request, "tournaments/points/scale.html", {
-        "form": form, "rows": rows,
+        "form": form, "rows": rows, "earlier": master_points.awarded_with_earlier_scale(
+            Season.for_date(timezone.localdate())),
     }, status=400 if request.method == "POST" else 200)
 
 

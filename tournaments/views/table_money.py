@@ -5,6 +5,8 @@ Views speak HTTP and check the role; the rules are in ``services.table_fees`` an
 ``services.cash_sheet``.
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,11 +28,20 @@ from ..services.errors import TournamentError
 from .director_common import get_session
 
 
+def _door_filter(data) -> tuple[str, bool]:
+    """The door list's filter as typed (a name, "unpaid only"), from a query or a form."""
+    return data.get("q", "").strip()[:100], data.get("unpaid") == "1"
+
+
 def _door_context(request, session, **extra):
     fees = table_fees.charge_session(session)
-    balances = table_fees.balances_of(f.member_id for f in fees if f.is_due)
-    rows = [{"fee": f, "balance": balances.get(f.member_id)} for f in fees]
+    query, unpaid_only = _door_filter(request.GET)
+    shown = table_fees.door_filter(fees, query=query, unpaid_only=unpaid_only)
+    balances = table_fees.balances_of(f.member_id for f in shown if f.is_due)
+    rows = [{"fee": f, "balance": balances.get(f.member_id)} for f in shown]
     return {"session": session, "tournament": session.tournament, "rows": rows,
+            "total": len(fees), "query": query, "unpaid_only": unpaid_only,
+            "filtered": bool(query or unpaid_only),
             "figures": cash_sheet.figures(session), "sheet": cash_sheet.sheet_of(session),
             "closed": cash_sheet.is_closed(session),
             "methods": [m for m in TableMethod],
@@ -41,12 +52,19 @@ def _door_context(request, session, **extra):
 def door(request, pk):
     """Every player of the session with their fee: tap how they paid."""
     session = get_session(pk)
-    return render(request, "tournaments/money/door.html", _door_context(request, session))
+    context = _door_context(request, session)
+    if getattr(request, "htmx", False):  # the filter typed into: the list alone
+        return render(request, "tournaments/money/_door_list.html", context)
+    return render(request, "tournaments/money/door.html", context)
 
 
 def _back(request, fee):
+    """Back to the door list at the fee's row, with the filter the list had."""
     url = reverse("director:table_fees", args=[fee.session_id])
-    return redirect(f"{url}#fee-{fee.pk}")
+    query, unpaid_only = _door_filter(request.POST)
+    params = urlencode({k: v for k, v in (("q", query), ("unpaid", "1" if unpaid_only else ""))
+                        if v})
+    return redirect(f"{url}{'?' + params if params else ''}#fee-{fee.pk}")
 
 
 @secretary_or_director_required
