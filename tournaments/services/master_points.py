@@ -315,12 +315,6 @@ def tournament_awards(tournament: Tournament) -> list[PointsAward]:
                 .order_by("-points", "place", "member__last_name"))
 
 
-def member_awards(member: Member, tournament_ids: Iterable[int]) -> dict[int, Decimal]:
-    """The member's points per tournament, for the tournaments given."""
-    return dict(PointsAward.objects.filter(member=member, tournament_id__in=list(tournament_ids))
-                .values_list("tournament_id", "points"))
-
-
 @dataclass
 class SeasonPoints:
     season: Season

@@ -237,9 +237,15 @@ HEADLINE_ORDER = {RankingScope.EVENT: 0, RankingScope.POOL: 1, RankingScope.SECT
 def headline_rankings(entry_ids) -> dict[int, dict]:
     """Each entry's ranking line that counts for the event: all sessions, else all sections
     on the same boards, else its section."""
+    return best_lines(StoredRanking.objects.filter(entry_id__in=entry_ids).values(
+        "entry_id", "scope", "place", "tied", "percentage", "points", "session__number"))
+
+
+def best_lines(rows) -> dict[int, dict]:
+    """Each entry's headline line among ranking ``rows`` (dicts with ``entry_id`` and
+    ``scope``), as ``headline_rankings`` chooses it."""
     best: dict[int, dict] = {}
-    for row in StoredRanking.objects.filter(entry_id__in=entry_ids).values(
-            "entry_id", "scope", "place", "tied", "percentage", "points", "session__number"):
+    for row in rows:
         have = best.get(row["entry_id"])
         if have is None or HEADLINE_ORDER[row["scope"]] < HEADLINE_ORDER[have["scope"]]:
             best[row["entry_id"]] = row

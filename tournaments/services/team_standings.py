@@ -181,16 +181,20 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
     return rank_teams(list(lines.values()), () if shared else event.tie_break_order)
 
 
-def running_totals(session: Session) -> dict[int, list[Fraction]]:
+def running_totals(session: Session, matches: Sequence[TeamMatch] | None = None,
+                   teams: dict[int, tuple[int, str]] | None = None) -> dict[int, list[Fraction]]:
     """Each active team's total after each round scored so far, round by round (the
-    standings' own sums, so the last value is the standings' total; two queries). Empty for
-    a knockout, whose stages are not added up."""
+    standings' own sums, so the last value is the standings' total). Empty for a knockout,
+    whose stages are not added up. Reads the session's matches and its active teams
+    (number, name) unless given: the standings page passes those it has read already."""
     event = team_event(session.tournament)
     if event.is_knockout:
         return {}
-    teams = {e: (n, name) for e, (n, name, status) in _team_names(session).items()
-             if status == EntryStatus.ACTIVE}
-    matches = list(TeamMatch.objects.filter(session=session))
+    if teams is None:
+        teams = {e: (n, name) for e, (n, name, status) in _team_names(session).items()
+                 if status == EntryStatus.ACTIVE}
+    if matches is None:
+        matches = list(TeamMatch.objects.filter(session=session))
     played = sorted({m.round for m in matches if m.boards_played})
     totals: dict[int, list[Fraction]] = {e: [] for e in teams}
     for last in played:

@@ -134,7 +134,10 @@ def standings(request, slug):
     upcoming = None
     if team_schedule.team_event(tournament).is_swiss and rounds and not rounds[-1].results:
         upcoming = rounds[-1].round
-    chart, chosen = charts.team(team_standings.running_totals(session), rows,
+    # the chart adds up the matches and teams already read for the standings
+    totals = team_standings.running_totals(
+        session, matches, {r["entry_id"]: (r["number"], r["name"]) for r in rows})
+    chart, chosen = charts.team(totals, rows,
                                 int_param(request.GET, "team"),
                                 str(units["unit_header"] or _("Points")))
     return render(request, "tournaments/teams/standings.html", {
