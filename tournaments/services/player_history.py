@@ -95,8 +95,9 @@ def player_history(member: Member, user) -> PlayerHistory:
         if ep.member_id != member.pk:
             partners_of[ep.entry_id].append(ep.member)
     sessions = {s.entry_id: s.first_session for s in seats if s.first_session is not None}
-    awards = {s.entry.tournament_id: s.master_points for s in seats
-              if s.master_points is not None}
+    # two places as stored (SQLite gives a subquery's decimal unscaled)
+    awards = {s.entry.tournament_id: Decimal(s.master_points).quantize(Decimal("0.01"))
+              for s in seats if s.master_points is not None}
     rows, percentages = [], []
     stats: dict[int, dict] = {}
     for s in seats:
