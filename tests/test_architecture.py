@@ -36,6 +36,7 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.board_visibility",  # the results PDF hides unplayed boards
     "tournaments.services.bridge_words",  # seats and lines in the reader's language
     "tournaments.services.board_words",  # contracts, leads and deals as shown (pure)
+    "tournaments.services.adjustments",  # an adjusted score described as the pages do
 }
 
 
@@ -241,8 +242,8 @@ def test_pure_cores_import_only_themselves():
 
 def test_models_look_only_down():
     """Models never import services, views, forms, files in or out, PDFs, jobs or tasks."""
-    upper = {"services", "views", "forms", "exports", "imports", "pdf", "pdf_tables", "jobs", "tasks",
-             "documents"}
+    upper = {"services", "views", "forms", "exports", "imports", "pdf", "pdf_tables", "pdf_parts",
+             "pdf_join", "jobs", "tasks", "documents"}
     assert not _violations(
         lambda s, t: _layer(s) == "models" and _layer(t) in upper
     ), _violations(lambda s, t: _layer(s) == "models" and _layer(t) in upper)
@@ -260,14 +261,15 @@ def test_services_never_import_files_in_or_out_or_pdfs():
 
     def rule(source, target):
         return _layer(source) == "services" and _layer(target) in {
-            "exports", "imports", "pdf", "pdf_tables", "jobs", "tasks", "documents",
+            "exports", "imports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "jobs", "tasks",
+            "documents",
         }
 
     assert not _violations(rule), _violations(rule)
 
 
 def test_exports_imports_and_pdfs_use_services_only_through_the_allow_list():
-    outer = {"exports", "imports", "pdf", "pdf_tables"}
+    outer = {"exports", "imports", "pdf", "pdf_tables", "pdf_parts", "pdf_join"}
 
     def rule(source, target):
         return (
@@ -284,7 +286,8 @@ def test_files_out_never_import_the_jobs_that_run_them():
     and call them, never the other way round."""
 
     def rule(source, target):
-        return _layer(source) in {"exports", "pdf", "pdf_tables", "notation"} and _layer(
+        return _layer(source) in {"exports", "pdf", "pdf_tables", "pdf_parts", "pdf_join",
+                                  "notation"} and _layer(
             target) in {"jobs", "tasks", "documents"}
 
     assert not _violations(rule), _violations(rule)
@@ -304,7 +307,7 @@ def test_the_snapshot_is_plain_data():
 def test_files_out_stand_outside_every_circle():
     """Exporting results or making their PDF cannot lead back to itself: no writer, renderer,
     job or snapshot module is part of an import circle."""
-    outer = {"exports", "pdf", "pdf_tables", "documents", "jobs", "tasks"}
+    outer = {"exports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "documents", "jobs", "tasks"}
     caught = [m for cycle in find_cycles(import_graph()) for m in cycle
               if _layer(m) in outer or m.startswith("tournaments.services.snapshot")]
     assert not caught, caught

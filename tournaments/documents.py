@@ -15,10 +15,12 @@ from .exports.writers import FORMATS, write
 from .models import Tournament
 from .models.uploads import FileFormat, PdfKind
 from .pdf import results_html, setup_html
+from .pdf_parts import ResultsDocument, results_parts
 from .services.errors import TournamentError
 from .services.snapshot_build import build_event_snapshot, results_version
 
-__all__ = ["FORMATS", "build_file", "current_version", "export_text", "render_html"]
+__all__ = ["FORMATS", "build_file", "current_version", "export_text", "render_html",
+           "results_document"]
 
 
 def export_text(tournament: Tournament, fmt: str = "usebio") -> str:
@@ -53,6 +55,14 @@ def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: s
         return setup_html(tournament, language)
     data = build_event_snapshot(tournament, session_number=session_number)
     return results_html(data, language, session_number), data.version
+
+
+def results_document(tournament: Tournament, language: str | None = None,
+                     session_number: int = 0) -> tuple[ResultsDocument, str]:
+    """(parts, results version) of the results PDF of the tournament (or of its session
+    ``session_number``) in ``language``, for ``pdf_join.render``."""
+    data = build_event_snapshot(tournament, session_number=session_number)
+    return results_parts(data, language, session_number), data.version
 
 
 def current_version(tournament: Tournament, session_number: int = 0) -> str:

@@ -25,7 +25,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import documents, job_send
+from . import documents, job_send, pdf_join
 from .exports import federation
 from .models import Tournament
 from .models.uploads import (
@@ -278,13 +278,17 @@ def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
     if not take(pdf.pk, run):
         return pdf  # another run has it (a message sent twice: the sweep, a redelivery)
     try:
-        html, version = documents.render_html(pdf.tournament, pdf.kind, pdf.language,
-                                              session_number=pdf.session_number)
+        if pdf.kind == PdfKind.RESULTS:  # in parts, rendered side by side and joined
+            document, version = documents.results_document(
+                pdf.tournament, pdf.language, session_number=pdf.session_number)
+        else:
+            html, version = documents.render_html(pdf.tournament, pdf.kind, pdf.language)
         ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
         if pdf.kind == PdfKind.RESULTS and version != pdf.version:
             raise Outdated(_("The results changed while the PDF was being made; "
                              "the new version is made instead."))
-        content, pages = render_pdf(html)
+        content, pages = (pdf_join.render(document) if pdf.kind == PdfKind.RESULTS
+                          else render_pdf(html))
     except Exception as exc:  # a broken template or data: recorded, shown on the page
         ResultsPdf.objects.filter(pk=pdf.pk).update(
             state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")

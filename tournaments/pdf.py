@@ -24,16 +24,17 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubsite.models import Club
 
 from . import pdf_charts, pdf_tables
-from .exports.numbers import number_text
 from .models import ScoringMethod, Section, TableCode, Tournament
 from .models.boards import Seat
 from .services import individual, printing
+from .services.adjustments import describe
 from .services.board_words import (
     contract_call,
     double_dummy_rows,
@@ -50,19 +51,39 @@ VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext
               "All": gettext_lazy("All")}
 
 
+def _adjusted(line: Line) -> bool:
+    """An adjusted score stands in for the table's result; a fouled board (Law 87) is a real
+    result, scored only within its group, and prints as played."""
+    return bool(line.adjustment) and line.adjustment.get("kind") != "fouled"
+
+
+def _mark(value) -> str:
+    """A mark as the pages print it: two decimals in the reader's language ("12,50")."""
+    return "" if value is None else number_format(value, 2)
+
+
 def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
     def pair(p):
         return f"{letter_of.get(p.entry_id, '') if many else ''}{p.number}"
 
-    return {"ns": pair(line.ns), "ew": pair(line.ew), "contract": contract_call(line.contract),
-            "declarer": seat_word(line.declarer), "lead": lead_card(line.lead),
-            "result": trick_result(line.contract, line.tricks),
-            "ns_score": line.ns_score if line.ns_score is not None and line.ns_score >= 0
-            and not line.adjustment else "",
-            "ew_score": -line.ns_score if line.ns_score is not None and line.ns_score < 0
-            and not line.adjustment else "",
-            "adjusted": bool(line.adjustment), "ns_mark": number_text(line.ns_mark),
-            "ew_mark": number_text(line.ew_mark), "table": line.table, "round": line.round}
+    adjusted = _adjusted(line)
+    row = {"ns": pair(line.ns), "ew": pair(line.ew), "contract": contract_call(line.contract),
+           "declarer": seat_word(line.declarer), "lead": lead_card(line.lead),
+           "result": trick_result(line.contract, line.tricks),
+           "ns_score": line.ns_score if line.ns_score is not None and line.ns_score >= 0
+           and not adjusted else "",
+           "ew_score": -line.ns_score if line.ns_score is not None and line.ns_score < 0
+           and not adjusted else "",
+           "adjusted": describe(line.adjustment) if adjusted else "",
+           "ns_mark": _mark(line.ns_mark), "ew_mark": _mark(line.ew_mark), "table": line.table,
+           "round": line.round}
+    if adjusted:  # the adjustment replaces the play: no contract, declarer, lead or result
+        row.update(contract="", declarer="", lead="", result="")
+    return row
+
+
+def _adjusted_text(row: dict) -> pdf_tables.Marked:
+    return pdf_tables.Marked(f"{_('adjusted')} {row['adjusted']}".strip(), "adj")
 
 
 def _frequencies(lines: list[Line] | tuple[Line, ...]) -> list[dict]:
@@ -71,36 +92,36 @@ def _frequencies(lines: list[Line] | tuple[Line, ...]) -> list[dict]:
         if line.ns_score is None or line.adjustment:
             continue
         row = table.setdefault(line.ns_score, {"score": line.ns_score, "count": 0,
-                                               "ns_mark": number_text(line.ns_mark),
-                                               "ew_mark": number_text(line.ew_mark)})
+                                               "ns_mark": _mark(line.ns_mark),
+                                               "ew_mark": _mark(line.ew_mark)})
         row["count"] += 1
     return [table[s] for s in sorted(table, reverse=True)]
 
 
-def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], many: bool) -> pdf_tables.Block:
-    """A board's traveller, its frequency table beside it when the line has room."""
+def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], many: bool
+               ) -> list[pdf_tables.Block]:
+    """A board's traveller and its frequency table: beside it when the line has room, else
+    a table of its own under it (with its own header)."""
     rows = []
     for ln in lines:
         r = _line_row(ln, letter_of, many)
-        contract = pdf_tables.Marked(_("adjusted"), "adj") if r["adjusted"] else r["contract"]
+        contract = _adjusted_text(r) if r["adjusted"] else r["contract"]
         rows.append([r["ns"], r["ew"], contract, r["declarer"], r["lead"], r["result"],
                      r["ns_score"], r["ew_score"], r["ns_mark"], r["ew_mark"]])
     C = pdf_tables.Column
     traveller = pdf_tables.layout(
-        [C(_("NS")), C(_("EW")), C(_("Contract"), right=False), C(_("By"), right=False),
-         C(_("Lead"), right=False), C(_("Result")), C(_("NS score")), C(_("EW score")),
-         C(_("NS")), C(_("EW"))], rows, pass_word=_("Pass"))
+        [C(_("NS")), C(_("EW")), C(_("Contract"), right=False, maximum=36),
+         C(_("By"), right=False),
+         C(_("Lead"), right=False, plain=True), C(_("Result")), C(_("NS score")),
+         C(_("EW score")), C(_("NS")), C(_("EW"))], rows, pass_word=_("Pass"))
     frequencies = _frequencies(lines)
     if not frequencies:
-        return traveller
+        return [traveller]
     table = pdf_tables.layout(
         [C(_("NS score")), C(_("Tables")), C(_("NS")), C(_("EW"))],
         [[f["score"], f["count"], f["ns_mark"], f["ew_mark"]] for f in frequencies])
     both = pdf_tables.beside(traveller, table)
-    if both is None:
-        traveller.rows += [""] + table.head + table.rows
-        return traveller
-    return both
+    return [traveller, table] if both is None else [both]
 
 
 def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.Block | None:
@@ -118,7 +139,7 @@ def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.
 
 
 # A scorecard line of a board still in play: who met whom, but no contract, score or mark.
-IN_PLAY_LINE = {"adjusted": False, "contract": "", "declarer": "", "result": "",
+IN_PLAY_LINE = {"adjusted": "", "contract": "", "declarer": "", "result": "",
                 "ns_score": "", "ew_score": "", "mark": ""}
 
 
@@ -127,10 +148,10 @@ def _scorecard(rows: list[dict]) -> pdf_tables.Block:
     return pdf_tables.layout(
         [C(_("Round")), C(_("Board")), C(_("Line"), right=False),
          C(_("Opponents"), right=False, flexible=True, minimum=12),
-         C(_("Contract"), right=False), C(_("By"), right=False), C(_("Result")),
+         C(_("Contract"), right=False, maximum=20), C(_("By"), right=False), C(_("Result")),
          C(_("NS score")), C(_("EW score")), C(_("Mark"))],
         [[r["round"], r["board"], r["side"], r["versus"],
-          pdf_tables.Marked(_("adjusted"), "adj") if r["adjusted"] else r["contract"],
+          _adjusted_text(r) if r["adjusted"] else r["contract"],
           r["declarer"], r["result"], r["ns_score"], r["ew_score"], r["mark"]] for r in rows],
         pass_word=_("Pass"))
 
@@ -202,12 +223,13 @@ def results_context(data: EventSnapshot) -> dict:
                                               f"{other.name}",
                                        mark=row["ns_mark"] if ns_side else row["ew_mark"])
                             if not b.public:
-                                row.update(IN_PLAY_LINE, contract=_("in play"))
+                                row.update(IN_PLAY_LINE, adjusted="", contract=_("in play"))
                             rows.append(row)
                 rows.sort(key=lambda r: (r["round"], r["board"]))
                 cards.append({"participant": p, "section": section.letter,
                               "table": _scorecard(rows)})
         sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
+                         "hands": [b for b in boards if b["hand_record"]],
                          "cards": cards, "many": len(data.sessions) > 1})
     return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
             "scoring_label": dict(ScoringMethod.choices).get(data.tournament.scoring_method,
@@ -259,18 +281,36 @@ def setup_context(tournament: Tournament) -> dict:
     return {"sessions": sessions, "many": len(sessions) > 1}
 
 
+def document_context(data: EventSnapshot, language: str, session_number: int = 0) -> dict:
+    """The results template's context (call inside ``translation.override(language)``): the
+    results, the words around them and the table of contents (``toc``: each part's anchor
+    and label, in the order they print)."""
+    context = results_context(data)
+    context.update(session_number=session_number, tournament=data.tournament,
+                   club={"name": data.club_name}, title=_("Results"),
+                   version=data.version, language=language, generated=timezone.localtime())
+    toc = [{"target": "totals", "label": _("Overall ranking")}] if data.totals else []
+    for s in context["sessions"]:
+        suffix = (" · " + _("session %(n)s") % {"n": s["number"]}) if s["many"] else ""
+        toc.append({"target": f"ranking-{s['number']}", "label": _("Ranking") + suffix})
+        toc.append({"target": f"travellers-{s['number']}",
+                    "label": _("Travellers and frequencies") + suffix})
+        if s["hands"]:  # no deals, no heading (and no entry pointing at an empty page)
+            toc.append({"target": f"hands-{s['number']}", "label": _("Hand records") + suffix})
+        toc.append({"target": f"cards-{s['number']}", "label": _("Personal scorecards") + suffix})
+    context["toc"] = toc
+    return context
+
+
 def results_html(data: EventSnapshot, language: str | None = None,
                  session_number: int = 0) -> str:
     """The results document of ``data`` (a snapshot of the tournament, or of its session
-    ``session_number``) as HTML, in ``language`` (the club's by default)."""
+    ``session_number``) as one HTML document, in ``language`` (the club's by default).
+    The results PDF itself is made in parts (``pdf_parts``, ``pdf_join``)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
-        context = results_context(data)
-        context.update(session_number=session_number, tournament=data.tournament,
-                       club={"name": data.club_name}, title=_("Results"),
-                       version=data.version, language=language,
-                       generated=timezone.localtime())
-        return render_to_string("pdf/results.html", context)
+        return render_to_string("pdf/results.html",
+                                document_context(data, language, session_number))
 
 
 def setup_html(tournament: Tournament, language: str | None = None) -> tuple[str, str]:

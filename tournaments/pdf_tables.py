@@ -7,11 +7,16 @@ columns padded with spaces, suits still coloured), the same pages take a few sec
 look of a club scorer's printout. Columns are as wide as their widest value; headers wrap on
 words over as many lines as needed; one *flexible* column (names) takes the room left on the
 line and is cut with "…".
+
+WeasyPrint's time then follows the number of *text runs* (each styled span splits a line in
+three): only the red suits get a span (black ones are the text's colour), a *plain* column
+(the lead) prints its suit uncoloured, and a ``Marked`` value (an adjusted score) styles its
+whole line through a class instead of a span — at most one coloured run per line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -21,6 +26,8 @@ from .services.board_words import Call
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106
 GAP = "  "
+#: The suits printed in colour (red); the others are the text's own colour and get no span.
+RED = frozenset({"suit-h", "suit-d"})
 
 
 @dataclass(frozen=True)
@@ -29,12 +36,14 @@ class Column:
     right: bool = True
     flexible: bool = False
     minimum: int = 1
+    maximum: int = 0  # values longer than this are cut with "…" (0: no limit)
     css: str = ""  # a class for the header (a suit symbol's colour)
+    plain: bool = False  # suits printed uncoloured (keeps a line to one coloured run)
 
 
 @dataclass(frozen=True)
 class Marked:
-    """Text shown with a CSS class (an adjusted score, a note)."""
+    """Text whose whole line is shown with a CSS class (an adjusted score, a note)."""
 
     text: str
     css: str
@@ -42,11 +51,29 @@ class Marked:
 
 @dataclass
 class Block:
-    """A laid-out table: header lines and body lines as HTML, and its width in characters."""
+    """A laid-out table: header lines and body lines as HTML, its width in characters, and
+    a CSS class for each body line ("" for none; ``lines`` pairs them for the template)."""
 
     head: list[SafeString]
     rows: list[SafeString]
     width: int
+    css: list[str] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[tuple[str, SafeString]]:
+        return [(self.css[i] if i < len(self.css) else "", row)
+                for i, row in enumerate(self.rows)]
+
+    @property
+    def head_text(self) -> SafeString:
+        return mark_safe("\n".join(self.head))  # noqa: S308 - lines escaped by ``layout``
+
+    @property
+    def rows_text(self) -> SafeString:
+        """The body as one text (lines joined by newlines, printed ``white-space: pre``): one
+        text run a line instead of a block a line; a styled line is wrapped in its class."""
+        return mark_safe("\n".join(  # noqa: S308 - lines escaped by ``layout``, css ours
+            f'<span class="{css}">{row}</span>' if css else row for css, row in self.lines))
 
 
 def _text(value, pass_word: str) -> str:
@@ -57,19 +84,19 @@ def _text(value, pass_word: str) -> str:
     return "" if value is None else str(value)
 
 
-def _html(value, width: int, right: bool, pass_word: str) -> str:
-    """The cell padded to ``width``, the suit symbol of a call in its colour."""
+def _html(value, width: int, right: bool, pass_word: str, plain: bool = False) -> str:
+    """The cell padded to ``width``, the red suit symbol of a call in its colour."""
     text = _text(value, pass_word)
     if len(text) > width:
-        text = text[:max(width - 1, 0)] + "…"
+        cut = text[:max(width - 1, 0)]
+        if len(cut) > 2 and cut[-2] == " ":  # no lone letter before the "…" ("Moreno O…")
+            cut = cut[:-2].rstrip()
+        text = cut + "…"
     pad = " " * (width - len(text))
-    if isinstance(value, Call) and value.symbol and value.suffix != "PASS":
+    if (isinstance(value, Call) and value.css in RED and not plain and value.suffix != "PASS"
+            and len(text) == len(_text(value, pass_word))):  # a cut call is not coloured
         body = (f'{escape(value.text)}<span class="{value.css}">{escape(value.symbol)}</span>'
                 f"{escape(value.suffix)}")
-        if len(text) < len(_text(value, pass_word)):  # cut: no room to colour safely
-            body = escape(text)
-    elif isinstance(value, Marked):
-        body = f'<span class="{value.css}">{escape(text)}</span>'
     else:
         body = escape(text)
     return pad + body if right else body + pad
@@ -92,7 +119,7 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
     for i, col in enumerate(columns):
         longest_word = max((len(w) for w in col.header.split()), default=0)
         values = max((len(_text(r[i], pass_word)) for r in rows), default=0)
-        widths.append(max(values, longest_word, col.minimum))
+        widths.append(max(min(values, col.maximum or values), longest_word, col.minimum))
     flexible = [i for i, col in enumerate(columns) if col.flexible]
     if flexible:
         i = flexible[0]
@@ -108,16 +135,17 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
         for col, w, h in zip(columns, widths, headers, strict=True):
             text = h[line - (height - len(h))] if line >= height - len(h) else ""
             padded = escape(text.rjust(w) if col.right else text.ljust(w))
-            if col.css and text:
+            if col.css in RED and text:
                 padded = padded.replace(escape(text), f'<span class="{col.css}">'
                                                       f"{escape(text)}</span>", 1)
             cells.append(padded)
         head.append(mark_safe(GAP.join(cells).rstrip()))  # noqa: S308 - escaped above
-    body = [mark_safe(GAP.join(_html(r[i], w, col.right, pass_word)  # noqa: S308 - escaped
+    body = [mark_safe(GAP.join(_html(r[i], w, col.right, pass_word, col.plain)  # noqa: S308
                                for i, (col, w) in enumerate(zip(columns, widths, strict=True)))
                       .rstrip())
             for r in rows]
-    return Block(head, body, sum(widths) + len(GAP) * (len(columns) - 1))
+    css = [next((v.css for v in r if isinstance(v, Marked)), "") for r in rows]
+    return Block(head, body, sum(widths) + len(GAP) * (len(columns) - 1), css)
 
 
 def beside(left: Block, right: Block, *, gap: int = 4, width: int = LINE_WIDTH) -> Block | None:
@@ -136,7 +164,7 @@ def beside(left: Block, right: Block, *, gap: int = 4, width: int = LINE_WIDTH) 
     head = [join(a, b) for a, b in zip(lh, rh, strict=True)]
     rows = [join(a, right.rows[i] if i < len(right.rows) else "")
             for i, a in enumerate(left.rows)]
-    return Block(head, rows, left.width + gap + right.width)
+    return Block(head, rows, left.width + gap + right.width, list(left.css))
 
 
 def _visible(html: str) -> str:
@@ -164,7 +192,8 @@ def hand_diagram(hands: dict, number: int) -> Block:
 
     def suit(seat: str, i: int) -> str:
         symbol, css, cards = hands[seat][i]
-        text = f'<span class="{css}">{escape(symbol)}</span> {escape(cards)}'
+        shown = f'<span class="{css}">{escape(symbol)}</span>' if css in RED else escape(symbol)
+        text = f"{shown} {escape(cards)}"
         return text + " " * (width - len(symbol) - 1 - len(cards))
 
     blank = " " * width

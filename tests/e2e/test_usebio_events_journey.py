@@ -118,6 +118,8 @@ def test_a_cross_imp_file_shows_its_conventions_and_the_line_it_does_not_reprodu
     assert page.locator("#import-conventions").count() == 1
     assert page.locator("#differences tbody tr").count() == 1
     assert str(Decimal(value) + 5) in page.locator("#differences").inner_text()
+    what = {"es": "nota NS", "pt": "pontuação NS", "en": "mark NS"}[language]
+    assert page.locator("#differences tbody td").nth(1).inner_text() == what  # translated
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, f"usebio-cross-imps-import-{language}-phone")
     slug = Tournament.objects.get(name="Torneo importado").slug

@@ -34,6 +34,10 @@ pytestmark = pytest.mark.django_db
 
 CROSS_STYLES = {f"{form}_{places}": Style(cross=form, cross_places=places)
                 for form in ("average", "sum", "factored") for places in (None, 2, 1, 0)}
+# a half (0.25 to one decimal, 0.5 to whole IMPs) rounded to the even figure; a sum is whole
+CROSS_STYLES |= {f"{form}_{places}_even": Style(cross=form, cross_places=places,
+                                                cross_half="even")
+                 for form in ("average", "factored") for places in (1, 0)}
 
 
 def cross(event: Event) -> Event:
@@ -77,7 +81,8 @@ def _import(text: str, name: str = "cruzado.xml"):
 
 
 def _style_of(conventions: dict) -> Style:
-    return Style(cross=conventions["cross_imps"], cross_places=conventions["cross_round"])
+    return Style(cross=conventions["cross_imps"], cross_places=conventions["cross_round"],
+                 cross_half=conventions.get("cross_half", "away"))
 
 
 @pytest.mark.parametrize("style", CROSS_STYLES)
@@ -113,6 +118,7 @@ def test_each_cross_imp_style_is_told_apart_where_the_figures_differ(style):
     assert record.differences == []
     c = record.tournament.conventions
     assert (c["cross_imps"], c["cross_round"]) == (chosen.cross, chosen.cross_places)
+    assert c.get("cross_half", "away") == chosen.cross_half
 
 
 def test_a_pair_that_sat_out_is_ranked_on_its_imps_as_the_file_totals_them():
@@ -175,3 +181,23 @@ def test_property_any_cross_imp_file_our_writer_writes_imports_with_no_differenc
     record = usebio.import_file(text, file_name="propiedad.xml", replace=True)
     assert record.state == ImportState.DONE
     assert record.differences == [], record.differences[:5]
+
+
+@pytest.mark.parametrize("compared", ["section", "field"])
+@pytest.mark.parametrize("form", ["average", "sum"])
+def test_sections_sharing_boards_compared_per_section_or_over_the_field(compared, form):
+    """Two sections playing the same boards: each result compared within its own section,
+    or with both sections' results; recognised, recorded, and scored in pools that follow."""
+    style = Style(cross=form, cross_places=1, datum_field=compared)
+    event = wide_field_board_short(random.Random(3))
+    text = write(event, style)
+    other = write(wide_field_board_short(random.Random(3)),
+                  Style(cross=form, cross_places=1,
+                        datum_field="field" if compared == "section" else "section"))
+    assert other != text  # the two ways write other marks for this field
+    record = _import(text)
+    assert record.differences == []
+    conventions = record.tournament.conventions
+    assert conventions["cross_field"] == compared and conventions["cross_imps"] == form
+    pools = set(record.tournament.sessions.get().sections.values_list("pool", flat=True))
+    assert len(pools) == (2 if compared == "section" else 1)

@@ -43,6 +43,7 @@ class Style:
     datum_field: str = "field"  # Butler datum per "section" or over the "field"
     cross: str = "average"  # cross-IMPs: "average", "sum" or "factored" (to the fullest board)
     cross_places: int | None = None  # cross-IMP marks rounded before totalling (None: exact)
+    cross_half: str = "away"  # with cross_places, a half rounded "away" from zero or to "even"
 
 
 @dataclass
@@ -148,9 +149,11 @@ def _cross_marks(style: Style, lines: list[Line], most: int) -> dict[int, tuple]
         value = {"average": total / comparisons, "sum": total,
                  "factored": total * max(most - 1, 1) / comparisons}[style.cross]
         places = 2 if style.cross_places is None else style.cross_places
-        printed = rounded(value, places)
+        mode = ROUND_HALF_EVEN if style.cross_places is not None and style.cross_half == "even" \
+            else ROUND_HALF_UP
+        printed = rounded(value, places, mode)
         exact = value if style.cross_places is None else Fraction(printed)
-        out[id(ln)] = (printed, rounded(-value, places), exact, -exact)
+        out[id(ln)] = (printed, rounded(-value, places, mode), exact, -exact)
     return out
 
 

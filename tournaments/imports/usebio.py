@@ -30,7 +30,7 @@ from .usebio_individual import import_individual
 from .usebio_pairs import import_event
 from .usebio_parse import FileEvent, UsebioError, parse
 from .usebio_teams import import_teams, verify_teams
-from .usebio_verify import verify
+from .usebio_verify import verify, what_label
 
 __all__ = ["AlreadyImported", "UsebioError", "import_file", "import_event", "report_text"]
 
@@ -187,7 +187,7 @@ def report_text(record: ResultImport) -> str:
         lines.append(_("Verify: %(count)s differences between the file and our scoring:")
                      % {"count": len(record.differences)})
         for d in record.differences:
-            lines.append(f"  {d['where']}: {d['what']} {_('file')} {d['file']} · "
+            lines.append(f"  {d['where']}: {what_label(d['what'])} {_('file')} {d['file']} · "
                          f"{_('ours')} {d['ours'] or '-'}"
                          + (f" · {_('rules tried')}: {d['tried']}" if d.get("tried") else ""))
     return "\n".join(lines)

@@ -21,7 +21,9 @@ here have no conventions and keep the club's own rules.
 - ``cross_imps`` / ``cross_round``: a cross-IMP mark written as the average, the sum or the
   factored sum of its comparisons, rounded before totalling or not (``usebio_cross``).
 - ``vp_scale``: a teams file's VPs, the one of our scales that gives every match's VPs
-  (``usebio_teams.vp_scale_of``).
+  (``usebio_teams.vp_scale_of``); on the WBF's continuous scale ``vp_places`` (2 as the WBF
+  prints them, or 1) and ``vp_loser`` (``"own"``: each team's VPs from its own margin,
+  ``"complement"``: the loser 20 minus the winner's), as ``scoring.vp.match_vps`` takes them.
 - ``places``: ``"shared"`` when the file writes ties as one place (``3=``).
 - ``artificial``: ``"awarded"`` when an artificial score's line carries points: the
   director's award is kept (a pair's session percentage, 60 % / 40 % of the top; in Butler
@@ -64,7 +66,15 @@ RULE_NAMES = {
                     2: _("cross-IMPs rounded to 0.01 before totalling"),
                     1: _("cross-IMPs rounded to 0.1 before totalling"),
                     0: _("cross-IMPs rounded to whole IMPs before totalling")},
+    "cross_field": {"section": _("cross-IMPs compared within each section"),
+                    "field": _("cross-IMPs compared over the sections sharing the boards")},
+    "cross_half": {"away": _("halves rounded away from zero"),
+                   "even": _("halves rounded to the even figure")},
     "vp_scale": {scale.value: scale.label for scale in VPScale},
+    "vp_places": {2: _("VPs to two decimals, as the WBF gives them"),
+                  1: _("VPs rounded to 0.1")},
+    "vp_loser": {"own": _("each team's VPs from its own margin"),
+                 "complement": _("the loser's VPs 20 minus the winner's")},
     "places": {"shared": _("tied places shared (3=)")},
     "artificial": {"awarded": _("artificial scores as awarded")},
 }
@@ -96,6 +106,11 @@ def _real(line: FileLine) -> bool:
     return line.adjustment is None and line.score is not None
 
 
+def per_section(conventions: dict) -> bool:
+    """Whether the file compared each section on its own (Butler datum or cross-IMPs)."""
+    return "section" in (conventions.get("butler_field"), conventions.get("cross_field"))
+
+
 def field_boards(event: FileEvent, per_section: bool) -> list[dict[int, list[FileLine]]]:
     """The comparison groups: each section alone, or sections of a session sharing boards."""
     if per_section:
@@ -115,6 +130,14 @@ def file_top(lines: Iterable[FileLine]) -> Fraction | None:
     return max(sums, default=None)
 
 
+def _seats(line: FileLine) -> list[tuple[int, str, Decimal | None]]:
+    """Who a line credits with which mark: its two pairs, or an individual's four players
+    (North and South the NS mark, East and West the EW one)."""
+    return [(who, side, mark) for who, side, mark in (
+        (line.ns, "NS", line.ns_mark), (line.south, "NS", line.ns_mark),
+        (line.ew, "EW", line.ew_mark), (line.west, "EW", line.ew_mark)) if who is not None]
+
+
 def percentage_top(event: FileEvent) -> Fraction | None:
     """The event's top as the pairs' percentages imply it: total × 100 / (% × boards), the
     boards being those played or the full set (whichever way the totals were written gives
@@ -125,7 +148,7 @@ def percentage_top(event: FileEvent) -> Fraction | None:
         counts = Counter()
         for lines in section.boards.values():
             for ln in lines:
-                for pair, side in ((ln.ns, "NS"), (ln.ew, "EW")):
+                for pair, side, _mark in _seats(ln):
                     counts[(pair, side if section.directional else "")] += 1
         full = full_set(section, max(counts.values(), default=0))
         for pair in section.pairs:
@@ -184,7 +207,7 @@ def _pair_points(section: FileSection, convert) -> dict[tuple[int, str], tuple[F
     directional = section.directional
     for number, lines in section.boards.items():
         for line in lines:
-            for pair, side, mark in ((line.ns, "NS", line.ns_mark), (line.ew, "EW", line.ew_mark)):
+            for pair, side, mark in _seats(line):
                 key = (pair, side if directional else "")
                 out[key][1] += 1
                 if mark is not None:
@@ -307,12 +330,13 @@ def places_shared(event: FileEvent) -> bool:
 
 def detect(event: FileEvent) -> dict:
     """The conventions the file was scored with (see the module's docstring)."""
-    if event.scoring_method == ScoringMethod.MATCHPOINTS and event.event_type != "INDIVIDUAL":
+    if event.scoring_method == ScoringMethod.MATCHPOINTS:  # pairs and individuals alike
         out = _matchpoint_conventions(event)
     elif event.scoring_method == ScoringMethod.BUTLER:
         out = _butler_conventions(event)
     elif event.scoring_method == ScoringMethod.CROSS_IMPS:
-        out = cross_conventions(event, field_boards(event, per_section=False))
+        out = cross_conventions(event, {"field": field_boards(event, per_section=False),
+                                        "section": field_boards(event, per_section=True)})
     else:
         out = {}
     if places_shared(event):

@@ -8,7 +8,10 @@ in what they write and how they total it:
   in the field (so a board played fewer times weighs as much as the others);
 - ``cross_round``: each mark rounded to 1 or 2 decimals (or 0) before the pair's total is
   added up from the marks as printed, or ``None`` when the total adds up the exact marks and
-  only the printed figures are rounded.
+  only the printed figures are rounded;
+- ``cross_half``: with ``cross_round``, a half rounded ``"away"`` from zero or to ``"even"``;
+- ``cross_field``: sections sharing boards compared as one ``"field"`` or each ``"section"``
+  on its own (our pools then follow).
 
 The form is the one whose marks match the most traveller lines; the rounding, the one whose
 totals match the most pairs (of equals, the 0.1 or whole IMPs the file prints, since it
@@ -27,7 +30,9 @@ from ..scoring.butler import cross_scale, round_mark
 from .usebio_rows import FileEvent, FileLine
 
 FORMS = ("average", "sum", "factored")
-ROUNDINGS = (None, 2, 1, 0)
+# (decimals, how a half rounds): exact, or rounded a half away from zero or to even
+ROUNDINGS = ((None, "away"),) + tuple((places, half) for places in (2, 1, 0)
+                                      for half in ("away", "even"))
 
 
 def _real(line: FileLine) -> bool:
@@ -56,7 +61,7 @@ def _averages(groups: list[dict[int, list[FileLine]]]) -> dict[int, tuple[Fracti
     return out
 
 
-def _form(groups, averages) -> str:
+def _form(groups, averages) -> tuple[str, int]:
     hits = dict.fromkeys(FORMS, 0)
     for boards in groups:
         for lines in boards.values():
@@ -66,10 +71,11 @@ def _form(groups, averages) -> str:
                 average, n, most = averages[id(ln)]
                 for form in FORMS:
                     hits[form] += _matches(ln.ns_mark, average * cross_scale(form, n, most))
-    return max(FORMS, key=lambda f: hits[f])  # the first of equals: the course's average
+    best = max(FORMS, key=lambda f: hits[f])  # the first of equals: the course's average
+    return best, hits[best]
 
 
-def _rounding(event: FileEvent, averages, form: str) -> int | None:
+def _rounding(event: FileEvent, averages, form: str) -> tuple[int | None, str]:
     hits = dict.fromkeys(ROUNDINGS, 0)
     for section in event.sections:
         totals: dict[tuple[int, str], dict] = defaultdict(lambda: dict.fromkeys(ROUNDINGS, 0))
@@ -78,32 +84,48 @@ def _rounding(event: FileEvent, averages, form: str) -> int | None:
                 for pair, side, sign, mark in ((ln.ns, "NS", 1, ln.ns_mark),
                                                (ln.ew, "EW", -1, ln.ew_mark)):
                     key = (pair, side if section.directional else "")
-                    for places in ROUNDINGS:
+                    for places, half in ROUNDINGS:
                         if id(ln) in averages:
                             average, n, most = averages[id(ln)]
                             value = round_mark(sign * average * cross_scale(form, n, most),
-                                               places)
+                                               places, half)
                         else:  # an award or a board not played: the file's own figure
                             value = Fraction(mark) if mark is not None else Fraction(0)
-                        totals[key][places] += value
+                        totals[key][(places, half)] += value
         for pair in section.pairs:
             got = totals.get((pair.number, pair.direction if section.directional else ""))
             if got is None or pair.total is None:
                 continue
             shown = max(-pair.total.as_tuple().exponent, 0)
-            for places in ROUNDINGS:  # the very figure printed, not one within its rounding
-                hits[places] += round_mark(got[places], shown) == Fraction(pair.total)
+            for rule in ROUNDINGS:  # the very figure printed, not one within its rounding
+                hits[rule] += round_mark(got[rule], shown) == Fraction(pair.total)
     # of equals: the 0.1 or whole IMPs the file prints (it totalled what it printed), else
     # exact, as the course and our own files total
     printed = Counter(max(-ln.ns_mark.as_tuple().exponent, 0) for s in event.sections
                       for ls in s.boards.values() for ln in ls
                       if id(ln) in averages and ln.ns_mark is not None).most_common(1)
     prefer = printed[0][0] if printed and printed[0][0] in (0, 1) else None
-    return max(ROUNDINGS, key=lambda p: (hits[p], p == prefer))
+    return max(ROUNDINGS, key=lambda r: (hits[r], r[0] == prefer, r[1] == "away"))
 
 
-def cross_conventions(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> dict:
-    """``cross_imps`` and ``cross_round`` (see the module's docstring)."""
-    averages = _averages(groups)
-    form = _form(groups, averages)
-    return {"cross_imps": form, "cross_round": _rounding(event, averages, form)}
+def cross_conventions(event: FileEvent,
+                      groupings: dict[str, list[dict[int, list[FileLine]]]]) -> dict:
+    """``cross_imps``, ``cross_round`` and ``cross_half`` (see the module's docstring), and
+    ``cross_field`` when the file's sections share boards: each result compared with the
+    whole ``"field"`` of those sections, or within its ``"section"`` (the grouping whose
+    marks match the most lines; of equals, the field). ``groupings``: the comparison groups
+    of each way (``usebio_conventions.field_boards``)."""
+    found = {}
+    for way, groups in groupings.items():
+        averages = _averages(groups)
+        form, hits = _form(groups, averages)
+        found[way] = (hits, way == "field", form, averages)
+    best = max(found, key=lambda w: found[w][:2])
+    _hits, _field, form, averages = found[best]
+    places, half = _rounding(event, averages, form)
+    out = {"cross_imps": form, "cross_round": places}
+    if places is not None:
+        out["cross_half"] = half
+    if len({len(g) for g in groupings.values()}) > 1:  # sections sharing boards
+        out["cross_field"] = best
+    return out

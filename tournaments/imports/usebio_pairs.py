@@ -14,7 +14,13 @@ from django.utils.translation import gettext as _
 from ..models import Board, Entry, Result, ScoringMethod, Tournament
 from ..services import registration, setup
 from ..services.errors import TournamentError
-from .usebio_conventions import awarded_percentages, detect, event_top, field_boards
+from .usebio_conventions import (
+    awarded_percentages,
+    detect,
+    event_top,
+    field_boards,
+    per_section,
+)
 from .usebio_parse import FileEvent, FileSection, UsebioError
 from .usebio_save import (
     People,
@@ -145,7 +151,7 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     sessions = {s.number: s for s in tournament.sessions.all()}
     people = People(event)
     entries: dict[tuple, Entry] = {}
-    pools = pools_of(event.sections, conventions.get("butler_field") == "section")
+    pools = pools_of(event.sections, per_section(conventions))
     tops = _file_tops(event)
     pair_entry: dict[tuple[int, str], Entry] = {}  # (section index, "3NS") → entry
     made = []

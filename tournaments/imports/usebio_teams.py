@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..scoring import Role, display_round
 from ..scoring.teams import TEAM_ARTIFICIAL_IMPS
-from ..scoring.vp import COURSE25_BOARDS, team_vps
+from ..scoring.vp import COURSE25_BOARDS, match_vps
 from ..services import registration, setup, team_events, team_matches, team_schedule
 from ..services.errors import TournamentError
 from .usebio_conventions import places_shared
@@ -53,26 +53,43 @@ def _boards_by_round(fs: FileSection) -> dict[int, list[int]]:
     return {r: sorted(b) for r, b in out.items()}
 
 
-def _home_margin(m: FileMatch) -> Fraction | None:
-    values = [h for h, _a in m.board_imps.values()]
-    if not values or None in values:
+def _margins(m: FileMatch) -> tuple[Fraction, Fraction] | None:
+    """Each team's IMP margin over the match: the sum of its signed IMPs on the boards (the
+    two differ when an adjusted board gives the teams IMPs that do not cancel)."""
+    values = list(m.board_imps.values())
+    if not values or any(h is None or a is None for h, a in values):
         return None
-    return sum((Fraction(str(v)) for v in values), Fraction(0))
+    home = sum((Fraction(str(h)) for h, _a in values), Fraction(0))
+    away = sum((Fraction(str(a)) for _h, a in values), Fraction(0))
+    return home, away
 
 
-def vp_scale_of(fs: FileSection, k: int) -> str:
-    """Our VP scale that gives every match the file's VPs (the WBF's continuous one if none
-    does, or the file has no VPs: verify then shows the matches that differ)."""
-    played = [(m, _home_margin(m)) for m in fs.matches if m.away is not None
+# Our scales, then the ways scorers print the continuous one: to 0.1, and with the loser
+# given 20 minus the winner's VPs (scale, decimals, loser's VPs).
+VP_STYLES = [(VPScale.WBF20, 2, "own"), (VPScale.WBF20_DISCRETE, 2, "own"),
+             (VPScale.COURSE25, 2, "own"), (VPScale.WBF20, 1, "own"),
+             (VPScale.WBF20, 1, "complement"), (VPScale.WBF20, 2, "complement")]
+
+
+def vp_scale_of(fs: FileSection, k: int) -> tuple[str, int, str]:
+    """(scale, decimals, loser's VPs) that give every match the file's VPs, both teams' (the
+    WBF's continuous scale as the WBF prints it if none does, or the file has no VPs:
+    verify then shows the matches that differ)."""
+    played = [(m, _margins(m)) for m in fs.matches if m.away is not None
               and m.home_score is not None]
-    played = [(m, margin) for m, margin in played if margin is not None]
-    for scale in (VPScale.WBF20, VPScale.WBF20_DISCRETE, VPScale.COURSE25):
+    played = [(m, margins) for m, margins in played if margins is not None]
+    for scale, places, loser in VP_STYLES:
         if scale == VPScale.COURSE25 and k not in COURSE25_BOARDS:
             continue
-        if all(display_round(team_vps(margin, k, scale)) == m.home_score
-               for m, margin in played):
-            return scale
-    return VPScale.WBF20
+        if all(_same(match_vps(*margins, k, scale, places=places, loser=loser), m)
+               for m, margins in played):
+            return scale, places, loser
+    return VPScale.WBF20, 2, "own"
+
+
+def _same(ours: tuple[Fraction, Fraction], m: FileMatch) -> bool:
+    return display_round(ours[0]) == m.home_score and (
+        m.away_score is None or display_round(ours[1]) == m.away_score)
 
 
 def _schedule(fs: FileSection) -> list[tuple[int, list[tuple[int, int]], int | None]]:
@@ -143,15 +160,19 @@ def import_teams(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     if not k:
         raise UsebioError(_("The teams file holds no boards."))
     byes = [m.home_score for m in fs.matches if m.away is None and m.home_score is not None]
+    scale, places, loser = vp_scale_of(fs, k)
     tournament = setup.create_tournament(
         name=event.name, date=event.date, venue=event.venue, event_type=EventType.TEAMS,
         scoring_method=event.scoring_method, user=user)
     settings = {"format": TeamFormat.SWISS if event.event_type == "SWISS_TEAMS"
                 else TeamFormat.ROUND_ROBIN,
                 "swiss_rounds": max(len(schedule), 1), "boards_per_match": k,
-                "vp_scale": vp_scale_of(fs, k)}
-    conventions = {"vp_scale": settings["vp_scale"]} \
-        if event.scoring_method == ScoringMethod.VPS else {}
+                "vp_scale": scale}
+    conventions = {}
+    if event.scoring_method == ScoringMethod.VPS:
+        conventions["vp_scale"] = scale
+        if scale == VPScale.WBF20:
+            conventions.update(vp_places=places, vp_loser=loser)
     if places_shared(event):
         conventions["places"] = "shared"
     awards = awarded_imps(fs)

@@ -8,12 +8,49 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
 from ..services.team_schedule import TEAM_METHODS
-from .usebio_conventions import alternatives, describe, event_top, field_boards, full_set, raw_mark
+from .usebio_conventions import (
+    alternatives,
+    describe,
+    event_top,
+    field_boards,
+    full_set,
+    per_section,
+    raw_mark,
+)
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
+
+# A difference records which figure it is as a code (``"mark NS"``, ``"board IMPs"``); the
+# report shows it in the reader's language.
+WHAT = {
+    "total": pgettext_lazy("verify report", "total"),
+    "percentage": pgettext_lazy("verify report", "percentage"),
+    "place": pgettext_lazy("verify report", "place"),
+    "mark NS": pgettext_lazy("verify report", "mark NS"),
+    "mark EW": pgettext_lazy("verify report", "mark EW"),
+    "score": pgettext_lazy("verify report", "score"),
+    "score (opponents)": pgettext_lazy("verify report", "score (opponents)"),
+    "IMPs": pgettext_lazy("verify report", "IMPs"),
+    "IMPs (opponents)": pgettext_lazy("verify report", "IMPs (opponents)"),
+    "board IMPs": pgettext_lazy("verify report", "board IMPs"),
+    "board IMPs (opponents)": pgettext_lazy("verify report", "board IMPs (opponents)"),
+    "match": pgettext_lazy("verify report", "match"),
+    "bye": pgettext_lazy("verify report", "bye"),
+}
+
+
+def what_label(code: str) -> str:
+    """A difference's figure in words, in the reader's language."""
+    return str(WHAT.get(code, code))
+
+
+def shown_differences(differences: list[dict]) -> list[dict]:
+    """The differences with their figure in words, for the report's page."""
+    return [{**d, "what": what_label(d.get("what", ""))} for d in differences]
 
 
 def _tolerance(value: Decimal) -> Decimal:
@@ -101,7 +138,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
     real = {}  # (session, board) → real results in the field, and the field's N
-    for boards in field_boards(event, conventions.get("butler_field") == "section"):
+    for boards in field_boards(event, per_section(conventions)):
         top = event_top(event, [line for ls in boards.values() for line in ls])
         big_n = int(top / 2 + 1) if top else 0
         for lines in boards.values():

@@ -88,7 +88,7 @@ from .teams import (
     team_board,
     total_points,
 )
-from .vp import team_vps, victory_points, vp_for_margin, wbf20_table
+from .vp import match_vps, team_vps, victory_points, vp_for_margin, wbf20_table
 
 __all__ = [
     "AVERAGE", "AVERAGE_PLUS_EW", "AVERAGE_PLUS_NS", "Artificial", "ArtificialImps",
@@ -104,6 +104,6 @@ __all__ = [
     "ns_score", "parse_contract", "patton_points", "procedural_penalty", "rank",
     "relay_correction", "score_board", "score_imp_pairs_board", "score_individual_session", "score_session",
     "team_board", "top_for", "total_points", "unplayed_board_percentage",
-    "team_vps", "unplayed_session_percentage", "value_against", "victory_points", "vp_for_margin",
+    "match_vps", "team_vps", "unplayed_session_percentage", "value_against", "victory_points", "vp_for_margin",
     "wbf20_table",
 ]

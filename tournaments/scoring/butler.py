@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Real
@@ -102,12 +102,17 @@ def _cross_line(total: int, comparisons: int) -> LineImps:
     return LineImps(value, -value)
 
 
-def round_mark(value: Fraction, places: int | None) -> Fraction:
-    """``value`` rounded half away from zero to ``places`` decimals (None: exact)."""
+HalfRule = Literal["away", "even"]
+
+
+def round_mark(value: Fraction, places: int | None, half: HalfRule = "away") -> Fraction:
+    """``value`` rounded to ``places`` decimals (None: exact), a half away from zero
+    (``"away"``) or to the even digit (``"even"``, as some scorers' arithmetic does)."""
     if places is None:
         return value
     q = Decimal(value.numerator) / Decimal(value.denominator)
-    return Fraction(q.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    mode = ROUND_HALF_EVEN if half == "even" else ROUND_HALF_UP
+    return Fraction(q.quantize(Decimal(1).scaleb(-places), rounding=mode))
 
 
 def cross_scale(form: CrossForm, results: int, field: int | None) -> int:
@@ -150,6 +155,7 @@ def score_imp_pairs_board(
     cross: CrossForm = "average",
     field: int | None = None,
     places: int | None = None,
+    half: HalfRule = "away",
 ) -> tuple[LineImps, ...]:
     """Butler or cross-IMP marks for each line of a board, adjusted lines included.
 
@@ -161,8 +167,8 @@ def score_imp_pairs_board(
 
     Cross-IMP marks are the average over the comparisons unless ``cross`` says the scorer
     writes their sum (``"sum"``) or the sum factored up to a board of ``field`` results
-    (``"factored"``); ``places`` rounds each mark (half away from zero) before it is added
-    up, as scorers that total the marks they print do.
+    (``"factored"``); ``places`` rounds each mark (a half away from zero, or to even with
+    ``half="even"``) before it is added up, as scorers that total the marks they print do.
     """
     if method == "cross" and (cross != "average" or places is not None):
         items = [e if isinstance(e, ArtificialImps) else as_entry(e) for e in entries]
@@ -171,7 +177,8 @@ def score_imp_pairs_board(
         averages = score_imp_pairs_board(items, "cross", artificial=artificial)
         return tuple(  # an award (artificial) is IMPs as given, not an average to scale
             m if isinstance(e, Artificial | ArtificialImps | NotPlayed)
-            else LineImps(round_mark(m.ns * scale, places), round_mark(m.ew * scale, places))
+            else LineImps(round_mark(m.ns * scale, places, half),
+                          round_mark(m.ew * scale, places, half))
             for e, m in zip(items, averages, strict=True))
     if entries and all(type(e) is int for e in entries):
         marks = _whole_scores_board(list(entries), method, rule, round_to)

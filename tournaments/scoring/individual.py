@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from .board import SplitRule, score_board
+from .board import Factoring, SplitRule, score_board
 from .butler import DatumRule, score_imp_pairs_board
 from .matchpoints import top_for
 from .session import Penalty, Provisional, SessionScore, finish_session, provisional_marks
@@ -54,15 +54,20 @@ def score_individual_session(
     penalties: Sequence[Penalty] = (),
     max_average_plus_unplayed: int | None = 2,
     split_rule: SplitRule = "course",
+    factoring: Factoring = "neuberg",
 ) -> SessionScore:
     """Matchpoint every board and total each player (``SessionScore.totals`` per player).
+
+    ``factoring``: a board with fewer results than ``expected`` brought up to the top by
+    Neuberg's formula or the plain ratio (an imported file's convention, as for pairs).
 
     A player's mark names as opponent the first player of the other side present (East for
     North and South, North for East and West).
     """
     provisional: list[Provisional] = []
     for b in boards:
-        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule)
+        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule,
+                             factoring=factoring)
         for line, m in zip(b.lines, scored.lines, strict=True):
             ew_first = line.east if line.east is not None else line.west
             ns_first = line.north if line.north is not None else line.south

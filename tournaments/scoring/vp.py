@@ -19,6 +19,7 @@ from numbers import Real
 from .errors import ScoringError
 
 SCALES = ("wbf20", "wbf20-discrete", "course25")
+LOSERS = ("own", "complement")
 
 # C03 l.144-161 exactly as printed (tabs collapsed); the 28-board "65-68" is fixed below.
 _COURSE25_PRINTED = """\
@@ -154,3 +155,38 @@ def team_vps(margin: Real, boards: int, scale: str = "wbf20") -> Fraction:
     if scale == "course25" and m.denominator != 1:
         m = Fraction(math.floor(m + Fraction(1, 2)))
     return Fraction(str(vp_for_margin(m, boards, scale)))
+
+
+def match_vps(home_margin: Real, away_margin: Real, boards: int, scale: str = "wbf20", *,
+              places: int = 2, loser: str = "own") -> tuple[Fraction, Fraction]:
+    """Both teams' VPs of a match, as a scorer prints them.
+
+    ``places``: the continuous scale's VPs (two decimals, as the WBF gives them) rounded
+    half up once more to that many decimals (some scorers print one). ``loser``: ``"own"``,
+    each team's VPs from its own margin (``team_vps``), rounded on its own; ``"complement"``,
+    the team with the larger margin takes its VPs and the other 20 minus those (so the two
+    always add up to 20, 15.25 printed as 15.3 leaving 4.7). Equal margins (a tie, or two
+    equal adjusted margins) take their own VPs either way."""
+    if loser not in LOSERS:
+        raise ScoringError("loser", loser, f"known rules: {', '.join(LOSERS)}")
+    if isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 2:
+        raise ScoringError("places", places, "VPs are printed with 0, 1 or 2 decimals")
+    if loser == "complement" and scale == "course25":
+        raise ScoringError("loser", loser, "the course's 25-VP table gives both teams' VPs")
+
+    def printed(margin: Real) -> Fraction:
+        value = team_vps(margin, boards, scale)
+        if places == 2 or scale != "wbf20":
+            return value
+        step = Fraction(1, 10 ** places)
+        return math.floor(value / step + Fraction(1, 2)) * step
+
+    home, away = printed(home_margin), printed(away_margin)
+    h, a = (Fraction(str(m)) if isinstance(m, float) else Fraction(m)
+            for m in (home_margin, away_margin))
+    if loser == "complement" and h != a:
+        if h > a:
+            away = 20 - home
+        else:
+            home = 20 - away
+    return home, away

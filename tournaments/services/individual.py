@@ -301,8 +301,11 @@ def score_pool(data, pool: str, sections: list[Section]):
     penalties = [CorePenalty(p["entry_id"], Fraction(str(p["fraction_of_top"])),
                              p["board_number"])
                  for p in data.penalties if p["entry_id"] in players]
+    # an imported event is scored as its file was (imports.usebio_conventions)
+    conventions = data.session.tournament.conventions or {}
     scored = score_individual_session(boards, expected=max(expected, 1),
-                                      boards_per_player=per_player or None, penalties=penalties)
+                                      boards_per_player=per_player or None, penalties=penalties,
+                                      factoring=conventions.get("factoring", "neuberg"))
     out = PoolScore(pool, sections, scored.top, totals=scored.totals, session_score=scored)
     out.boards = {p: t.boards for p, t in scored.totals.items()}
     out.marks = [(where[(m.board, m.pair)], m.board, m.pair, m.direction, m.opponent, m.mark,

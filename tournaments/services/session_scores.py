@@ -133,7 +133,8 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
                                       rule=conventions.get("butler_datum", "course"),
                                       round_to=conventions.get("butler_round_to"),
                                       cross=conventions.get("cross_imps", "average"),
-                                      field=most, places=conventions.get("cross_round"))
+                                      field=most, places=conventions.get("cross_round"),
+                                      half=conventions.get("cross_half", "away"))
         for line, m in zip(b.lines, marks, strict=True):
             for pair, direction, opp, value in ((line.ns_pair, "NS", line.ew_pair, m.ns),
                                                 (line.ew_pair, "EW", line.ns_pair, m.ew)):

@@ -25,7 +25,7 @@ from ..models import (
 from ..scoring import (
     display_round,
 )
-from ..scoring.vp import team_vps
+from ..scoring.vp import match_vps
 from .errors import TournamentError
 from .knockout_bracket import rank_knockout, save_knockout, score_knockout
 from .team_matches import boards_of_matches, boards_of_rounds, score_matches, stored_decimal
@@ -170,7 +170,9 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
                            bye_vp=Fraction(str(event.bye_vp)), points=event.unit in POINT_UNITS)
     if event.is_knockout:  # the stage reached places the teams; IMPs come second
         return rank_knockout(list(lines.values()), matches, session.rounds)
-    return rank_teams(list(lines.values()), event.tie_break_order)
+    # an imported file that writes its ties as one place (3=) is ranked the same way
+    shared = (tournament.conventions or {}).get("places") == "shared"
+    return rank_teams(list(lines.values()), () if shared else event.tie_break_order)
 
 
 def running_totals(session: Session) -> dict[int, list[Fraction]]:
@@ -210,6 +212,7 @@ def classify_teams(data) -> int:
     else:
         scores = score_matches(matches, data.results, boards_of_matches(movement), unit)
     vps = unit == TeamScoring.VPS
+    conventions = tournament.conventions or {}
     k = session.boards_per_round or event.boards_per_match
     before = {m.pk: _match_values(m) for m in matches}
     for m in matches:
@@ -224,8 +227,11 @@ def classify_teams(data) -> int:
         if m.away_id is None:
             m.home_vp, m.away_vp = (event.bye_vp if vps else None), None
         elif vps and s.boards:
-            m.home_vp = display_round(team_vps(s.home_margin, k, event.vp_scale))
-            m.away_vp = display_round(team_vps(s.away_margin, k, event.vp_scale))
+            # an imported event prints its VPs as its file did (imports.usebio_conventions)
+            home_vp, away_vp = match_vps(s.home_margin, s.away_margin, k, event.vp_scale,
+                                         places=conventions.get("vp_places", 2),
+                                         loser=conventions.get("vp_loser", "own"))
+            m.home_vp, m.away_vp = display_round(home_vp), display_round(away_vp)
         else:
             m.home_vp = m.away_vp = None
     if event.is_knockout and section is not None:

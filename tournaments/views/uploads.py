@@ -25,6 +25,7 @@ from ..exports.licences import licence_batch, requested_licences
 from ..forms.uploads import EndpointForm, ImportForm
 from ..imports.usebio import clean_file_name, import_progress
 from ..imports.usebio_conventions import describe
+from ..imports.usebio_verify import shown_differences
 from ..models import Tournament, TournamentStatus
 from ..models.uploads import (
     FederationEndpoint,
@@ -222,6 +223,7 @@ def import_detail(request, pk: int):
         return response
     context = {"record": record, "progress": import_progress(record.key) if running else 0,
                "conventions": describe(record.summary.get("conventions") or {}),
+               "differences": shown_differences(record.differences or []),
                "replace_form": ImportForm(initial={"replace": True})}
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/uploads/_import_progress.html", context)

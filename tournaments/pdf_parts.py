@@ -1,0 +1,109 @@
+"""The results PDF cut into parts that WeasyPrint lays out one by one (or side by side).
+
+One results document of a 60-table session is some 200 pages; laid out as one, it needs one
+core for the whole time and memory for every page at once. Cut in parts — the title page
+with the contents, the overall ranking, and per session its ranking, its travellers, its
+hand records and its scorecards, the long ones in pieces of about ``LINES_PER_PART``
+printed lines — each part is an HTML document of its own (the same template pieces and
+style sheet as the whole document, ``pdf/results.html``), which ``pdf_join`` renders in
+parallel and joins into one PDF, numbering the pages and writing the contents and bookmarks
+across the parts.
+
+A piece after the first of its kind starts on a page of its own and carries no heading (the
+first holds the anchor the contents point at). Scorecards already start a page each, so
+cutting them costs no page; travellers and hand records may leave a page part-filled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .pdf import document_context
+from .services.snapshot import EventSnapshot
+
+#: Printed lines (table lines and headings) a part holds at most, unless one item is longer.
+LINES_PER_PART = 600
+
+#: (kind, template, the session's list of items, lines an item prints)
+KINDS = (
+    ("travellers", "pdf/_travellers.html", "boards",
+     lambda b: 4 + sum(len(t.head) + len(t.rows) + 1 for t in b["traveller"] or ())),
+    ("hands", "pdf/_hands.html", "hands", lambda b: 16),
+    ("cards", "pdf/_cards.html", "cards", lambda c: 4 + len(c["table"].head) + len(c["table"].rows)),
+)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part's HTML; ``target`` is the anchor the contents point at ("" for a piece that
+    continues the one before it)."""
+
+    kind: str
+    target: str
+    html: str
+
+
+@dataclass
+class ResultsDocument:
+    """The parts of a results PDF, and what ``pdf_join`` needs to finish it."""
+
+    language: str
+    parts: list[Part]
+    title: str
+    page_words: tuple[str, str]  # "Page", "of"
+    context: dict = field(repr=False, default_factory=dict)
+
+    def front_html(self, pages: dict[str, int]) -> str:
+        """The title page with the contents, each entry with the page ``pages`` gives it."""
+        with translation.override(self.language):
+            toc = [{**entry, "page": pages.get(entry["target"], 0)}
+                   for entry in self.context["toc"]]
+            return _render(self.context, {"template": "pdf/_front.html", "first": True}, toc=toc)
+
+
+def _render(context: dict, part: dict, **extra) -> str:
+    return render_to_string("pdf/results_part.html",
+                            {**context, **extra, "part": part, "in_parts": True})
+
+
+def _pieces(items: list, weight) -> list[list]:
+    """``items`` in consecutive pieces of about ``LINES_PER_PART`` printed lines."""
+    pieces: list[list] = []
+    size = LINES_PER_PART
+    for item in items:
+        lines = weight(item)
+        if not pieces or size + lines > LINES_PER_PART:
+            pieces.append([])
+            size = 0
+        pieces[-1].append(item)
+        size += lines
+    return pieces
+
+
+def results_parts(data: EventSnapshot, language: str | None = None,
+                  session_number: int = 0) -> ResultsDocument:
+    """The results document of ``data`` as parts, in ``language`` (the club's by default)."""
+    language = language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = document_context(data, language, session_number)
+        parts = []
+        if context["totals"]:
+            parts.append(Part("totals", "totals", _render(
+                context, {"template": "pdf/_totals.html", "first": True})))
+        for s in context["sessions"]:
+            number = s["number"]
+            parts.append(Part("ranking", f"ranking-{number}", _render(
+                context, {"template": "pdf/_ranking.html", "session": s, "first": True})))
+            for kind, template, key, weight in KINDS:
+                for i, piece in enumerate(_pieces(s[key], weight)):
+                    parts.append(Part(kind, "" if i else f"{kind}-{number}", _render(
+                        context, {"template": template, "session": s, "items": piece,
+                                  "first": not i})))
+        title = data.tournament.name + (
+            " · " + _("Session %(n)s") % {"n": session_number} if session_number else "")
+        return ResultsDocument(language, parts, title, (_("Page"), _("of")), context)
