@@ -20,6 +20,24 @@ def screenshot(page, name: str) -> Path:
 
 
 def login(page, base_url: str, username: str, password: str) -> None:
+    """Signed in as ``username`` without the form: the journeys that are not about signing in
+    get the session cookie (Django's test client signs in) and stay where they were; the next
+    page they open is signed in. Typing the form costs the browser the form, a post and the
+    home page each time; ``login_with_form`` does it, in at least one journey of each role."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.get(username=username)
+    assert user.is_active and user.check_password(password), f"{username} cannot sign in"
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base_url,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+
+
+def login_with_form(page, base_url: str, username: str, password: str) -> None:
+    """Signing in as a person does: the form, typed."""
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)

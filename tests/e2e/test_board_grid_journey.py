@@ -28,6 +28,11 @@ def at_table(section, table, board, tricks=10):
                                      idempotency_key=f"k-{table}-{board}").result
 
 
+# Resolves when the console's next poll has been swapped in and settled.
+NEXT_POLL = """() => new Promise(done => document.body.addEventListener(
+    "htmx:afterSettle", done, {once: true}))"""
+
+
 def cell_state(page, board):
     return page.get_attribute(f"#board-state-grid a[data-board='{board}']", "data-state")
 
@@ -90,7 +95,7 @@ def test_director_follows_the_boards_of_a_round(live_server, new_page, language)
     tablet.wait_for_selector("#board-states[data-round='2']")
     assert tablet.locator("#board-state-grid a[data-state=missing]").count() == 14
     assert words["missing"] in tablet.inner_text("#board-states .state-legend")
-    tablet.wait_for_timeout(6000)  # one htmx poll later it still shows round 2
+    tablet.evaluate(NEXT_POLL)  # one htmx poll later it still shows round 2
     assert tablet.get_attribute("#board-states", "data-round") == "2"
     no_sideways_scroll(tablet)
     screenshot(tablet, f"board-grid-3-round2-tablet-{language}")

@@ -15,7 +15,7 @@ import time
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, pick_player, screenshot
+from e2e_helpers import login_with_form, pick_player, screenshot
 from table_device import enter_with_a_dropped_connection, play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
@@ -157,7 +157,7 @@ def test_director_journey(live_server, new_page, viewport):
     base = live_server.url
     name = f"director-{viewport}"
     page = new_page(viewport)
-    login(page, base, "director", DEMO_PASSWORD)
+    login_with_form(page, base, "director", DEMO_PASSWORD)
 
     # A new tournament; a blank name is refused and what was typed stays.
     page.goto(f"{base}/director/")

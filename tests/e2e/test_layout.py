@@ -39,6 +39,7 @@ def test_phone_menu_opens(live_server, new_page):
     build_club()
     page = new_page("phone")
     login(page, live_server.url, "secretaria", DEMO_PASSWORD)
+    page.goto(live_server.url + "/")
     members_link = page.locator("nav.site-nav a[href='/club/members/']")
     expect(members_link).to_be_hidden()
     page.click("label.nav-toggle-label")

@@ -5,7 +5,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import fits_its_box, login, no_sideways_scroll, screenshot
+from e2e_helpers import fits_its_box, login_with_form, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_demo
 from clubsite.models import Member
@@ -34,7 +34,7 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     base = live_server.url
     lucia = Member.objects.get(licence_number="AEB-10003")
     page = new_page("phone")
-    login(page, base, "jugador", DEMO_PASSWORD)
+    login_with_form(page, base, "jugador", DEMO_PASSWORD)
 
     # The results index: newest first, the evening event flagged as being played.
     page.goto(f"{base}/results/")

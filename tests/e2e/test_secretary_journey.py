@@ -4,7 +4,7 @@ import csv
 import io
 
 import pytest
-from e2e_helpers import choose_language, login, screenshot
+from e2e_helpers import choose_language, login_with_form, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Licence, LicenceStatus, Member, Payment, Season
@@ -29,6 +29,13 @@ def _upload(page, content: str) -> None:
     page.wait_for_selector("#preview")
 
 
+# The whole journey in Spanish on a desktop and in Portuguese on a tablet; the other two
+# take the pages whose words are checked (the roster import's messages) and skip the
+# renewal, payment and export, which the two full runs already take in each language and
+# at each width.
+FULL = {("es", "desktop"), ("pt", "tablet")}
+
+
 @pytest.mark.parametrize("language,viewport", [
     ("es", "desktop"), ("es", "tablet"), ("pt", "desktop"), ("pt", "tablet")])
 def test_secretary_journey(live_server, new_page, language, viewport):
@@ -37,9 +44,16 @@ def test_secretary_journey(live_server, new_page, language, viewport):
     name = f"secretary-{language}-{viewport}"
     page = new_page(viewport)
     choose_language(page, base, language)
-    login(page, base, "secretaria", DEMO_PASSWORD)
+    login_with_form(page, base, "secretaria", DEMO_PASSWORD)
     assert page.locator("html").get_attribute("lang") == language
+    if (language, viewport) in FULL:
+        _renew_and_pay(page, base, name)
+    _import_roster(page, base, name, language)
+    if (language, viewport) in FULL:
+        _export_imported(page, base, name)
 
+
+def _renew_and_pay(page, base, name) -> None:
     # Filter members whose licence has expired.
     page.goto(f"{base}/club/members/")
     page.select_option("select[name=licence_state]", "expired")
@@ -75,6 +89,8 @@ def test_secretary_journey(live_server, new_page, language, viewport):
     assert Licence.objects.get(member=member, season=season).paid
     screenshot(page, f"{name}-3-paid")
 
+
+def _import_roster(page, base, name, language) -> None:
     # Import a roster with one bad row: the error is shown and nothing is imported.
     before = Member.objects.count()
     page.goto(f"{base}/club/import/")
@@ -93,6 +109,8 @@ def test_secretary_journey(live_server, new_page, language, viewport):
     assert EXPECTED_TEXT[language]["imported"] in page.inner_text(".messages")
     assert Member.objects.count() == before + 3
 
+
+def _export_imported(page, base, name) -> None:
     # Export the list filtered to the imported members.
     page.goto(f"{base}/club/members/?q=AEB-9000")
     screenshot(page, f"{name}-6-filtered")
