@@ -43,7 +43,7 @@ def preview(request, pk):
 def send(request, pk):
     """Send the mailing previewed (its results version posted back with the button)."""
     tournament = get_tournament(pk)
-    version = request.POST.get("version", "")[:60]
+    version = request.POST.get("version", "")[:60].replace("\x00", "")
     try:
         mailing = results_mail.confirm(tournament, version=version, user=request.user,
                                        base_url=_base_url(request))
