@@ -60,7 +60,7 @@ def test_the_director_previews_then_sends_once(final, director_client,
     assert mail_link_state(director_client, final) == "correction"
 
 
-@pytest.mark.parametrize("version", ["", "1.9999", "x" * 500])
+@pytest.mark.parametrize("version", ["", "1.9999", "x" * 500, "1\x00"])
 def test_a_stale_or_garbled_version_sends_nothing_and_says_why(final, director_client,
                                                               version):
     send = reverse("director:results_mail_send", args=[final.pk])

@@ -89,3 +89,8 @@ class ReasonForm(OverrideMixin):
 
 class PublishForm(OverrideMixin):
     pass
+
+class MailingVersionForm(forms.Form):
+    """The results version a results-mail preview showed, posted back with its send button
+    (a form, so a garbled value is refused like any other field, NUL bytes included)."""
+    version = forms.CharField(max_length=60)

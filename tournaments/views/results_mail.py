@@ -7,11 +7,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubsite.permissions import director_required
 
+from ..forms.results import MailingVersionForm
 from ..services import mail_texts, results_mail
 from ..services.errors import TournamentError
 from .director_common import get_tournament
@@ -43,10 +45,14 @@ def preview(request, pk):
 def send(request, pk):
     """Send the mailing previewed (its results version posted back with the button)."""
     tournament = get_tournament(pk)
-    version = request.POST.get("version", "")[:60].replace("\x00", "")
+    form = MailingVersionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The results changed after this preview was made: read the "
+                                  "new preview and send again."))
+        return redirect("director:results_mail", tournament.pk)
     try:
-        mailing = results_mail.confirm(tournament, version=version, user=request.user,
-                                       base_url=_base_url(request))
+        mailing = results_mail.confirm(tournament, version=form.cleaned_data["version"],
+                                       user=request.user, base_url=_base_url(request))
     except TournamentError as exc:
         messages.error(request, exc.message)
         return redirect("director:results_mail", tournament.pk)
