@@ -36,6 +36,7 @@ FIELD_LABELS = {
     "expected": gettext_lazy("Expected"),
     "missing": gettext_lazy("Missing"),
 }
+_READING_ORDER = {key: i for i, key in enumerate(FIELD_LABELS)}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _CONTRACT = re.compile(r"^([1-7])(NT|[SHDC])(X{0,2})$")
 _TABLE = re.compile(r"^\s*([A-Za-z]?)\s*(\d{1,3})\s*$")
@@ -68,9 +69,11 @@ def readable(key: str, value) -> str:
 
 
 def changes(entry: AuditEntry) -> list[tuple[str, str, str]]:
-    """(field, before, after) for every field that changed, in words."""
+    """(field, before, after) for every field that changed, in words, in FIELD_LABELS's
+    reading order (PostgreSQL's jsonb does not keep the order the fields were written in)."""
     before, after = entry.before or {}, entry.after or {}
     keys = [k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k)]
+    keys.sort(key=lambda k: _READING_ORDER.get(k, len(_READING_ORDER)))
     return [(str(FIELD_LABELS.get(k, k)), readable(k, before.get(k)), readable(k, after.get(k)))
             for k in keys]
 
