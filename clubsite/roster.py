@@ -340,7 +340,7 @@ def commit_roster(preview: RosterPreview, season: Season) -> dict[str, int]:
     counts = {"created": 0, "updated": 0}
     for row in preview.rows:
         category = categories.get(row.category)
-        member = Member.objects.select_for_update().filter(
+        member = Member.objects.select_for_update(no_key=True).filter(
             licence_number=row.licence_number
         ).first()
         if member is None:

@@ -131,7 +131,7 @@ def renew_licence(member: Member, season: Season) -> Licence:
     for the season count towards it (paid in advance is paid).
     """
     today = timezone.localdate()
-    licence, created = Licence.objects.select_for_update().get_or_create(
+    licence, created = Licence.objects.select_for_update(no_key=True).get_or_create(
         member=member,
         season=season,
         defaults={
@@ -204,7 +204,7 @@ def record_payment(
         paid_on=paid_on, recorded_by=recorded_by, note=note,
     )
     if kind == FeeKind.LICENCE:
-        licence = Licence.objects.select_for_update().filter(member=member, season=season).first()
+        licence = Licence.objects.select_for_update(no_key=True).filter(member=member, season=season).first()
         if licence is not None and not licence.paid:
             if _licence_payments(member, season) >= licence.fee:
                 licence.paid = True

@@ -174,7 +174,7 @@ def send(upload_pk: int, run: str = "") -> str:
     sending (``run`` is the task's id: the same message handed back after its worker died
     takes over at once, another waits until the first went silent for ``JOB_STALL_SECONDS``)."""
     with transaction.atomic():
-        upload = Upload.objects.select_for_update(of=("self",)).select_related(
+        upload = Upload.objects.select_for_update(of=("self",), no_key=True).select_related(
             "endpoint", "tournament", "season").get(pk=upload_pk)
         if upload.state in (UploadState.SENT, UploadState.MANUAL):
             return upload.state

@@ -148,7 +148,7 @@ def import_deals(section: Section, read) -> list[Board]:
     """Store a hand-record file's deals on the section's boards (its pool), all or nothing;
     ``read(numbers)`` reads the file against the pool's board numbers (PBN, or a dealing
     machine's file: ``imports.dealer_dup``) and raises ``PBNImportError``."""
-    boards = {b.number: b for b in Board.objects.select_for_update()
+    boards = {b.number: b for b in Board.objects.select_for_update(no_key=True)
               .filter(session_id=section.session_id, pool=section.pool)}
     deals = read(set(boards))
     changed = []
@@ -176,7 +176,7 @@ def deal_boards(section: Section, *, seed: int | None = None, replace: bool = Fa
                 ) -> list[Board]:
     """Deal the section's boards that have no deal yet (all of them with ``replace``)."""
     rng = random.Random(seed)
-    boards = list(Board.objects.select_for_update()
+    boards = list(Board.objects.select_for_update(no_key=True)
                   .filter(session_id=section.session_id, pool=section.pool).order_by("number"))
     changed = []
     for board in boards:

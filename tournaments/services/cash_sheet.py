@@ -128,7 +128,7 @@ def _snapshot(result: Figures) -> dict:
 def close(session: Session, *, counted: dict[str, Decimal], user=None,
           note: str = "") -> CashSheet:
     """Reconcile and close: store the counts, refuse an unexplained difference."""
-    sheet, _created = CashSheet.objects.select_for_update().get_or_create(session=session)
+    sheet, _created = CashSheet.objects.select_for_update(no_key=True).get_or_create(session=session)
     if sheet.is_closed:
         raise SheetLocked(_("This cash sheet is already closed."))
     for method in COUNTED:
@@ -159,7 +159,7 @@ def close(session: Session, *, counted: dict[str, Decimal], user=None,
 @transaction.atomic
 def reopen(session: Session, *, user=None, reason: str = "") -> CashSheet:
     """Unlock a closed sheet; the reason goes to the audit trail with the closed figures."""
-    sheet = CashSheet.objects.select_for_update().filter(session=session).first()
+    sheet = CashSheet.objects.select_for_update(no_key=True).filter(session=session).first()
     if sheet is None or not sheet.is_closed:
         raise TournamentError(_("This cash sheet is open already."))
     reason = (reason or "").strip()

@@ -171,7 +171,7 @@ def _classify(session: Session) -> int:
         return classify_teams(data)
     pools = score_data(data)
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         version = locked.ranking_version + 1
         StoredRanking.objects.filter(session=locked).delete()
         StoredMark.objects.filter(session=locked).delete()

@@ -47,7 +47,7 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
     with transaction.atomic():
         # The result row only (of=self): locking its board and session too deadlocked with
         # a concurrent correction's commit checking its audit entry's foreign keys.
-        row = Result.objects.select_for_update(of=("self",)).select_related(
+        row = Result.objects.select_for_update(of=("self",), no_key=True).select_related(
             "board", "section__session").get(pk=result.pk)
         before = row.snapshot()
         data = scored(row.board, contract, declarer, tricks)
@@ -85,7 +85,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
 
     def write() -> Result:
         with transaction.atomic():
-            Board.objects.select_for_update().filter(pk=line.board.pk).first()
+            Board.objects.select_for_update(no_key=True).filter(pk=line.board.pk).first()
             row = Result.objects.filter(section=section, round=round, board=line.board,
                                         ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
             revisions.check(row, revision)
@@ -118,8 +118,8 @@ def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
         raise InvalidResult(_("This result is not in conflict."))
     overridden = correction_allowed(conflict.section.session.tournament, override)
     with transaction.atomic():
-        new = Result.objects.select_for_update().get(pk=conflict.pk)
-        old = Result.objects.select_for_update().get(pk=new.conflicts_with_id) \
+        new = Result.objects.select_for_update(no_key=True).get(pk=conflict.pk)
+        old = Result.objects.select_for_update(no_key=True).get(pk=new.conflicts_with_id) \
             if new.conflicts_with_id else None
         before = old.snapshot() if old else None
         if keep_new:
@@ -144,7 +144,7 @@ def remove_result(result: Result, *, user, reason: str, override: bool = False,
     reason = _require_reason(reason)
     overridden = correction_allowed(result.section.session.tournament, override)
     with transaction.atomic():
-        row = Result.objects.select_for_update().get(pk=result.pk)
+        row = Result.objects.select_for_update(no_key=True).get(pk=result.pk)
         revisions.check(row if row.status == ResultStatus.OK else None, revision)
         before = row.snapshot()
         row.status = ResultStatus.REJECTED

@@ -250,7 +250,7 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
 def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
     with transaction.atomic():
         # Every writer of this board waits here, so the rows read next include the winner's.
-        first_row(Board.objects.select_for_update().filter(pk=line.board.pk))
+        first_row(Board.objects.select_for_update(no_key=True).filter(pk=line.board.pk))
         # One query for both: a row already stored under this key (the device posts again
         # after losing our answer) and the line's current and conflicting rows. Round trips
         # to the database are most of a post's time when forty tables post at once.
@@ -341,7 +341,7 @@ def confirm_result(result: Result, *, table_code: TableCode | None = None, user=
                                    or table_code.table != result.table or not table_code.active):
         raise NotAllowed(_("This device can only confirm results of its own table."))
     with transaction.atomic():
-        row = Result.objects.select_for_update().get(pk=result.pk)
+        row = Result.objects.select_for_update(no_key=True).get(pk=result.pk)
         if not row.confirmed:
             before = row.snapshot()
             row.confirmed = True

@@ -86,7 +86,7 @@ def _knockout_session(tournament: Tournament) -> tuple[TeamEvent, Session]:
     event = team_event(tournament)
     if not event.is_knockout:
         raise TournamentError(_("This is not a knockout event."))
-    session = Session.objects.select_for_update().get(pk=teams_session(tournament).pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=teams_session(tournament).pk)
     if session.status != SessionStatus.RUNNING:
         raise TournamentError(_("The session is not being played."))
     return event, session
@@ -128,7 +128,7 @@ def draw_next_stage(tournament: Tournament, *, user=None) -> int:
     if undecided:
         raise TournamentError(_("Stage %(stage)s is not decided: %(count)s matches have no "
                                 "team through yet.") % {"stage": stage, "count": len(undecided)})
-    section = Section.objects.select_for_update().get(pk=teams_section(session).pk)
+    section = Section.objects.select_for_update(no_key=True).get(pk=teams_section(session).pk)
     numbers = dict(Seating.objects.filter(session=session).values_list("entry_id", "number"))
     movement = dict(section.movement)
     bracket = movement["bracket"]["stages"]
@@ -163,7 +163,7 @@ def draw_next_stage(tournament: Tournament, *, user=None) -> int:
 
 def _open_match(tournament: Tournament, match_pk: int) -> tuple[TeamEvent, Session, TeamMatch]:
     event, session = _knockout_session(tournament)
-    match = TeamMatch.objects.select_for_update().filter(
+    match = TeamMatch.objects.select_for_update(no_key=True).filter(
         session=session, pk=match_pk, away__isnull=False).first()
     if match is None:
         raise TournamentError(_("No such match."))
@@ -207,7 +207,7 @@ def add_tie_segment(tournament: Tournament, match_pk: int, *, user=None) -> list
     match.refresh_from_db()
     if not is_tied(match):
         raise TournamentError(_("Only a tied match with every board in plays a tie-break."))
-    section = Section.objects.select_for_update().get(pk=teams_section(session).pk)
+    section = Section.objects.select_for_update(no_key=True).get(pk=teams_section(session).pk)
     movement = dict(section.movement)
     used = max((int(b) for rnd in movement.get("rounds", ()) for t in rnd.get("tables", ())
                 for b in t["boards"]), default=0)

@@ -223,7 +223,7 @@ def set_lineup(match: TeamMatch, team: Entry, half: int, open_players: Sequence[
     half is in play; after that, a change of players is the director's, with a reason (l.305).
     The director may set either team at any time: the director's word overrides the order.
     """
-    match = TeamMatch.objects.select_for_update(of=("self",)).select_related(
+    match = TeamMatch.objects.select_for_update(of=("self",), no_key=True).select_related(
         "home", "away", "session__tournament").get(pk=match.pk)
     if not applies(match):
         raise TournamentError(_("This match has no line-ups."))

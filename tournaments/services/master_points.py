@@ -233,7 +233,7 @@ def award(tournament: Tournament, *, user=None, reason: str = "") -> int:
         ensure_current(session)
     scale = PointsScale.load()
     with transaction.atomic():
-        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament.pk).first()
         awards = award_fields(scale_rows(scale), str(tournament.event_type),
                               fields_of(tournament), scale.split)
         old = _named(PointsAward.objects.filter(tournament=tournament)

@@ -126,7 +126,7 @@ def _local_text(moment: datetime.datetime) -> str:
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 # --- who is where ---------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def cancel(registration: Registration, *, user, by_director: bool = False,
     entries that take the freed places are returned, oldest first."""
     now = now or timezone.now()
     tournament = _locked(registration.tournament)
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    registration = Registration.objects.select_for_update(no_key=True).get(pk=registration.pk)
     if not by_director:
         me = member_of(user)
         if me is None or not registration.players.filter(member=me).exists():

@@ -146,7 +146,7 @@ def withdraw_entry(entry: Entry, *, user, reason: str) -> Entry:
 def substitute_player(entry: Entry, *, leaving: Member, joining: Member, user,
                       reason: str = "") -> EntryPlayer:
     """``joining`` takes ``leaving``'s seat in the entry; the change is logged."""
-    out = EntryPlayer.objects.select_for_update().filter(entry=entry, member=leaving,
+    out = EntryPlayer.objects.select_for_update(no_key=True).filter(entry=entry, member=leaving,
                                                          active=True).first()
     if out is None:
         raise TournamentError(_("%(name)s is not playing in this entry.")

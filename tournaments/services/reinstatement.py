@@ -16,7 +16,7 @@ def reinstate_entry(entry: Entry, *, user, reason: str) -> Entry:
     reason = (reason or "").strip()
     if not reason:
         raise TournamentError(_("Say why the withdrawal is undone."), "reason")
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
     if entry.status != EntryStatus.WITHDRAWN:
         raise TournamentError(_("This entry is not withdrawn."))
     players = EntryPlayer.objects.filter(entry=entry, active=True).values("member_id")

@@ -218,7 +218,7 @@ def preview(tournament: Tournament, base_url: str = "") -> Preview:
 def confirm(tournament: Tournament, *, version: str, user, base_url: str) -> ResultsMailing:
     """Record the mailing the director previewed (``version``) and queue its mails."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if tournament.mailings.filter(version=version).exists():
             raise TournamentError(_("These results were already mailed."))
         shown = preview(tournament, base_url)

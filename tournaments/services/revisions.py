@@ -113,7 +113,7 @@ def keep_aside(stale: StaleRevision) -> Result | None:
     if stale.current is None or stale.proposed is None:
         return None
     with transaction.atomic():
-        current = Result.objects.select_for_update().filter(pk=stale.current.pk).first()
+        current = Result.objects.select_for_update(no_key=True).filter(pk=stale.current.pk).first()
         if current is None or current.status != ResultStatus.OK:
             return None
         fields = {f: stale.proposed.get(f) for f in

@@ -350,7 +350,7 @@ def plan_seating(session: Session, method: str, *, variant12: str = "b") -> Seat
 def apply_seating(seating_plan: SeatingPlan, *, user) -> list[Seating]:
     """Seat the session as planned: sections (created or reused by letter), their movement
     and the entries' numbers and lines; sections the plan does not use are removed."""
-    session = Session.objects.select_for_update().get(pk=seating_plan.session.pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=seating_plan.session.pk)
     previous_session(session)
     wanted = {p.letter for p in seating_plan.sections}
     stale = session.sections.exclude(letter__in=wanted)

@@ -120,7 +120,7 @@ def seat_section(section: Section, movement, entries: Iterable[Entry], *,
     (entry, number, line) overrides the order for the entries it names, for the director
     who seats pairs by hand (mixed lines, a pair that must stay NS, multi-session rules).
     """
-    session = Session.objects.select_for_update().get(pk=section.session_id)
+    session = Session.objects.select_for_update(no_key=True).get(pk=section.session_id)
     _require_draft(session)
     movement = as_movement_dict(movement)
     check_match_vps(session.tournament, [movement])
@@ -258,7 +258,7 @@ def change_movement(section: Section, movement, *, user, reason: str = "") -> li
 @transaction.atomic
 def start_session(session: Session, *, user=None) -> Session:
     """Open the session to the table devices."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
     if session.status != SessionStatus.DRAFT:
         raise TournamentError(_("The session has already started."))
     if not Seating.objects.filter(session=session).exists():
@@ -273,7 +273,7 @@ def start_session(session: Session, *, user=None) -> Session:
 @transaction.atomic
 def finish_session(session: Session, *, user=None) -> Session:
     """Close the session to the table devices (the director can still correct)."""
-    session = Session.objects.select_for_update().get(pk=session.pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
     if session.status != SessionStatus.RUNNING:
         raise TournamentError(_("The session is not being played."))
     session.status, session.finished_at = SessionStatus.FINISHED, timezone.now()

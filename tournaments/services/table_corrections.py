@@ -184,7 +184,7 @@ def correct_at_table(result: Result, *, table_code: TableCode, contract: str,
     """
     own_line(result, table_code)
     with transaction.atomic():
-        row = Result.objects.select_for_update().select_related(
+        row = Result.objects.select_for_update(no_key=True).select_related(
             "board", "section__session__tournament").get(pk=result.pk)
         data = scored(row.board, contract, declarer, tricks)
         data["lead"] = normalise_lead(lead)
@@ -219,7 +219,7 @@ def dispute_at_table(result: Result, *, table_code: TableCode, reason: str) -> R
         raise InvalidResult(_("Say it in at most %(n)s characters.") % {"n": MAX_REASON},
                             "reason")
     with transaction.atomic():
-        row = Result.objects.select_for_update().select_related(
+        row = Result.objects.select_for_update(no_key=True).select_related(
             "section__session__tournament").get(pk=result.pk)
         history = _history([row.pk])[row.pk]
         state = _state(row, history)
@@ -259,7 +259,7 @@ def keep_disputed(result: Result, *, user, reason: str, override: bool = False) 
         raise InvalidResult(_("This result is not disputed."))
     overridden = correction_allowed(result.section.session.tournament, override)
     with transaction.atomic():
-        row = Result.objects.select_for_update().select_related("section__session").get(
+        row = Result.objects.select_for_update(no_key=True).select_related("section__session").get(
             pk=result.pk)
         before = row.snapshot()
         row.confirmed = True

@@ -178,7 +178,7 @@ def balances_of(member_ids) -> dict[int, Decimal]:
 def _lock_member(member_id: int) -> None:
     """Serialise every change to one member's balance (a row lock on PostgreSQL; SQLite
     writes one transaction at a time anyway)."""
-    list(Member.objects.select_for_update().filter(pk=member_id).values_list("pk"))
+    list(Member.objects.select_for_update(no_key=True).filter(pk=member_id).values_list("pk"))
 
 
 def _method_label(method: str) -> str:

@@ -149,7 +149,7 @@ def start_teams(tournament: Tournament, *, user=None, order: Sequence[Entry] | N
                               "scoring_method")
     event = team_event(tournament)
     validate_settings(event)
-    session = Session.objects.select_for_update().get(pk=teams_session(tournament).pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=teams_session(tournament).pk)
     if session.status != SessionStatus.DRAFT or has_started(tournament):
         raise TournamentError(_("The session has already started."))
     teams = list(order) if order is not None else teams_of(tournament)
@@ -213,7 +213,7 @@ def draw_next_round(tournament: Tournament, *, user=None, force: bool = False) -
     event = team_event(tournament)
     if not event.is_swiss:
         raise TournamentError(_("Only a Swiss is drawn round by round."))
-    session = Session.objects.select_for_update().get(pk=teams_session(tournament).pk)
+    session = Session.objects.select_for_update(no_key=True).get(pk=teams_session(tournament).pk)
     if session.status != SessionStatus.RUNNING:
         raise TournamentError(_("The session is not being played."))
     rounds = progress(session)
@@ -225,7 +225,7 @@ def draw_next_round(tournament: Tournament, *, user=None, force: bool = False) -
                               % {"round": last,
                                  "missing": rounds[-1].expected - rounds[-1].results})
     classify_session(session)
-    section = Section.objects.select_for_update().get(pk=teams_section(session).pk)
+    section = Section.objects.select_for_update(no_key=True).get(pk=teams_section(session).pk)
     numbers = dict(Seating.objects.filter(session=session).values_list("entry_id", "number"))
     entry_of = {n: e for e, n in numbers.items()}
     active = set(Entry.objects.filter(pk__in=numbers, status=EntryStatus.ACTIVE)

@@ -256,7 +256,7 @@ def classify_teams(data) -> int:
             m.home_vp = m.away_vp = None
     table = standings(session, matches)
     with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
+        locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         version = locked.ranking_version + 1
         _save_match_scores([m for m in matches if _match_values(m) != before[m.pk]])
         if event.is_knockout:
