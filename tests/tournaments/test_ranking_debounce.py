@@ -68,7 +68,7 @@ def test_the_first_post_queues_a_look_after_the_quiet_period(
 
 def test_posts_without_a_pause_are_classified_when_the_window_ends(
         shown, debounced, clock, django_capture_on_commit_callbacks):  # noqa: F811
-    pending = slots(shown)
+    pending = slots(shown)[:-1]  # the round's last line would ask for a classification now
     window_end = None
     for table, board in pending[:-1]:
         post(shown, table, board, django_capture_on_commit_callbacks)

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from ..models import (
     AuditAction,
     AuditEntry,
-    Board,
     Entry,
     Penalty,
     Result,
@@ -23,7 +22,15 @@ from ..models import (
 )
 from . import reclassification, revisions
 from .adjustments import core_entry
-from .entry import audit_result, legal_score, normalise_lead, resolve_line, retrying, scored
+from .entry import (
+    audit_result,
+    legal_score,
+    lock_line,
+    normalise_lead,
+    resolve_line,
+    retrying,
+    scored,
+)
 from .errors import InvalidResult
 from .publish import correction_allowed
 
@@ -85,7 +92,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
 
     def write() -> Result:
         with transaction.atomic():
-            Board.objects.select_for_update(no_key=True).filter(pk=line.board.pk).first()
+            lock_line(line)
             row = Result.objects.filter(section=section, round=round, board=line.board,
                                         ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
             revisions.check(row, revision)

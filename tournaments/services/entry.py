@@ -5,9 +5,9 @@ idempotency key from the same device (its table code, or the director) returns t
 row, and the same key with a different result is refused (``KeyReused``), never dropped; the same line sent with the same content from
 another device returns the stored row too; a *different* result for a line that already
 has one is kept as a conflict for the director, never written over. Writers of one board
-are serialised by locking that board's row (PostgreSQL), and the database's unique
-constraints catch whatever a lock cannot (SQLite), after which the write is retried and
-finds the winner's row.
+line are serialised by a lock on that line (``lock_line``, PostgreSQL), and the database's
+unique constraints catch whatever a lock cannot (SQLite, a key reused across lines), after
+which the write is retried and finds the winner's row.
 
 Every change after the first entry is the director's (``corrections``) and leaves an
 ``AuditEntry`` (who, when, before, after, why, ``audit_result``); what the table sees of its
@@ -16,9 +16,10 @@ round is ``table_round``.
 
 import re
 import time
+import zlib
 from dataclasses import dataclass
 
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -26,6 +27,7 @@ from ..models import (
     AuditAction,
     AuditEntry,
     Board,
+    BoardState,
     Direction,
     Entry,
     EntryStatus,
@@ -193,6 +195,24 @@ def first_row(queryset):
     return next(iter(queryset.order_by()[:1]), None)
 
 
+def lock_line(line: Line) -> None:
+    """Hold, until the transaction ends, the lock of one board line (section, round, table,
+    board: one line, since a pair sits at one table a round) on PostgreSQL.
+
+    The board's row was locked before: in a Mitchell every table of a round plays the same
+    boards, so forty tables' posts waited for each other. Posts of the same line (a resend,
+    the second device at the table, the director at the console) still wait here; a key
+    reused on another line is caught by the unique constraints. The single-key form of
+    advisory locks does not share its key space with the two-key form (``CLASSIFY_LOCK``);
+    two lines whose keys collide only wait for each other. SQLite writes one at a time.
+    """
+    if connection.vendor != "postgresql":
+        return
+    spot = zlib.crc32(f"{line.round}:{line.table}:{line.board.pk}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [(line.section.pk << 32) | spot])
+
+
 def retrying(write):
     """Run ``write`` again when a concurrent writer won a race (unique constraint, or SQLite's
     "database is locked" under a stale snapshot); the next run finds the winner's row."""
@@ -243,14 +263,14 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     submission = retrying(lambda: _write(line, data, idempotency_key, table_code, user,
                                           confirmed))
     if submission.outcome == "created":
-        reclassification.result_posted(section.session_id)
+        reclassification.result_posted(section.session_id, section=section, round_number=round)
     return submission
 
 
 def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
     with transaction.atomic():
-        # Every writer of this board waits here, so the rows read next include the winner's.
-        first_row(Board.objects.select_for_update(no_key=True).filter(pk=line.board.pk))
+        # Every writer of this line waits here, so the rows read next include the winner's.
+        lock_line(line)
         # One query for both: a row already stored under this key (the device posts again
         # after losing our answer) and the line's current and conflicting rows. Round trips
         # to the database are most of a post's time when forty tables post at once.
@@ -275,6 +295,8 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
             "table": line.table, "ns": line.ns, "ew": line.ew, "south": line.south,
             "west": line.west, "idempotency_key": key,
             "entered_by": user, "entered_by_table": table_code, "confirmed": confirmed,
+            # the state a new row starts in, stored with it (no second write to set it)
+            "board_state": BoardState.CONFIRMED if confirmed else BoardState.ENTERED,
             **data,
         }
         if effective is None:
@@ -289,7 +311,7 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
                 return Submission("conflict", other)
         conflict = Result.objects.create(
             **fields | {"status": ResultStatus.CONFLICT, "conflicts_with": effective,
-                        "confirmed": False})
+                        "confirmed": False, "board_state": BoardState.ENTERED})
         AuditEntry.objects.create(
             tournament_id=line.section.session.tournament_id, session_id=line.section.session_id,
             result=conflict, action=AuditAction.CONFLICT, user=user, table_code=table_code,

@@ -14,15 +14,18 @@ from contextlib import suppress
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import OperationalError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 
 from ..models import Session, Tournament
+from . import round_done
 from .classification import classify_session, is_stale, started_key
 from .results_pdf import results_corrected
 from .signals import classification_wanted, send_to_worker
-from .windows import FAILED, QUEUED, close_window, once_per_window, tasks_run_inline
+from .windows import FAILED, QUEUED, close_window, log_once, once_per_window, tasks_run_inline
 
 logger = logging.getLogger(__name__)
+# A completed round asks for its classification once in this long (a session's length).
+ROUND_KEY_SECONDS = 12 * 3600
 
 
 def follow_live(session: Session) -> bool:
@@ -142,8 +145,13 @@ def changed_by_director(session_id: int) -> None:
     transaction.on_commit(classify)
 
 
-def result_posted(session_id: int) -> None:
+def result_posted(session_id: int, *, section=None, round_number: int | None = None) -> None:
     """A new result: with a broker, its classification is requested once committed.
+
+    When the result is the last one of its section's round (``section`` and ``round_number``
+    given), the classification is queued at once rather than at the window's end: the
+    players finishing a round, or the session, see the ranking it completes without waiting
+    for the window (``classify_round_now``).
 
     Without one (the embedded site) the device's post does no scoring at all: the next page
     that reads the session finds it stale and classifies it (``follow_live``), so the work
@@ -155,8 +163,37 @@ def result_posted(session_id: int) -> None:
     def request() -> None:
         _note_post(session_id)
         request_classification(session_id)
+        if section is not None and round_number is not None:
+            try:
+                done = round_done.completes_round(section, round_number)
+            except DatabaseError:  # the result is stored: the window still classifies it
+                log_once("round-done", "could not tell whether round %s is complete",
+                         round_number)
+                done = False
+            if done:
+                classify_round_now(session_id, section.pk, round_number)
 
     transaction.on_commit(request)
+
+
+def classify_round_now(session_id: int, section_id: int, round_number: int) -> bool:
+    """Queue the session's classification to run now, once per completed round; True if
+    queued.
+
+    The window's task, if one is waiting, still runs at its end: one extra classification,
+    harmless (it loads what is stored), and it covers results that came in meanwhile. Two
+    tables that finish the round together both see it complete; the cache key keeps it to
+    one run (kept for the session's length, a round completes once: a late correction is
+    the director's, classified in the request).
+    """
+    key = f"clubsite:classify-round:{section_id}:{round_number}"
+
+    def queue(_countdown: int | None) -> None:
+        send_to_worker(classification_wanted, session_id=session_id, window_end=time.time(),
+                       countdown=None)
+
+    return once_per_window(queue, name="classification", key=key, seconds=ROUND_KEY_SECONDS,
+                           what=f"the classification of session {session_id}") == QUEUED
 
 
 # --- the debounce: classify once the posts pause, at the latest when the window ends -------
