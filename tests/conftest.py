@@ -45,9 +45,12 @@ def _empty_local_cache(settings):
     """Each test starts with an empty in-process cache, never a shared one (CACHE_URL)."""
     from django.core.cache import cache
 
+    from tournaments.services import round_done
+
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "clubsite-tests"}}
     cache.clear()
+    round_done.forget()  # what this process knew of the rounds of another test's sections
 
 
 @pytest.fixture(autouse=True)

@@ -68,7 +68,7 @@ def test_a_withdrawn_pairs_table_is_not_waited_for(shown):  # noqa: F811
     slot = shown.movement["rounds"][3]["tables"][0]
     seated = Seating.objects.get(section=shown, number=slot["ns"], direction="NS").entry_id
     Entry.objects.filter(pk=seated).update(status=EntryStatus.WITHDRAWN)
-    round_done._seated.clear()
+    round_done.forget()
     assert round_done.expected_lines(shown, 4) == full - len(slot["boards"])
     play_rounds(shown, random.Random(4), rounds=4)
     assert round_done.completes_round(shown, 4)
@@ -115,3 +115,14 @@ def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = 0")
     assert Result.objects.filter(board__number=board, status=ResultStatus.OK).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_count_under_the_lock_decides_without_counting_again(
+        shown, django_assert_num_queries):  # noqa: F811
+    expected = round_done.expected_lines(shown, 3)  # known to the process from now on
+    with django_assert_num_queries(0):
+        assert round_done.completes_round(shown, 3, stored_before=expected - 1)
+        assert not round_done.completes_round(shown, 3, stored_before=0)
+    with django_assert_num_queries(1):  # posts may be in flight: the stored rows decide
+        assert not round_done.completes_round(shown, 3, stored_before=expected - 2)

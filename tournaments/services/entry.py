@@ -52,6 +52,7 @@ class Submission:
 
     outcome: str
     result: Result
+    round_stored: int | None = None  # a new result: its round's results stored before it
 
     @property
     def stored(self) -> bool:
@@ -195,7 +196,7 @@ def first_row(queryset):
     return next(iter(queryset.order_by()[:1]), None)
 
 
-def lock_line(line: Line) -> None:
+def lock_line(line: Line, *, count_round: bool = False) -> int | None:
     """Hold, until the transaction ends, the lock of one board line (section, round, table,
     board: one line, since a pair sits at one table a round) on PostgreSQL.
 
@@ -205,12 +206,24 @@ def lock_line(line: Line) -> None:
     reused on another line is caught by the unique constraints. The single-key form of
     advisory locks does not share its key space with the two-key form (``CLASSIFY_LOCK``);
     two lines whose keys collide only wait for each other. SQLite writes one at a time.
+
+    ``count_round``: also return, from the same round trip, how many results of the line's
+    round were stored before (``round_done``: whether this post may complete the round);
+    None on SQLite.
     """
     if connection.vendor != "postgresql":
-        return
+        return None
     spot = zlib.crc32(f"{line.round}:{line.table}:{line.board.pk}".encode())
+    key = (line.section.pk << 32) | spot
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [(line.section.pk << 32) | spot])
+        if not count_round:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+            return None
+        cursor.execute(
+            f"SELECT pg_advisory_xact_lock(%s), (SELECT COUNT(*) FROM {Result._meta.db_table}"
+            " WHERE section_id = %s AND round = %s AND status = %s)",
+            [key, line.section.pk, line.round, ResultStatus.OK.value])
+        return cursor.fetchone()[1]
 
 
 def retrying(write):
@@ -263,14 +276,15 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     submission = retrying(lambda: _write(line, data, idempotency_key, table_code, user,
                                           confirmed))
     if submission.outcome == "created":
-        reclassification.result_posted(section.session_id, section=section, round_number=round)
+        reclassification.result_posted(section.session_id, section=section, round_number=round,
+                                       stored_before=submission.round_stored)
     return submission
 
 
 def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
     with transaction.atomic():
         # Every writer of this line waits here, so the rows read next include the winner's.
-        lock_line(line)
+        round_stored = lock_line(line, count_round=True)
         # One query for both: a row already stored under this key (the device posts again
         # after losing our answer) and the line's current and conflicting rows. Round trips
         # to the database are most of a post's time when forty tables post at once.
@@ -303,7 +317,7 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
             created = Result.objects.create(**fields)
             if table_code is None:  # the director typed it in: the trail says who and when
                 audit_result(created, AuditAction.ENTERED, user, None, "", "", False)
-            return Submission("created", created)
+            return Submission("created", created, round_stored)
         if _same_result(effective, data):
             return Submission("duplicate", effective)
         for other in same_line:

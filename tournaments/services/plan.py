@@ -172,6 +172,11 @@ def plays_per_board(movement: dict) -> Counter:
     return Counter(b for s in slots(movement) for b in s.boards)
 
 
+def slot_for_table(round_number: int, table: dict) -> Slot:
+    """The slot of one table entry of round ``round_number`` of a movement."""
+    return _slot(round_number, table)
+
+
 def slot_for(movement: dict, round_number: int, table: int) -> Slot | None:
     # Every result posted looks its line up here: skip the other rounds' tables unbuilt.
     for rnd in movement.get("rounds", ()):

@@ -145,11 +145,13 @@ def changed_by_director(session_id: int) -> None:
     transaction.on_commit(classify)
 
 
-def result_posted(session_id: int, *, section=None, round_number: int | None = None) -> None:
+def result_posted(session_id: int, *, section=None, round_number: int | None = None,
+                  stored_before: int | None = None) -> None:
     """A new result: with a broker, its classification is requested once committed.
 
     When the result is the last one of its section's round (``section`` and ``round_number``
-    given), the classification is queued at once rather than at the window's end: the
+    given; ``stored_before``, the round's results counted under the post's lock), the
+    classification is queued at once rather than at the window's end: the
     players finishing a round, or the session, see the ranking it completes without waiting
     for the window (``classify_round_now``).
 
@@ -165,7 +167,7 @@ def result_posted(session_id: int, *, section=None, round_number: int | None = N
         request_classification(session_id)
         if section is not None and round_number is not None:
             try:
-                done = round_done.completes_round(section, round_number)
+                done = round_done.completes_round(section, round_number, stored_before)
             except DatabaseError:  # the result is stored: the window still classifies it
                 log_once("round-done", "could not tell whether round %s is complete",
                          round_number)

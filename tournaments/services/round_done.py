@@ -7,9 +7,10 @@ two tables finishing together, the later commit sees both), and answers with one
 
 A round's lines are those of its tables where both pairs sit (a sit-out or a withdrawn pair's
 table has none); which pairs sit changes rarely in a session (a late pair, a withdrawal), so
-it is kept in this process for ``SEATING_SECONDS`` rather than read at every post. Until then
-a changed seating can only make the answer late (the window still classifies) or one
-classification early.
+it is kept in this process for ``SEATING_SECONDS`` rather than worked out at every post. Until
+then a changed seating can only make the answer late (the window still classifies) or one
+classification early. The round's stored results are counted in the same round trip as the
+post's line lock (``entry.lock_line``), so most posts cost no query more.
 """
 
 from __future__ import annotations
@@ -21,48 +22,81 @@ from ..models import Direction, EntryStatus, Result, ResultStatus, Seating, Sect
 from . import plan
 
 SEATING_SECONDS = 30.0
+# Stored results of a round below its lines by at most this many (rows committed before the
+# post's own, counted under its lock): the round may be complete once every post in flight
+# commits, so it is counted again after the commit.
+IN_FLIGHT = 4
 
 _lock = threading.Lock()
-_seated: dict[int, tuple[float, frozenset]] = {}
-
-
-def _seats(section: Section) -> frozenset:
-    now = time.monotonic()
-    with _lock:
-        known = _seated.get(section.pk)
-    if known is not None and known[0] > now:
-        return known[1]
-    seats = frozenset(Seating.objects.filter(section=section, entry__status=EntryStatus.ACTIVE)
-                      .order_by().values_list("number", "direction"))
-    with _lock:
-        _seated[section.pk] = (now + SEATING_SECONDS, seats)
-        if len(_seated) > 1000:
-            _seated.clear()
-    return seats
+_known: dict[tuple[int, int], tuple[float, int]] = {}
 
 
 def expected_lines(section: Section, round_number: int) -> int:
-    """How many results the round of ``section`` should have once every table has played."""
+    """How many results the round of ``section`` should have once every table has played
+    (kept in this process for ``SEATING_SECONDS``: every post of the round asks)."""
+    now = time.monotonic()
+    key = (section.pk, round_number)
+    with _lock:
+        known = _known.get(key)
+    if known is not None and known[0] > now:
+        return known[1]
+    lines = _count_lines(section, round_number)
+    with _lock:
+        if len(_known) > 5000:
+            _known.clear()
+        _known[key] = (now + SEATING_SECONDS, lines)
+    return lines
+
+
+def _count_lines(section: Section, round_number: int) -> int:
     directional = plan.is_directional(section.movement)
     ns, ew = (Direction.NS, Direction.EW) if directional else (Direction.NONE, Direction.NONE)
     seats = None
     lines = 0
-    for slot in plan.slots(section.movement):
-        if slot.round != round_number:
+    for rnd in section.movement.get("rounds", ()):
+        if int(rnd["round"]) != round_number:
             continue
-        if slot.players is None:
-            seats = _seats(section) if seats is None else seats
-            if (slot.ns, ns) not in seats or (slot.ew, ew) not in seats:
-                continue
-        lines += len(slot.boards)
+        for table in rnd.get("tables", ()):
+            slot = plan.slot_for_table(round_number, table)
+            if slot.players is None:
+                if seats is None:
+                    seats = frozenset(
+                        Seating.objects.filter(section=section, entry__status=EntryStatus.ACTIVE)
+                        .order_by().values_list("number", "direction"))
+                if (slot.ns, ns) not in seats or (slot.ew, ew) not in seats:
+                    continue
+            lines += len(slot.boards)
     return lines
 
 
-def completes_round(section: Section, round_number: int) -> bool:
-    """Whether the results stored for ``round_number`` of ``section`` are all of its lines."""
+def forget(section_id: int | None = None) -> None:
+    """Drop what this process knows of the sections' rounds (tests; a re-seated section)."""
+    with _lock:
+        for key in [k for k in _known if section_id is None or k[0] == section_id]:
+            del _known[key]
+
+
+def round_count(section: Section, round_number: int) -> int:
+    """The results stored for ``round_number`` of ``section`` (committed, or this
+    transaction's)."""
+    return Result.objects.filter(section=section, round=round_number,
+                                 status=ResultStatus.OK).order_by().count()
+
+
+def completes_round(section: Section, round_number: int, stored_before: int | None = None) -> bool:
+    """Whether the results stored for ``round_number`` of ``section`` are all of its lines,
+    once the post of one of them is committed.
+
+    ``stored_before``: the round's results the post saw under its line lock (its own not
+    counted); when they leave more lines missing than posts can be in flight, the round is
+    not complete and nothing is counted again.
+    """
     expected = expected_lines(section, round_number)
     if not expected:
         return False
-    stored = Result.objects.filter(section=section, round=round_number,
-                                   status=ResultStatus.OK).order_by().count()
-    return stored >= expected
+    if stored_before is not None:
+        if stored_before + 1 >= expected:
+            return True
+        if stored_before + 1 + IN_FLIGHT < expected:
+            return False
+    return round_count(section, round_number) >= expected
