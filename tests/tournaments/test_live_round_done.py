@@ -15,7 +15,7 @@ from tests.tournaments.test_tournaments_live_rankings import (  # noqa: F401 - f
 )
 from tournaments.demo import play_rounds
 from tournaments.models import Entry, EntryStatus, Result, ResultStatus, Seating, TableCode
-from tournaments.services import entry, round_done
+from tournaments.services import entry, line_write, round_done
 
 
 def lines(section, round_number):
@@ -92,7 +92,7 @@ def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_
     def hold() -> None:  # another table's post of the same board, still in its transaction
         try:
             with transaction.atomic():
-                entry.lock_line(held)
+                line_write.lock_line(held)
                 locked.set()
                 release.wait(30)
         finally:

@@ -20,12 +20,11 @@ from ..models import (
     ResultStatus,
     Section,
 )
-from . import reclassification, revisions
+from . import line_write, reclassification, revisions
 from .adjustments import core_entry
 from .entry import (
     audit_result,
     legal_score,
-    lock_line,
     normalise_lead,
     resolve_line,
     retrying,
@@ -92,7 +91,7 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
 
     def write() -> Result:
         with transaction.atomic():
-            lock_line(line)
+            line_write.lock_line(line)
             row = Result.objects.filter(section=section, round=round, board=line.board,
                                         ns=line.ns, ew=line.ew, status=ResultStatus.OK).first()
             revisions.check(row, revision)

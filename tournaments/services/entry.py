@@ -4,10 +4,12 @@ Club Wi-Fi drops, so devices resend. A result is stored once whatever happens: t
 idempotency key from the same device (its table code, or the director) returns the stored
 row, and the same key with a different result is refused (``KeyReused``), never dropped; the same line sent with the same content from
 another device returns the stored row too; a *different* result for a line that already
-has one is kept as a conflict for the director, never written over. Writers of one board
-line are serialised by a lock on that line (``lock_line``, PostgreSQL), and the database's
-unique constraints catch whatever a lock cannot (SQLite, a key reused across lines), after
-which the write is retried and finds the winner's row.
+has one is kept as a conflict for the director, never written over. A table's first post
+of a line is a single INSERT; the database's unique constraints (one effective result per
+line, one row per device's key) refuse whatever raced it, after which the write is retried
+and takes the careful way: writers of the line serialised by a lock on that line
+(``line_write.lock_line``, PostgreSQL; SQLite writes one at a time), which finds the
+winner's row.
 
 Every change after the first entry is the director's (``corrections``) and leaves an
 ``AuditEntry`` (who, when, before, after, why, ``audit_result``); what the table sees of its
@@ -16,10 +18,9 @@ round is ``table_round``.
 
 import re
 import time
-import zlib
 from dataclasses import dataclass
 
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -38,7 +39,7 @@ from ..models import (
     TableCode,
 )
 from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
-from . import individual, plan, reclassification
+from . import individual, line_write, plan, reclassification
 from .errors import InvalidResult, KeyReused, NotAllowed
 
 RETRIES = 6
@@ -196,36 +197,6 @@ def first_row(queryset):
     return next(iter(queryset.order_by()[:1]), None)
 
 
-def lock_line(line: Line, *, count_round: bool = False) -> int | None:
-    """Hold, until the transaction ends, the lock of one board line (section, round, table,
-    board: one line, since a pair sits at one table a round) on PostgreSQL.
-
-    The board's row was locked before: in a Mitchell every table of a round plays the same
-    boards, so forty tables' posts waited for each other. Posts of the same line (a resend,
-    the second device at the table, the director at the console) still wait here; a key
-    reused on another line is caught by the unique constraints. The single-key form of
-    advisory locks does not share its key space with the two-key form (``CLASSIFY_LOCK``);
-    two lines whose keys collide only wait for each other. SQLite writes one at a time.
-
-    ``count_round``: also return, from the same round trip, how many results of the line's
-    round were stored before (``round_done``: whether this post may complete the round);
-    None on SQLite.
-    """
-    if connection.vendor != "postgresql":
-        return None
-    spot = zlib.crc32(f"{line.round}:{line.table}:{line.board.pk}".encode())
-    key = (line.section.pk << 32) | spot
-    with connection.cursor() as cursor:
-        if not count_round:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
-            return None
-        cursor.execute(
-            f"SELECT pg_advisory_xact_lock(%s), (SELECT COUNT(*) FROM {Result._meta.db_table}"
-            " WHERE section_id = %s AND round = %s AND status = %s)",
-            [key, line.section.pk, line.round, ResultStatus.OK.value])
-        return cursor.fetchone()[1]
-
-
 def retrying(write):
     """Run ``write`` again when a concurrent writer won a race (unique constraint, or SQLite's
     "database is locked" under a stale snapshot); the next run finds the winner's row."""
@@ -282,19 +253,35 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
 
 
 def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) -> Submission:
+    # A row already stored under this key (the device posts again after losing our answer)
+    # and the line's current and conflicting rows, read together: round trips to the
+    # database are most of a post's time when forty tables post at once. A key is the
+    # device's own (its table code, or the director at this table): another table's key
+    # that happens to be equal names another result.
+    found = _key_scope(line, key, table_code, user) | Q(
+        section=line.section, round=line.round, board=line.board, ns=line.ns, ew=line.ew,
+        status__in=[ResultStatus.OK, ResultStatus.CONFLICT])
+    fields = {
+        "section": line.section, "board": line.board, "round": line.round,
+        "table": line.table, "ns": line.ns, "ew": line.ew, "south": line.south,
+        "west": line.west, "idempotency_key": key,
+        "entered_by": user, "entered_by_table": table_code, "confirmed": confirmed,
+        # the state a new row starts in, stored with it (no second write to set it)
+        "board_state": BoardState.CONFIRMED if confirmed else BoardState.ENTERED,
+        **data,
+    }
+    if table_code is not None:
+        # A table's first post of a line, the usual case, is one INSERT without a lock or a
+        # transaction: a racing post of the same line or key makes it fail on a unique
+        # constraint, and the retry takes the locked way below and finds the winner's row.
+        taken, round_stored = line_write.probe(Result.objects.filter(found), line)
+        if not taken:
+            created = line_write.insert(lambda: Result.objects.create(**fields))
+            return Submission("created", created, round_stored)
     with transaction.atomic():
         # Every writer of this line waits here, so the rows read next include the winner's.
-        round_stored = lock_line(line, count_round=True)
-        # One query for both: a row already stored under this key (the device posts again
-        # after losing our answer) and the line's current and conflicting rows. Round trips
-        # to the database are most of a post's time when forty tables post at once.
-        # A key is the device's own (its table code, or the director at this table): another
-        # table's key that happens to be equal names another result.
-        mine = _key_scope(line, key, table_code, user)
-        rows = list(Result.objects.filter(
-            mine
-            | Q(section=line.section, round=line.round, board=line.board, ns=line.ns,
-                ew=line.ew, status__in=[ResultStatus.OK, ResultStatus.CONFLICT])).order_by())
+        line_write.lock_line(line)
+        rows = list(Result.objects.filter(found).order_by())
         keyed = next((r for r in rows if _in_scope(r, key, line, table_code, user)), None)
         if keyed is not None:
             if not _replay_of(keyed, line, data):
@@ -304,20 +291,11 @@ def _write(line: Line, data: dict, key: str, table_code, user, confirmed: bool) 
                               keyed)
         same_line = rows  # no row of this device's key: all are the line's
         effective = next((r for r in same_line if r.status == ResultStatus.OK), None)
-        fields = {
-            "section": line.section, "board": line.board, "round": line.round,
-            "table": line.table, "ns": line.ns, "ew": line.ew, "south": line.south,
-            "west": line.west, "idempotency_key": key,
-            "entered_by": user, "entered_by_table": table_code, "confirmed": confirmed,
-            # the state a new row starts in, stored with it (no second write to set it)
-            "board_state": BoardState.CONFIRMED if confirmed else BoardState.ENTERED,
-            **data,
-        }
         if effective is None:
             created = Result.objects.create(**fields)
             if table_code is None:  # the director typed it in: the trail says who and when
                 audit_result(created, AuditAction.ENTERED, user, None, "", "", False)
-            return Submission("created", created, round_stored)
+            return Submission("created", created)
         if _same_result(effective, data):
             return Submission("duplicate", effective)
         for other in same_line:

@@ -10,7 +10,7 @@ table has none); which pairs sit changes rarely in a session (a late pair, a wit
 it is kept in this process for ``SEATING_SECONDS`` rather than worked out at every post. Until
 then a changed seating can only make the answer late (the window still classifies) or one
 classification early. The round's stored results are counted in the same round trip as the
-post's line lock (``entry.lock_line``), so most posts cost no query more.
+post's first look at its line (``line_write.probe``), so most posts cost no query more.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from . import plan
 
 SEATING_SECONDS = 30.0
 # Stored results of a round below its lines by at most this many (rows committed before the
-# post's own, counted under its lock): the round may be complete once every post in flight
+# post's own, counted by ``line_write.probe``): the round may be complete once every post in flight
 # commits, so it is counted again after the commit.
 IN_FLIGHT = 4
 
@@ -87,7 +87,7 @@ def completes_round(section: Section, round_number: int, stored_before: int | No
     """Whether the results stored for ``round_number`` of ``section`` are all of its lines,
     once the post of one of them is committed.
 
-    ``stored_before``: the round's results the post saw under its line lock (its own not
+    ``stored_before``: the round's results the post saw before writing (its own not
     counted); when they leave more lines missing than posts can be in flight, the round is
     not complete and nothing is counted again.
     """
