@@ -44,6 +44,7 @@ from ..scoring import (
 from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
+from .incremental import memo_for
 from .individual import score_pool as score_individual_pool
 from .session_data import IMP_METHODS, PoolScore, SessionData, load_session
 
@@ -251,7 +252,9 @@ def event_standings(tournament: Tournament, sessions: list[Session]
     the ranked standings of active entries, the matchpoint totals (None for IMPs) and names.
 
     Also what seats a later session by serpentine (the ranking of the sessions so far)."""
-    scored = [score_data(load_session(s)) for s in sessions]
+    # boards the sessions' last classifications scored are not scored again (exact: a board's
+    # marks are kept under everything they depend on)
+    scored = [score_data(load_session(s), memo_for(s.pk)) for s in sessions]
     names: dict[int, str] = {}
     active: set[int] = set()
     for s in sessions:
