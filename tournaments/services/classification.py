@@ -34,7 +34,6 @@ from ..models import (
 from ..scoring import Standing, display_round, rank
 from ..scoring.ranking import DEFAULT_TIE_BREAKS
 from . import incremental, plan
-from .incremental import MARK_FIELDS, mark_rows  # noqa: F401  (their home was here)
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
