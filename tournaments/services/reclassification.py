@@ -1,5 +1,5 @@
 """When a session is classified again: after a result post (queued for the worker, once per
-window), after a director's change (in the request, once committed), and when a page finds
+window, or at once when the post completes its section's round), after a director's change (in the request, once committed), and when a page finds
 it stale.
 
 The worker's task is asked for through ``signals.classification_wanted`` (received by
