@@ -1,5 +1,6 @@
-"""Duplicate submissions at the same instant store one result (PostgreSQL: the board row lock;
-SQLite: serialised writes, the unique constraints and the retry)."""
+"""Duplicate submissions at the same instant store one result: both try the one INSERT of a
+first post, the unique constraints refuse the loser, whose retry takes the line's lock
+(PostgreSQL; SQLite writes one at a time) and finds the winner's row."""
 
 import threading
 
