@@ -30,7 +30,14 @@ def scale(request):
             with transaction.atomic():
                 form.save()
                 rows.save()
+            # A scale filled in makes the points of the season's waiting tournaments due.
+            awarded = master_points.award_due()
             messages.success(request, _("Master points scale saved."))
+            if awarded:
+                messages.info(request, ngettext(
+                    "Master points awarded for %(count)d tournament that was waiting for "
+                    "the scale.", "Master points awarded for %(count)d tournaments that were "
+                    "waiting for the scale.", len(awarded)) % {"count": len(awarded)})
             return redirect("points:scale")
         messages.error(request, _("The scale was not saved: correct the rows marked below."))
     return render(request, "tournaments/points/scale.html", {
