@@ -28,8 +28,7 @@ from tournaments.models import (
     TableFeeMove,
     TableMethod,
 )
-from tournaments.services import cash_sheet, master_points, publish, registration, setup
-from tournaments.services import table_fees
+from tournaments.services import cash_sheet, master_points, publish, registration, setup, table_fees
 
 pytestmark = pytest.mark.django_db
 
