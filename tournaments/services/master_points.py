@@ -184,7 +184,7 @@ def scale_key(scale: PointsScale) -> str:
 def awarded_with_earlier_scale(season: Season) -> list[Tournament]:
     """The season's tournaments whose points were awarded under an earlier scale (the
     secretary changed it since): the director may award them again."""
-    current = scale_key(PointsScale.load())
+    current = scale_key(PointsScale.load(create=False))
     return list(Tournament.objects.filter(
         date__gte=season.start, date__lte=season.end,
         points_awarding__isnull=False).exclude(points_awarding__scale_key="").exclude(
@@ -218,7 +218,7 @@ def fields_of(tournament: Tournament) -> list[list[Ranked]]:
 
 def compute(tournament: Tournament) -> dict[int, Award]:
     """What the scale gives each player of ``tournament`` now (nothing stored)."""
-    scale = PointsScale.load()
+    scale = PointsScale.load(create=False)
     return award_fields(scale_rows(scale), str(tournament.event_type), fields_of(tournament),
                         scale.split)
 

@@ -78,6 +78,11 @@ def rates_for(season: Season) -> TableFeeRates:
     return rates
 
 
+def stored_rates(season: Season) -> TableFeeRates:
+    """The season's rates as stored, or unsaved zero rates when none were set (a read)."""
+    return TableFeeRates.objects.filter(season=season).first() or TableFeeRates(season=season)
+
+
 def season_of(session: Session) -> Season:
     return Season.for_date(session.tournament.date)
 
