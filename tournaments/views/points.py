@@ -22,7 +22,7 @@ from .director_common import get_tournament
 def scale(request):
     """The scale in force: who awards it, whether a pair's points are shared, its rows.
     Saved whole or not at all; a refused form shows again what was typed."""
-    points_scale = PointsScale.load(create=request.method == "POST")
+    points_scale = PointsScale.load(create=False)  # stored by a valid save only
     form = ScaleForm(request.POST or None, instance=points_scale)
     rows = ScaleRowFormSet(request.POST or None, instance=points_scale)
     if request.method == "POST":
