@@ -207,3 +207,15 @@ def test_a_fee_money_moved_on_is_cancelled_with_its_history_not_deleted(night, s
     assert a.voided_at is None and a.is_due
     assert AuditEntry.objects.filter(session=session, action=AuditAction.FEE_RESTORED).count() == 1
     assert TableFee.objects.filter(session=session).count() == 4
+
+
+def test_a_closed_sheet_keeps_the_door_list_as_it_is(director_client, night, secretary):
+    session = night["session"]
+    zero = {m: Decimal("0") for m in cash_sheet.COUNTED}
+    cash_sheet.close(session, counted=zero, user=secretary, note="nobody came")
+    director_client.cookies["django_language"] = "en"
+    page = director_client.post(reverse("director:table_fees_update", args=[session.pk]),
+                                follow=True).content.decode()
+    assert "The cash sheet is closed: the door list cannot change" in page
+    assert 'id="door-update"' not in page
+    assert not TableFee.objects.exists()
