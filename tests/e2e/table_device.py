@@ -197,4 +197,4 @@ def post_results(device, round_: int, plays) -> list[int]:
 def post_stored(device, round_: int, plays) -> None:
     """``post_results``, and every line must be stored (201)."""
     statuses = post_results(device, round_, plays)
-    assert set(statuses) == {201}, statuses
+    assert set(statuses) == {201}, (statuses, device.url)

@@ -14,7 +14,7 @@ standings must hold the VPs the scoring core gives those matches.
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import fits_its_box, login_with_form, pick_player, screenshot
+from e2e_helpers import fits_its_box, login, pick_player, screenshot
 from table_device import enter_with_buttons, post_stored, sign_in
 from teams_pages import create_teams_event, save_team_settings
 
@@ -60,9 +60,7 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     build_club()
     base = live_server.url
     page = new_page("desktop")
-    # The typed form: signed in by cookie (e2e_helpers.login) instead, every device's post in
-    # round 1 is refused (403), even with the home page opened after; not yet explained.
-    login_with_form(page, base, "director", DEMO_PASSWORD)
+    login(page, base, "director", DEMO_PASSWORD)
     tournament = create_teams_event(page, base, "Swiss de equipos")
     players = list(Member.objects.filter(is_guest=False, status="active")
                    .order_by("licence_number")[:4 * TEAMS])
