@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_points_scale_key'),
+        ('tournaments', '0022_storedmark_fillfactor'),
     ]
 
     operations = [
