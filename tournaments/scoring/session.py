@@ -9,7 +9,7 @@ on its really scored boards, so the session is scored in two passes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -83,6 +83,7 @@ def score_session(
     max_average_plus_unplayed: int | None = 2,
     split_rule: SplitRule = "course",
     factoring: Factoring = "neuberg",
+    memo: MutableMapping | None = None,
 ) -> SessionScore:
     """Matchpoint every board and total each pair.
 
@@ -94,14 +95,27 @@ def score_session(
     "medias máximas" per session for boards a pair could not play
     (``Artificial(..., unplayed=True)``); later ones get 50% (the note does not
     say what they get; flagged). None disables it.
+
+    ``memo`` keeps each board's first-pass marks under everything they depend on (the
+    board, its lines, N, the split and factoring rules): a board's matchpoints depend on
+    that board alone, so re-scoring a session after one corrected result only scores that
+    board again, and the second pass (own percentages, totals) still sees every board.
     """
     provisional: list[Provisional] = []
     for b in boards:
-        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule,
-                             factoring=factoring)
-        for line, m in zip(b.lines, scored.lines, strict=True):
-            provisional += provisional_marks(b.board, m, line.entry, (
-                (line.ns_pair, "NS", line.ew_pair), (line.ew_pair, "EW", line.ns_pair)))
+        key = (b, expected, split_rule, factoring)
+        marks = memo.get(key) if memo is not None else None
+        if marks is None:
+            scored = score_board([line.entry for line in b.lines], expected,
+                                 split_rule=split_rule, factoring=factoring)
+            marks = []
+            for line, m in zip(b.lines, scored.lines, strict=True):
+                marks += provisional_marks(b.board, m, line.entry, (
+                    (line.ns_pair, "NS", line.ew_pair), (line.ew_pair, "EW", line.ns_pair)))
+            marks = tuple(marks)
+        if memo is not None:
+            memo[key] = marks
+        provisional += marks
     return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_pair,
                           edition=edition, penalties=penalties,
                           max_average_plus_unplayed=max_average_plus_unplayed)
@@ -128,6 +142,20 @@ def provisional_marks(board: int, marks: LineMarks, entry: object,
     return out
 
 
+def exact_sum(values: Iterable) -> Fraction:
+    """The sum of rationals, exactly as adding them one by one gives it, in a fraction of the
+    time: numerators are added per denominator (a board's marks share theirs), so only one
+    ``Fraction`` addition (a gcd) is made per denominator instead of one per mark."""
+    by_denominator: dict[int, int] = {}
+    for value in values:
+        d = value.denominator
+        by_denominator[d] = by_denominator.get(d, 0) + value.numerator
+    total = Fraction(0)
+    for d, n in by_denominator.items():
+        total += Fraction(n, d)
+    return total
+
+
 def finish_session(
     provisional: Sequence[Provisional],
     *,
@@ -138,14 +166,14 @@ def finish_session(
     max_average_plus_unplayed: int | None = 2,
 ) -> SessionScore:
     """Second pass: deferred adjustments from each contestant's own percentage, then totals."""
-    own_points: dict[Hashable, Fraction] = {}
-    own_boards: dict[Hashable, int] = {}
+    own_marks: dict[Hashable, list] = {}
     counts: dict[Hashable, int] = {}
     for _, pair, _, _, mark, kind, _ in provisional:
         counts[pair] = counts.get(pair, 0) + 1
         if kind == "result":
-            own_points[pair] = own_points.get(pair, Fraction(0)) + mark  # type: ignore[operator]
-            own_boards[pair] = own_boards.get(pair, 0) + 1
+            own_marks.setdefault(pair, []).append(mark)
+    own_points = {pair: exact_sum(marks) for pair, marks in own_marks.items()}
+    own_boards = {pair: len(marks) for pair, marks in own_marks.items()}
     theoretical = boards_per_pair if boards_per_pair is not None else max(counts.values(), default=0)
     if theoretical < max(counts.values(), default=0):
         raise ScoringError("boards_per_pair", boards_per_pair, "a pair has lines on more boards")
@@ -181,11 +209,12 @@ def finish_session(
             label = str(kind)
         final.append(PairBoard(board, pair, direction, opp, mark, label))  # type: ignore[arg-type]
 
-    points: dict[Hashable, Fraction] = {}
+    marks_of: dict[Hashable, list] = {}
     tops: dict[Hashable, int] = {}
     for pb in final:
-        points[pb.pair] = points.get(pb.pair, Fraction(0)) + pb.mark
+        marks_of.setdefault(pb.pair, []).append(pb.mark)
         tops[pb.pair] = tops.get(pb.pair, 0) + (1 if pb.mark == top and top > 0 else 0)
+    points = {pair: exact_sum(marks) for pair, marks in marks_of.items()}
     for p in penalties:
         if p.pair not in points:
             raise ScoringError("penalty.pair", p.pair, "the pair has no board in this session")

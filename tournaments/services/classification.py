@@ -27,15 +27,13 @@ from ..models import (
     RankingScope,
     Section,
     Session,
-    StoredMark,
     StoredMatch,
     StoredRanking,
     Tournament,
 )
 from ..scoring import Standing, display_round, rank
 from ..scoring.ranking import DEFAULT_TIE_BREAKS
-from . import plan
-from .bulk import insert_rows
+from . import incremental, plan
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
@@ -102,29 +100,6 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> lis
     return rows
 
 
-MARK_FIELDS = ("session", "section", "board_number", "entry", "direction", "opponent",
-               "result", "mark", "kind", "version", "percentage")
-
-
-def mark_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[tuple]:
-    """The board marks as plain rows in the order of ``MARK_FIELDS`` (``bulk.insert_rows``)."""
-    result_of = {}
-    for r in data.results:
-        for holder in ("ns_id", "ew_id", "south_id", "west_id"):  # south/west: individuals
-            if r.get(holder) is not None:
-                result_of[(r["board__number"], r[holder])] = r["id"]
-    session_id = data.session.pk
-    rows = []
-    for pool in pools:
-        for section_id, board, entry, direction, opp, mark, kind in pool.marks:
-            rows.append((
-                session_id, section_id, board, entry, direction, opp,
-                result_of.get((board, entry)), _decimal(mark), kind, version,
-                _decimal(Fraction(mark) * 100 / pool.top) if pool.top else None,
-            ))
-    return rows
-
-
 def match_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMatch]:
     return [StoredMatch(session=data.session, section_id=section_id, entry_id=m.pair,
                         round=m.round, opponent_id=m.opponent, imps=_decimal(m.imps),
@@ -169,18 +144,20 @@ def _classify(session: Session) -> int:
     data = load_session(session)
     if data.session.tournament.event_type == EventType.TEAMS:
         return classify_teams(data)
-    pools = score_data(data)
+    memo = incremental.memo_for(session.pk)
+    pools = score_data(data, memo)
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         version = locked.ranking_version + 1
+        through = data.stamp or timezone.now()
         StoredRanking.objects.filter(session=locked).delete()
-        StoredMark.objects.filter(session=locked).delete()
         StoredRanking.objects.bulk_create(ranking_rows(data, pools, version), batch_size=2000)
-        insert_rows(StoredMark, MARK_FIELDS, mark_rows(data, pools, version))
+        # only the boards whose marks changed since this process's last run, when it can tell
+        incremental.store_marks(data, pools, locked, version, through, memo)
         StoredMatch.objects.filter(session=locked).delete()
         StoredMatch.objects.bulk_create(match_rows(data, pools, version), batch_size=2000)
         locked.ranking_version = version
-        locked.classified_through = data.stamp or timezone.now()
+        locked.classified_through = through
         locked.save(update_fields=["ranking_version", "classified_through"])
     session.ranking_version, session.classified_through = version, locked.classified_through
     if data.session.tournament.session_count > 1:

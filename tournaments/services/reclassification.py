@@ -126,7 +126,9 @@ def changed_by_director(session_id: int) -> None:
     """A director's correction, adjustment, removal or penalty: classify once it is
     committed, in the request. They are rare, and the director (and every page) must see
     the corrected ranking at once rather than after the refresh interval. Published results
-    also get their PDF re-made (``results_pdf.results_corrected``, debounced)."""
+    also get their PDF re-made (``results_pdf.results_corrected``, debounced). A process that
+    classified the session last re-scores only the changed boards and rewrites only their
+    marks (``incremental``, inside ``classify_session``)."""
 
     def classify() -> None:
         session = Session.objects.filter(pk=session_id).first()

@@ -20,7 +20,9 @@ session by serpentine.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from collections.abc import MutableMapping
 from fractions import Fraction
 
 from ..models import EntryStatus, Seating, Section, Session, Tournament
@@ -42,11 +44,29 @@ from ..scoring import (
 from ..scoring import Penalty as CorePenalty
 from . import plan
 from .adjustments import core_entry
+from .incremental import memo_for
 from .individual import score_pool as score_individual_pool
 from .session_data import IMP_METHODS, PoolScore, SessionData, load_session
 
 
-def pool_inputs(data: SessionData, sections: list[Section], imp: bool
+def _layout(movement: dict, memo: MutableMapping | None) -> tuple:
+    """What ``pool_inputs`` reads of a movement: whether it is directional, rounds × boards,
+    its tables and its sit-outs. Reading the movement's JSON again costs a 60-table session
+    more than its scoring once the boards are kept (``memo``), so the reading is kept too,
+    under the movement's own text."""
+    key = ("layout", json.dumps(movement, sort_keys=True)) if memo is not None else None
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        found = (plan.is_directional(movement),
+                 plan.round_count(movement) * plan.boards_per_round(movement),
+                 tuple(plan.slots(movement)), tuple(plan.sitout_boards(movement)))
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def pool_inputs(data: SessionData, sections: list[Section], imp: bool,
+                memo: MutableMapping | None = None
                 ) -> tuple[list[BoardResult], int, int, dict[tuple[int, int], int]]:
     """The core's boards for one pool, its N, boards per pair, and (board, entry) → section."""
     seats = data.seat_map()
@@ -65,10 +85,9 @@ def pool_inputs(data: SessionData, sections: list[Section], imp: bool
     plays: dict[int, int] = defaultdict(int)
     per_pair = 0
     for section in sections:
-        directional = plan.is_directional(section.movement)
-        per_pair = max(per_pair, plan.round_count(section.movement)
-                       * plan.boards_per_round(section.movement))
-        for slot in plan.slots(section.movement):
+        directional, boards_per_pair, slots, sitouts = _layout(section.movement, memo)
+        per_pair = max(per_pair, boards_per_pair)
+        for slot in slots:
             present = []
             for number, line in ((slot.ns, "NS"), (slot.ew, "EW")):
                 seat = seats.get((section.pk, number, line if directional else ""))
@@ -85,7 +104,7 @@ def pool_inputs(data: SessionData, sections: list[Section], imp: bool
                     where[(number, ns_id or ew_id)] = section.pk
         # A pair the movement sits out (the phantom's table is not laid out) is scored on
         # the set it misses like a relay, so every pair has the same number of boards.
-        for _round, pair_number, sat_out in plan.sitout_boards(section.movement):
+        for _round, pair_number, sat_out in sitouts:
             seat = seats.get((section.pk, pair_number, ""))
             if seat is None or seat["entry__status"] != EntryStatus.ACTIVE:
                 continue
@@ -100,12 +119,15 @@ def pool_inputs(data: SessionData, sections: list[Section], imp: bool
     return boards, expected, per_pair, where
 
 
-def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolScore:
+def score_pool(data: SessionData, pool: str, sections: list[Section],
+               memo: MutableMapping | None = None) -> PoolScore:
+    """``memo``: boards already scored with the same lines are not scored again
+    (``scoring.score_session``; ``services.incremental`` keeps it between runs)."""
     if any(plan.is_individual(s.movement) for s in sections):
         return score_individual_pool(data, pool, sections)
     method = data.session.tournament.scoring_method
     imp = method in IMP_METHODS
-    boards, expected, per_pair, where = pool_inputs(data, sections, imp)
+    boards, expected, per_pair, where = pool_inputs(data, sections, imp, memo)
     # an imported event is scored as its file was (imports.usebio_conventions); ours: {}
     conventions = data.session.tournament.conventions or {}
     entries = {e for b in boards for line in b.lines for e in (line.ns_pair, line.ew_pair)
@@ -117,7 +139,8 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
                      for p in data.penalties if p["entry_id"] in entries]
         scored = score_session(boards, expected=max(expected, 1), boards_per_pair=per_pair or None,
                                penalties=penalties, factoring=conventions.get("factoring",
-                                                                              "neuberg"))
+                                                                              "neuberg"),
+                               memo=memo)
         out.top, out.totals, out.session_score = scored.top, scored.totals, scored
         out.boards = {p: t.boards for p, t in scored.totals.items()}
         out.marks = [(where[(m.board, m.pair)], m.board, m.pair, m.direction, m.opponent,
@@ -128,13 +151,19 @@ def score_pool(data: SessionData, pool: str, sections: list[Section]) -> PoolSco
     # a "factored" cross-IMP file scales each board up to the board played most often
     most = max((sum(1 for line in b.lines if isinstance(line.entry, Real)) for b in boards),
                default=0)
+    options = {"rule": conventions.get("butler_datum", "course"),
+               "round_to": conventions.get("butler_round_to"),
+               "cross": conventions.get("cross_imps", "average"), "field": most,
+               "places": conventions.get("cross_round"),
+               "half": conventions.get("cross_half", "away")}
     for b in boards:
-        marks = score_imp_pairs_board([line.entry for line in b.lines], IMP_METHODS[method],
-                                      rule=conventions.get("butler_datum", "course"),
-                                      round_to=conventions.get("butler_round_to"),
-                                      cross=conventions.get("cross_imps", "average"),
-                                      field=most, places=conventions.get("cross_round"),
-                                      half=conventions.get("cross_half", "away"))
+        entries = tuple(line.entry for line in b.lines)
+        key = ("imps", entries, IMP_METHODS[method], tuple(sorted(options.items())))
+        marks = memo.get(key) if memo is not None else None
+        if marks is None:
+            marks = score_imp_pairs_board(list(entries), IMP_METHODS[method], **options)
+        if memo is not None:
+            memo[key] = marks
         for line, m in zip(b.lines, marks, strict=True):
             for pair, direction, opp, value in ((line.ns_pair, "NS", line.ew_pair, m.ns),
                                                 (line.ew_pair, "EW", line.ns_pair, m.ew)):
@@ -193,12 +222,12 @@ def _match_vps(data: SessionData, sections: list[Section], out: PoolScore
     return totals
 
 
-def score_data(data: SessionData) -> list[PoolScore]:
+def score_data(data: SessionData, memo: MutableMapping | None = None) -> list[PoolScore]:
     pools: dict[str, list[Section]] = defaultdict(list)
     for section in data.sections:
         if section.movement:
             pools[section.pool].append(section)
-    return [score_pool(data, pool, sections) for pool, sections in sorted(pools.items())]
+    return [score_pool(data, pool, sections, memo) for pool, sections in sorted(pools.items())]
 
 
 def _session_for_event(pools: list[PoolScore]) -> SessionScore | None:
@@ -223,7 +252,9 @@ def event_standings(tournament: Tournament, sessions: list[Session]
     the ranked standings of active entries, the matchpoint totals (None for IMPs) and names.
 
     Also what seats a later session by serpentine (the ranking of the sessions so far)."""
-    scored = [score_data(load_session(s)) for s in sessions]
+    # boards the sessions' last classifications scored are not scored again (exact: a board's
+    # marks are kept under everything they depend on)
+    scored = [score_data(load_session(s), memo_for(s.pk)) for s in sessions]
     names: dict[int, str] = {}
     active: set[int] = set()
     for s in sessions:
