@@ -31,6 +31,7 @@ from pathlib import Path
 from django.conf import settings
 from django.utils.html import escape
 
+from . import pdf_part_cache
 from .pdf_parts import ResultsDocument
 
 PX = 0.75  # WeasyPrint's CSS pixel in PDF points
@@ -101,16 +102,33 @@ def processes() -> int:
 
 
 def render_all(htmls: list[str], workers: int, css: str = "") -> list[dict]:
-    """``render_part`` of each HTML, in order; the largest are handed out first."""
-    if css:
+    """``render_part`` of each HTML, in order, the parts rendered before read back from
+    ``pdf_part_cache``; the largest of the others are handed out first."""
+    names = [pdf_part_cache.key(html, css) for html in htmls]
+    done: dict[int, dict] = {}
+    for i, name in enumerate(names):
+        kept = pdf_part_cache.read(name)
+        if kept is not None:
+            done[i] = kept | {"pid": os.getpid(), "peak_mib": memory_peak_mib(), "kept": True}
+    todo = [i for i in range(len(htmls)) if i not in done]
+    if todo and css:
         stylesheet(css)  # before the fork: every child inherits it parsed
-    if workers <= 1 or len(htmls) <= 1:
-        return [render_part(html, css) for html in htmls]
-    order = sorted(range(len(htmls)), key=lambda i: -len(htmls[i]))
-    with ProcessPoolExecutor(max_workers=min(workers, len(htmls)),
-                             mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = {i: pool.submit(render_part, htmls[i], css) for i in order}
-        return [futures[i].result() for i in range(len(htmls))]
+    if workers <= 1 or len(todo) <= 1:
+        fresh = {i: render_part(htmls[i], css) for i in todo}
+    else:
+        order = sorted(todo, key=lambda i: -len(htmls[i]))
+        with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {i: pool.submit(render_part, htmls[i], css) for i in order}
+            fresh = {i: futures[i].result() for i in todo}
+    for i, part in fresh.items():
+        pdf_part_cache.write(names[i], part)
+    return [done.get(i) or fresh[i] for i in range(len(htmls))]
+
+
+def render_one(html: str, css: str = "") -> dict:
+    """One part (the title page, the page-number footer), through the same cache."""
+    return render_all([html], 1, css)[0]
 
 
 def _footer_html(total: int, words: tuple[str, str], language: str) -> str:
@@ -141,7 +159,7 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
             if part.target:
                 first[part.target] = pages
             pages += result["pages"]
-        front = render_part(document.front_html(first), document.css)
+        front = render_one(document.front_html(first), document.css)
         if front["pages"] == front_pages:
             break
         front_pages = front["pages"]
@@ -163,15 +181,17 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
                 rect=(x1 * PX, top - y2 * PX, x2 * PX, top - y1 * PX),
                 target_page_index=first[name] - 1))
     _bookmarks(writer, document, front, done)
-    _stamp(writer, PdfReader(io.BytesIO(render_part(_footer_html(
+    _stamp(writer, PdfReader(io.BytesIO(render_one(_footer_html(
         total, document.page_words, document.language))["pdf"])))
     out = io.BytesIO()
     writer.write(out)
+    pdf_part_cache.prune()
     if stats is not None:
         peaks: dict[int, float] = {}
         for result in (front, *done):
             peaks[result["pid"]] = max(peaks.get(result["pid"], 0.0), result["peak_mib"])
-        stats.update(peaks=peaks, parts=[r["pages"] for r in done], front=front["pages"])
+        stats.update(peaks=peaks, parts=[r["pages"] for r in done], front=front["pages"],
+                     kept=sum(1 for r in done if r.get("kept")))
     return out.getvalue(), total
 
 
