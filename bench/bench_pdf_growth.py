@@ -96,13 +96,16 @@ def child(way: str, pk: int, out: str) -> dict:
     report: dict = {"load": os.getloadavg()[0]}
     start, cpu = time.perf_counter(), os.times()
     stats: dict = {}
-    if way.startswith("parts-"):
+    if way.startswith("corrected-"):
+        start, cpu = _after_one_correction(tournament, report)
+    if way.startswith(("parts-", "corrected-")):
         from tournaments import pdf_join
 
         document, _version = documents.results_document(tournament, "en")
         report["html_s"] = time.perf_counter() - start
         report["parts"] = len(document.parts)
         content, pages = pdf_join.render(document, workers=int(way.split("-")[1]), stats=stats)
+        report["parts_kept"] = stats.get("kept", 0)
     else:
         from tournaments import pdf
 
@@ -123,11 +126,42 @@ def child(way: str, pk: int, out: str) -> dict:
     return report
 
 
+def _after_one_correction(tournament, report: dict) -> tuple[float, tuple]:
+    """The PDF a director's correction asks for: the document rendered once (its parts
+    kept), one played result corrected by a trick and the session classified again, then
+    the clock starts for the new document."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments import documents, pdf_join
+    from tournaments.models import Result, ResultStatus
+    from tournaments.services import classification, corrections
+
+    document, _version = documents.results_document(tournament, "en")
+    pdf_join.render(document, workers=2)
+    row = (Result.objects.filter(section__session__tournament=tournament,
+                                 status=ResultStatus.OK, adjustment__isnull=True)
+           .exclude(contract__in=["", "PASS"]).order_by("pk").first())
+    director, _ = get_user_model().objects.get_or_create(username="bench-director")
+    tricks = row.tricks - 1 if row.tricks > 0 else row.tricks + 1
+    corrections.correct_result(row, user=director, contract=row.contract, declarer=row.declarer,
+                               tricks=tricks, lead=row.lead, reason="bench", override=True)
+    classification.ensure_current(row.section.session)
+    report["corrected"] = f"board {row.board.number}, round {row.round}, table {row.table}"
+    return time.perf_counter(), os.times()
+
+
 def run_child(way: str, pk: int, out: str, before: str | None) -> dict:
     root = Path(before) if way == "before" else HERE.parent
-    done = subprocess.run([sys.executable, str(HERE / "bench_pdf_growth.py"), "--child", way,
-                           str(pk), out], capture_output=True, text=True, cwd=root,
-                          env={**os.environ, "PYTHONPATH": str(root)})
+    # A cold render keeps no parts; "corrected-N" keeps them in a folder of its own.
+    cache = tempfile.mkdtemp(prefix="bench-parts-") if way.startswith("corrected-") else ""
+    try:
+        done = subprocess.run([sys.executable, str(HERE / "bench_pdf_growth.py"), "--child",
+                               way, str(pk), out], capture_output=True, text=True, cwd=root,
+                              env={**os.environ, "PYTHONPATH": str(root),
+                                   "PDF_PART_CACHE_DIR": cache})
+    finally:
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
     if done.returncode:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"child {way} failed")
@@ -218,6 +252,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10,20,40,60,100", help="tables, comma-separated")
     parser.add_argument("--workers", default="1,2", help="processes for the parts")
+    parser.add_argument("--corrected", action="store_true",
+                        help="also the PDF after one correction, its unchanged parts kept")
     parser.add_argument("--one", action="store_true", help="also the single document")
     parser.add_argument("--before", help="another checkout to time as 'before'")
     parser.add_argument("--svg", help="write the growth chart here")
@@ -241,6 +277,7 @@ def main(argv: list[str]) -> int:
     from django.core.management import call_command
 
     ways = ([f"parts-{n}" for n in args.workers.split(",")] + (["one"] if args.one else [])
+            + ([f"corrected-{args.workers.split(',')[-1]}"] if args.corrected else [])
             + (["before"] if args.before else []))
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bench-growth-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -259,7 +296,9 @@ def main(argv: list[str]) -> int:
             print(f"{tables:>6} {way:>8} {r['load']:>5.2f} {r['wall_s']:>7.2f} "
                   f"{r['html_s']:>6.2f} {r['cpu_s']:>6.2f} {r['pages']:>5} {r['pdf_kib']:>5.0f} "
                   f"{r['rss_mib']:>8.0f} {r['pss_mib']:>8.0f} {r['peaks_mib']:>7.0f} "
-                  f"{r['processes']:>5}", flush=True)
+                  f"{r['processes']:>5}"
+                  + (f"  {r['parts_kept']} of {r['parts']} parts kept ({r['corrected']})"
+                     if way.startswith("corrected-") else ""), flush=True)
         print(f"{tables:>6} classify {facts['classify_s']:.2f} s ({facts['results']} results)",
               flush=True)
         rows.append(row)

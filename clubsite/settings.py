@@ -268,6 +268,10 @@ RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_U
 # A correction to published results re-makes their PDF at the end of a window this long, so a
 # director's burst of corrections gives one PDF, of the last version (needs a broker).
 RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", "60"))
+# Rendered parts of results PDFs, kept under the hash of their HTML (tournaments/pdf_part_cache):
+# a corrected PDF lays out again only the parts that changed. Empty: no cache.
+PDF_PART_CACHE_DIR = os.environ.get("PDF_PART_CACHE_DIR", str(VAR_DIR / "pdf-parts"))
+PDF_PART_CACHE_FILES = int(os.environ.get("PDF_PART_CACHE_FILES", "2000"))
 # The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.

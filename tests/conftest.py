@@ -35,6 +35,14 @@ def _no_pdf_on_publish(settings, request):
 
 
 @pytest.fixture(autouse=True)
+def _no_kept_pdf_parts(settings):
+    """Each PDF is laid out whole unless a test keeps parts in a folder of its own
+    (``tests/tournaments/test_pdf_part_cache.py``): a part kept by another test would hide
+    a rendering change."""
+    settings.PDF_PART_CACHE_DIR = ""
+
+
+@pytest.fixture(autouse=True)
 def _rankings_follow_every_result(settings):
     """Pages re-classify after every change in tests (production waits a few seconds)."""
     settings.RANKING_REFRESH_SECONDS = 0

@@ -9,6 +9,9 @@ style sheet as the whole document, ``pdf/results.html``), which ``pdf_join`` ren
 parallel and joins into one PDF, numbering the pages and writing the contents and bookmarks
 across the parts.
 
+Every part uses one style sheet (``ResultsDocument.css``, ``pdf/_style.css``) that
+``pdf_join`` parses once per process instead of a ``<style>`` in each part's HTML.
+
 A piece after the first of its kind starts on a page of its own and carries no heading (the
 first holds the anchor the contents point at). Scorecards already start a page each, so
 cutting them costs no page; travellers and hand records may leave a page part-filled.
@@ -56,6 +59,7 @@ class ResultsDocument:
     parts: list[Part]
     title: str
     page_words: tuple[str, str]  # "Page", "of"
+    css: str = ""  # every part's style sheet (not in the parts' HTML)
     context: dict = field(repr=False, default_factory=dict)
 
     def front_html(self, pages: dict[str, int]) -> str:
@@ -68,7 +72,8 @@ class ResultsDocument:
 
 def _render(context: dict, part: dict, **extra) -> str:
     return render_to_string("pdf/results_part.html",
-                            {**context, **extra, "part": part, "in_parts": True})
+                            {**context, **extra, "part": part, "in_parts": True,
+                             "shared_style": True})
 
 
 def _pieces(items: list, weight) -> list[list]:
@@ -106,4 +111,5 @@ def results_parts(data: EventSnapshot, language: str | None = None,
                                   "first": not i})))
         title = data.tournament.name + (
             " · " + _("Session %(n)s") % {"n": session_number} if session_number else "")
-        return ResultsDocument(language, parts, title, (_("Page"), _("of")), context)
+        css = render_to_string("pdf/_style.css", {"in_parts": True})
+        return ResultsDocument(language, parts, title, (_("Page"), _("of")), css, context)

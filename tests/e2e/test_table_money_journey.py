@@ -88,7 +88,12 @@ def test_door_balance_cash_sheet_and_own_account(live_server, new_page):
     login(tablet, base, "director", PASSWORD)
     tablet.goto(f"{base}/director/{tournament.pk}/entries/")
     tablet.click("#entries-table-fees a")
+    # nobody charged yet (the session has not started): the list says so and waits for a tap
+    assert "6 jugadores inscritos aún no tienen cuota." in tablet.inner_text("#door-pending")
+    _fits(tablet)
+    tablet.click("#door-update")
     tablet.wait_for_selector("#fee-list")
+    assert tablet.locator("#door-pending").count() == 0
     assert "Hoja de caja abierta" in tablet.inner_text("#sheet-state")
     assert tablet.inner_text("#fig-expected") == "30,50"
     _fits(tablet)

@@ -143,6 +143,7 @@ DECISIONS: dict[str, Decision] = {
     "director:table_fees": page(OFFICE_VIEW, RESULTS_OFFICE),
     "director:cash_sheet": page(OFFICE_VIEW, RESULTS_OFFICE),
     "director:fee_pay": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
+    "director:table_fees_update": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
     "director:fee_refund": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
     "director:cash_close": action(SECRETARY_VIEW, SECRETARY_ACTION),
     "director:cash_reopen": action(SECRETARY_VIEW, SECRETARY_ACTION),

@@ -48,6 +48,7 @@ def _table_fee(w):
 
 ARGS = {
     "director:table_fees": lambda w: [_running_session(w).pk],
+    "director:table_fees_update": lambda w: [_running_session(w).pk],
     "director:cash_sheet": lambda w: [_running_session(w).pk],
     "director:cash_close": lambda w: [_running_session(w).pk],
     "director:cash_reopen": lambda w: [_running_session(w).pk],

@@ -2,6 +2,7 @@
 its title, description and data table, numbers as SVG reads them whatever the locale, and
 the names typed by people escaped."""
 
+import base64
 import datetime
 import random
 import re
@@ -47,6 +48,20 @@ def _numbers_are_plain(figure: str):
         assert re.fullmatch(r"-?\d+(\.\d+)?", attr), attr
     for points in re.findall(r'points="([^"]*)"', figure):
         assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points), points
+
+
+def _image_svg(figure: str) -> str:
+    """The SVG of a PDF figure's ``<img>`` (a base64 ``data:`` URL)."""
+    src = re.fullmatch(r'<img class="chart-svg" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"'
+                       r' width="[\d.]+" height="[\d.]+" alt="[^"]*">', figure.strip())
+    assert src, figure[:200]
+    svg = base64.b64decode(src[1]).decode()
+    assert svg.startswith("<svg ") and svg.rstrip().endswith("</svg>")
+    return svg
+
+
+def _escaped_title(svg: str) -> str:
+    return re.search(r'<title id="[^"]+">(.*?)</title>', svg)[1].replace('"', "&quot;")
 
 
 @pytest.fixture
@@ -157,8 +172,11 @@ def test_running_totals_end_at_the_standings(members, director):
 def test_the_results_pdf_draws_the_ranking_and_frequency_charts(played, language):
     tournament, _howell, _member = played
     html = pdf.results_html(build_event_snapshot(tournament), language)
-    charts = _figures(html)
+    figures = _figures(html)
+    assert "<svg" not in html  # each chart an image, not SVG elements in the HTML
+    charts = {key: _image_svg(figure) for key, figure in figures.items()}
     assert {"s1-a-ns", "s1-a-ew"} <= set(charts)
+    assert all(f'alt="{_escaped_title(charts[key])}"' in figures[key] for key in charts)
     boards = [k for k in charts if re.fullmatch(r"s1-.*-b\d+", k)]
     assert len(boards) == tournament.sessions.get().boards.count()
     assert LANGUAGES[language][0] in charts["s1-a-ns"]

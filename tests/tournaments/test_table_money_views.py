@@ -39,9 +39,14 @@ def night(db):
 def test_director_marks_a_fee_paid_and_a_second_tap_is_told(client, director, night):
     client.force_login(director)
     url = reverse("director:table_fees", args=[night["session"].pk])
+    page = client.get(url).content.decode()
+    assert "2 players entered have no fee yet." in page  # the list only reads
+    assert not TableFee.objects.exists()
+    client.post(reverse("director:table_fees_update", args=[night["session"].pk]))
     page = client.get(url)
     assert page.status_code == 200
     assert "Peña, Ana" in page.content.decode()
+    assert "no fee yet" not in page.content.decode()
     fee = TableFee.objects.get(member=night["ana"])
     pay = reverse("director:fee_pay", args=[fee.pk])
     done = client.post(pay, {"method": "cash"}, follow=True)
@@ -60,7 +65,7 @@ def test_the_director_cannot_close_the_cash_sheet(client, director, night):
 
 def test_close_form_keeps_what_was_typed_and_explains(secretary_client, night):
     session = night["session"]
-    secretary_client.get(reverse("director:cash_sheet", args=[session.pk]))
+    secretary_client.post(reverse("director:table_fees_update", args=[session.pk]))
     response = secretary_client.post(reverse("director:cash_close", args=[session.pk]), {
         "counted_cash": "4,5", "counted_card": "0", "counted_transfer": "abc", "note": ""})
     text = response.content.decode()
@@ -105,7 +110,7 @@ def test_top_up_then_pay_from_the_balance(secretary_client, night):
     url = reverse("money:balance", args=[night["ana"].pk])
     secretary_client.post(url, {"amount": "20,00", "method": "card", "note": "bono"})
     assert table_fees.balance_of(night["ana"]) == Decimal("20.00")
-    secretary_client.get(reverse("director:table_fees", args=[night["session"].pk]))
+    secretary_client.post(reverse("director:table_fees_update", args=[night["session"].pk]))
     fee = TableFee.objects.get(member=night["ana"])
     secretary_client.post(reverse("director:fee_pay", args=[fee.pk]), {"method": "prepaid"})
     assert table_fees.balance_of(night["ana"]) == Decimal("15.00")
@@ -116,7 +121,7 @@ def test_top_up_then_pay_from_the_balance(secretary_client, night):
 
 
 def test_reports_download_as_csv_and_xlsx(secretary_client, night):
-    secretary_client.get(reverse("director:table_fees", args=[night["session"].pk]))
+    secretary_client.post(reverse("director:table_fees_update", args=[night["session"].pk]))
     fee = TableFee.objects.get(member=night["ana"])
     secretary_client.post(reverse("director:fee_pay", args=[fee.pk]), {"method": "cash"})
     season = Season.for_date(DAY)
@@ -179,7 +184,7 @@ def _door_queries(client, pairs):
     for member in people[::3]:
         table_fees.top_up(member, "10", "cash")
     url = reverse("director:table_fees", args=[session.pk])
-    assert client.get(url).status_code == 200  # charges
+    client.post(reverse("director:table_fees_update", args=[session.pk]))  # charges
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)

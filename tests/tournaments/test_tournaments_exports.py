@@ -29,11 +29,11 @@ def demo_events(demo_club, monkeypatch, movements):
 
 def test_deal_text_round_trip_and_validation():
     deal = random_deal(random.Random(1))
-    assert deals.validate(deal) == deal
+    assert deals.deal_text(deals.hands(deal)) == deal
     east_first = "E:" + " ".join(deal[2:].split()[1:] + deal[2:].split()[:1])
-    assert deals.validate(east_first) == deal
+    assert deals.deal_text(deals.hands(east_first)) == deal
     with pytest.raises(ValueError):
-        deals.validate("N:AKQ... ... ... ...")
+        deals.hands("N:AKQ... ... ...")
 
 
 def test_pbn_loads_in_endplay_with_the_same_deals_and_lines(demo_events):

@@ -1,4 +1,8 @@
-"""PBN deal strings (``N:S.H.D.C E… S… W…``) to hands by seat and back (pure)."""
+"""PBN deal strings (``N:S.H.D.C E… S… W…``) to hands by seat and back (pure).
+
+Whether a deal is complete (52 different cards, 13 a hand) is ``services.boards.
+normalise_deal``'s to say, for every way a deal comes in (a PBN file, a USEBIO hand record,
+a dealing machine's file): one rule and one set of reasons, in the layer below."""
 
 SEATS = "NESW"
 SUITS = "SHDC"
@@ -28,22 +32,6 @@ def deal_text(by_seat: dict[str, list[str]]) -> str:
     if not by_seat:
         return ""
     return "N:" + " ".join(".".join(by_seat[s]) for s in SEATS)
-
-
-def validate(deal: str) -> str:
-    """The deal if it holds 52 different cards, 13 per hand; raises ``ValueError`` otherwise."""
-    by_seat = hands(deal)
-    if not by_seat:
-        return ""
-    cards = [(suit, c) for seat in SEATS for suit, holding in zip(SUITS, by_seat[seat],
-                                                                  strict=True)
-             for c in holding]
-    if len(cards) != 52 or len(set(cards)) != 52 or any(
-            len("".join(by_seat[s])) != 13 for s in SEATS):
-        raise ValueError(f"not a complete deal: {deal!r}")
-    if any(c not in "AKQJT98765432" for _s, c in cards):
-        raise ValueError(f"unknown card in {deal!r}")
-    return deal_text(by_seat)
 
 
 def random_deal(rng) -> str:

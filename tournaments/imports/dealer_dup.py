@@ -31,8 +31,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from ..exports.deals import validate
-from ..services.boards import takes_deal
+from ..services.boards import normalise_deal, takes_deal
 from ..services.errors import TournamentError
 
 RECORD = 156
@@ -88,7 +87,7 @@ def deal_of(record: bytes) -> str:
         for suit, rank in sorted((_card(c) for c in cards), key=lambda x: RANKS.index(x[1])):
             by_suit[suit] += rank
         hands.append(".".join(by_suit[s] for s in SUITS))
-    deal = validate("N:" + " ".join(hands))
+    deal = normalise_deal("N:" + " ".join(hands))
     machine = dge_deal(record[78:146])
     if machine is not None and machine != deal:
         raise ValueError(_("the machine's hands (DGE part) are not the hands of the card "

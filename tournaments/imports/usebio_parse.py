@@ -17,9 +17,10 @@ import xml.etree.ElementTree as ET
 
 from django.utils.translation import gettext as _
 
-from ..exports.deals import SEATS, validate
+from ..exports.deals import SEATS
 from ..models import ScoringMethod
 from ..scoring import board_conditions
+from ..services.boards import normalise_deal
 from .usebio_rows import (  # noqa: F401 (re-exported: the importer's names)
     MARK_TAGS,
     MAX_BYTES,
@@ -86,7 +87,7 @@ def _handset_board(b: ET.Element) -> tuple[int | None, str, tuple[str, str] | No
     deal = ""
     if set(seats) == set(SEATS):
         try:
-            deal = validate("N:" + " ".join(".".join(seats[s]) for s in SEATS))
+            deal = normalise_deal("N:" + " ".join(".".join(seats[s]) for s in SEATS))
         except ValueError as exc:
             raise UsebioError(_("The hand record of board %(board)s is not a complete deal.")
                               % {"board": number}) from exc

@@ -31,6 +31,8 @@ class AuditAction(models.TextChoices):
     REINSTATED = "reinstated", _("Withdrawal undone")
     FEE_PAID = "fee_paid", _("Table fee paid")
     FEE_REFUND = "fee_refund", _("Table fee refunded")
+    FEE_VOIDED = "fee_void", _("Table fee cancelled")
+    FEE_RESTORED = "fee_restore", _("Table fee charged again")
     CASH_CLOSED = "cash_closed", _("Cash sheet closed")
     CASH_REOPENED = "cash_reopen", _("Cash sheet reopened")
     POINTS = "points", _("Master points awarded")

@@ -75,6 +75,10 @@ class TableFee(models.Model):
     paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("marked by"),
                                 null=True, blank=True, on_delete=models.SET_NULL,
                                 related_name="+")
+    voided_at = models.DateTimeField(
+        _("cancelled at"), null=True, blank=True,
+        help_text=_("The player no longer plays the session; the fee is kept, with its "
+                    "payments and refunds, but nothing is due."))
 
     class Meta:
         ordering = ["session", "member__last_name", "member__first_name"]
@@ -98,7 +102,7 @@ class TableFee(models.Model):
 
     @property
     def is_due(self) -> bool:
-        return not self.method and self.amount > 0
+        return not self.method and self.amount > 0 and self.voided_at is None
 
 
 class TableFeeMove(models.Model):

@@ -44,9 +44,14 @@ class PointsScale(models.Model):
         return self.name or str(self.get_issuer_display())
 
     @classmethod
-    def load(cls) -> "PointsScale":
+    def load(cls, *, create: bool = True) -> "PointsScale":
+        """The club's one scale. A page that only reads passes ``create=False`` and gets
+        an unsaved empty scale while the secretary has never saved one (a GET writes
+        nothing); saving it (the scale form) stores it as the one row."""
         scale = cls.objects.filter(pk=1).first()
         if scale is None:
+            if not create:
+                return cls(pk=1)
             scale, _created = cls.objects.get_or_create(pk=1)
         return scale
 

@@ -92,7 +92,7 @@ def ensure_open(session: Session, *, raise_error: bool = True) -> bool:
 
 def figures(session: Session) -> Figures:
     """The sheet's figures from the stored fees and moves (three queries)."""
-    fees = TableFee.objects.filter(session=session)
+    fees = TableFee.objects.filter(session=session, voided_at__isnull=True)
     expected = (fees.aggregate(s=Sum("amount"))["s"] or ZERO).quantize(CENT)
     missing = (fees.filter(method="").aggregate(s=Sum("amount"))["s"] or ZERO).quantize(CENT)
     moved = dict(TableFeeMove.objects.filter(session=session).values("method")

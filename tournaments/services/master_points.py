@@ -14,7 +14,8 @@ player receives them whole. Amounts are rounded to the hundredth, half up.
 
 Awarding (``award``) happens once the results are final: the director awards at once, or
 ``award_due`` does it for every final tournament of the season whose correction period has
-ended. A later change to the results of an awarded tournament (a correction) re-awards it:
+ended (run by the worker's sweep, ``job_sweep``, and when the secretary saves the scale). No
+page awards while it is read: a GET writes nothing. A later change to the results of an awarded tournament (a correction) re-awards it:
 the awards are replaced, never added to, and the audit trail keeps the before and after.
 """
 
@@ -183,7 +184,7 @@ def scale_key(scale: PointsScale) -> str:
 def awarded_with_earlier_scale(season: Season) -> list[Tournament]:
     """The season's tournaments whose points were awarded under an earlier scale (the
     secretary changed it since): the director may award them again."""
-    current = scale_key(PointsScale.load())
+    current = scale_key(PointsScale.load(create=False))
     return list(Tournament.objects.filter(
         date__gte=season.start, date__lte=season.end,
         points_awarding__isnull=False).exclude(points_awarding__scale_key="").exclude(
@@ -217,7 +218,7 @@ def fields_of(tournament: Tournament) -> list[list[Ranked]]:
 
 def compute(tournament: Tournament) -> dict[int, Award]:
     """What the scale gives each player of ``tournament`` now (nothing stored)."""
-    scale = PointsScale.load()
+    scale = PointsScale.load(create=False)
     return award_fields(scale_rows(scale), str(tournament.event_type), fields_of(tournament),
                         scale.split)
 
@@ -292,10 +293,24 @@ def award_due(now=None) -> list[int]:
 
 def results_changed(tournament_id: int) -> bool:
     """The results of a tournament were re-classified: an awarded one whose results
-    changed since is awarded again (a correction after the award); True if it was."""
-    tournament = Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.FINAL,
-                                           points_awarding__isnull=False).first()
-    if tournament is None or tournament.points_awarding.version == results_version(tournament):
+    changed since is awarded again (a correction after the award), and a final one never
+    awarded whose correction period is over (and the scale has rows) is awarded now; True
+    if it was. The pages only read the awards: points are due on these events, the
+    secretary's scale and the worker's sweep (``award_due``), never while someone reads."""
+    tournament = Tournament.objects.filter(pk=tournament_id,
+                                           status=TournamentStatus.FINAL).first()
+    if tournament is None:
+        return False
+    awarding = PointsAwarding.objects.filter(tournament=tournament).first()
+    if awarding is None:
+        season = Season.for_date(timezone.localdate())
+        if (tournament.published_at is None or tournament.date < season.start
+                or not correction_period_over(tournament)
+                or not PointsScaleRow.objects.exists()):
+            return False
+        award(tournament, reason=_("Master points awarded: the correction period ended"))
+        return True
+    if awarding.version == results_version(tournament):
         return False
     award(tournament, reason=_("Master points awarded again after a correction"))
     return True

@@ -267,6 +267,9 @@ def start_session(session: Session, *, user=None) -> Session:
     session.save(update_fields=["status", "started_at"])
     Tournament.objects.filter(pk=session.tournament_id, status=TournamentStatus.DRAFT) \
         .update(status=TournamentStatus.RUNNING)
+    from .table_fees import charge_at_start  # table money sits beside setup, not under it
+
+    charge_at_start(session, user=user)
     return session
 
 

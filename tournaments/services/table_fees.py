@@ -10,6 +10,7 @@ secretary has closed (``cash_sheet.ensure_open``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
@@ -77,6 +78,11 @@ def rates_for(season: Season) -> TableFeeRates:
     return rates
 
 
+def stored_rates(season: Season) -> TableFeeRates:
+    """The season's rates as stored, or unsaved zero rates when none were set (a read)."""
+    return TableFeeRates.objects.filter(season=season).first() or TableFeeRates(season=season)
+
+
 def season_of(session: Session) -> Season:
     return Season.for_date(session.tournament.date)
 
@@ -118,21 +124,72 @@ def session_players(session: Session) -> list[Member]:
     return sorted(members.values(), key=lambda m: (m.last_name, m.first_name, m.pk))
 
 
-@transaction.atomic
-def charge_session(session: Session) -> list[TableFee]:
-    """Bring the session's fees in line with who plays: a fee for each new player at the
-    season's rate for their category, and unpaid fees of players no longer in it dropped
-    (a paid one stays until refunded). A closed sheet is left as it is."""
-    fees = list(TableFee.objects.filter(session=session).select_related("member"))
-    if not ensure_open(session, raise_error=False):
-        return fees
-    rates = rates_for(season_of(session))
+@dataclass(frozen=True)
+class Pending:
+    """How the stored fees differ from who plays (read only: the door list shows it and
+    offers the update): players with no fee yet, and unpaid fees of players who left."""
+
+    new: tuple[Member, ...]
+    gone: tuple[TableFee, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.new or self.gone)
+
+
+def session_fees(session: Session) -> list[TableFee]:
+    """The session's fees in force (cancelled ones aside): what the door list shows."""
+    return list(TableFee.objects.filter(session=session, voided_at__isnull=True)
+                .select_related("member"))
+
+
+def pending(session: Session, fees: list[TableFee] | None = None) -> Pending:
+    """What ``charge_session`` would change now; nothing is written."""
+    if fees is None:
+        fees = session_fees(session)
     players = session_players(session)
     playing = {m.pk for m in players}
     charged = {f.member_id for f in fees}
-    gone = [f.pk for f in fees if f.member_id not in playing and not f.is_paid]
-    if gone:
-        TableFee.objects.filter(pk__in=gone, method="").delete()
+    voided = set(TableFee.objects.filter(session=session, voided_at__isnull=False)
+                 .values_list("member_id", flat=True))
+    return Pending(tuple(m for m in players if m.pk not in charged or m.pk in voided),
+                   tuple(f for f in fees if f.member_id not in playing and not f.is_paid))
+
+
+@transaction.atomic
+def charge_session(session: Session, *, user=None) -> list[TableFee]:
+    """Bring the session's fees in line with who plays, when that changes for the door
+    (the session starts, the director updates the list): a fee for each new player at the
+    season's rate for their category. The unpaid fee of a player no longer in it is
+    dropped if no money ever moved on it, otherwise cancelled and kept with its payments
+    and refunds (the cash sheet's history); a player who comes back has it charged again.
+    A paid fee stays until refunded; a closed sheet is left as it is. Every cancellation
+    and restoration is in the audit trail."""
+    if not ensure_open(session, raise_error=False):
+        return session_fees(session)
+    fees = list(TableFee.objects.filter(session=session).select_related("member"))
+    rates = rates_for(season_of(session))
+    players = session_players(session)
+    playing = {m.pk for m in players}
+    moved = set(TableFeeMove.objects.filter(session=session).values_list("fee_id", flat=True))
+    now = timezone.now()
+    for fee in fees:
+        if fee.member_id in playing or fee.is_paid or fee.voided_at is not None:
+            continue
+        if fee.pk not in moved:
+            TableFee.objects.filter(pk=fee.pk, method="").exclude(
+                pk__in=TableFeeMove.objects.filter(fee_id=fee.pk).values("fee_id")).delete()
+        elif TableFee.objects.filter(pk=fee.pk, method="", voided_at__isnull=True).update(
+                voided_at=now):
+            _audit_fee(session, fee, AuditAction.FEE_VOIDED, user, _(
+                "%(name)s no longer plays this session: the fee is cancelled, its "
+                "payments kept.") % {"name": fee.member.full_name})
+    for fee in fees:
+        if fee.member_id in playing and fee.voided_at is not None and TableFee.objects.filter(
+                pk=fee.pk, voided_at__isnull=False).update(voided_at=None):
+            _audit_fee(session, fee, AuditAction.FEE_RESTORED, user, _(
+                "%(name)s plays this session again: the fee is due again.")
+                % {"name": fee.member.full_name})
+    charged = {f.member_id for f in fees}
     free = set(rates.free_categories.values_list("pk", flat=True))
     junior = set(rates.junior_categories.values_list("pk", flat=True))
     for member in players:
@@ -140,7 +197,23 @@ def charge_session(session: Session) -> list[TableFee]:
             category = category_of(member, rates, free=free, junior=junior)
             TableFee.objects.get_or_create(session=session, member=member, defaults={
                 "category": category, "amount": amount_for(category, rates)})
-    return list(TableFee.objects.filter(session=session).select_related("member"))
+    return session_fees(session)
+
+
+def charge_at_start(session: Session, *, user=None) -> None:
+    """The session starts: the door list is charged with who plays, when the club charges
+    table fees this season (some rate above zero); later entries wait for the director's
+    update of the door list, which says how many there are."""
+    rates = TableFeeRates.objects.filter(season=season_of(session)).first()
+    if rates and (rates.member_fee > 0 or rates.guest_fee > 0 or rates.junior_fee > 0):
+        charge_session(session, user=user)
+
+
+def _audit_fee(session: Session, fee: TableFee, action: str, user, reason: str) -> None:
+    AuditEntry.objects.create(
+        tournament_id=session.tournament_id, session_id=session.pk, action=action,
+        user=user, reason=reason[:500],
+        after={"player": fee.member.full_name, "amount": str(fee.amount)})
 
 
 def door_filter(fees: list[TableFee], *, query: str = "",
@@ -202,6 +275,9 @@ def _pay(fee: TableFee, method: str, user) -> TableFee:
         raise MoneyError(_("%(name)s's table fee is already paid (%(method)s); it was not "
                            "recorded twice.") % {"name": name,
                                                  "method": _method_label(fee.method)})
+    if fee.voided_at is not None:
+        raise MoneyError(_("%(name)s's table fee was cancelled: they no longer play this "
+                           "session.") % {"name": name})
     if fee.amount <= 0:
         raise MoneyError(_("%(name)s has nothing to pay for this session (a free entry, or no table fee set for their category).") % {"name": name})
     if method == TableMethod.PREPAID:
@@ -214,7 +290,7 @@ def _pay(fee: TableFee, method: str, user) -> TableFee:
                                "Take another method or top the balance up first.") % {
                 "name": name, "balance": shown(balance), "amount": shown(fee.amount)})
     now = timezone.now()
-    marked = TableFee.objects.filter(pk=fee.pk, method="").update(
+    marked = TableFee.objects.filter(pk=fee.pk, method="", voided_at__isnull=True).update(
         method=method, paid_at=now, paid_by=user)
     if not marked:  # someone else marked it between our read and our write
         fee.refresh_from_db()
@@ -289,7 +365,7 @@ def top_up(member: Member, amount, method: str, *, user=None, note: str = "") ->
 
 def unpaid_fees(member: Member | None = None):
     """Fees still to pay (free entries owe nothing), oldest session first."""
-    fees = TableFee.objects.filter(method="", amount__gt=0).select_related(
+    fees = TableFee.objects.filter(method="", amount__gt=0, voided_at__isnull=True).select_related(
         "member", "session__tournament").order_by(
         "session__tournament__date", "session__number", "member__last_name")
     return fees.filter(member=member) if member is not None else fees

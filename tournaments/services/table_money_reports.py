@@ -84,7 +84,7 @@ def report(period: Period) -> Report:
                     .select_related("tournament").order_by("tournament__date", "tournament_id",
                                                            "number"))
     ids = [s.pk for s in sessions]
-    fees = {row["session"]: row for row in TableFee.objects.filter(session__in=ids)
+    fees = {row["session"]: row for row in TableFee.objects.filter(session__in=ids, voided_at__isnull=True)
             .values("session").annotate(players=Count("id"), expected=Sum("amount"),
                                         missing=Sum("amount", filter=Q(method="")))}
     moves: dict[int, dict[str, Decimal]] = {}

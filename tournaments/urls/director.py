@@ -68,6 +68,7 @@ urlpatterns = [
     path("sections/<int:pk>/boards/deal/", director_setup.deal, name="deal"),
     # table money: the door list and the cash sheet
     path("sessions/<int:pk>/fees/", table_money.door, name="table_fees"),
+    path("sessions/<int:pk>/fees/update/", table_money.door_update, name="table_fees_update"),
     path("fees/<int:pk>/pay/", table_money.fee_pay, name="fee_pay"),
     path("fees/<int:pk>/refund/", table_money.fee_refund, name="fee_refund"),
     path("sessions/<int:pk>/cash/", table_money.sheet, name="cash_sheet"),

@@ -27,7 +27,8 @@ def rates(request):
     """A season's table fees by category, who plays free, and the overdraft rule."""
     season = get_object_or_404(Season, pk=int_param(request.GET, "season")
                                or Season.current().pk)
-    form = RatesForm(request.POST or None, instance=table_fees.rates_for(season))
+    # Stored only by a valid save: reading the page or a refused form leaves no row.
+    form = RatesForm(request.POST or None, instance=table_fees.stored_rates(season))
     if request.method == "POST" and form.is_valid():
         form.save()
         messages.success(request, _("Table fees saved."))

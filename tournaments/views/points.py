@@ -22,7 +22,7 @@ from .director_common import get_tournament
 def scale(request):
     """The scale in force: who awards it, whether a pair's points are shared, its rows.
     Saved whole or not at all; a refused form shows again what was typed."""
-    points_scale = PointsScale.load()
+    points_scale = PointsScale.load(create=False)  # stored by a valid save only
     form = ScaleForm(request.POST or None, instance=points_scale)
     rows = ScaleRowFormSet(request.POST or None, instance=points_scale)
     if request.method == "POST":
@@ -30,7 +30,14 @@ def scale(request):
             with transaction.atomic():
                 form.save()
                 rows.save()
+            # A scale filled in makes the points of the season's waiting tournaments due.
+            awarded = master_points.award_due()
             messages.success(request, _("Master points scale saved."))
+            if awarded:
+                messages.info(request, ngettext(
+                    "Master points awarded for %(count)d tournament that was waiting for "
+                    "the scale.", "Master points awarded for %(count)d tournaments that were "
+                    "waiting for the scale.", len(awarded)) % {"count": len(awarded)})
             return redirect("points:scale")
         messages.error(request, _("The scale was not saved: correct the rows marked below."))
     return render(request, "tournaments/points/scale.html", {

@@ -344,7 +344,6 @@ def board(request, slug, session, pool, number):
 def player(request, pk):
     """A player's tournaments (partner, percentage, place), average and partners."""
     member = get_object_or_404(Member, pk=pk)
-    master_points.award_due()
     history = player_history.player_history(member, request.user)
     if not history.rows and not request.user.is_authenticated:
         raise Http404(_("No results for this player."))
@@ -359,7 +358,6 @@ def season_ranking(request, pk=None):
     """The club's ranking for a season under its rule (sortable), and beside it the
     players' master points of the season."""
     season = get_object_or_404(Season, pk=pk) if pk else Season.current()
-    master_points.award_due()
     ranking = build_season_ranking(season, request.user)
     rows = ranking.rows()
     for row in rows:

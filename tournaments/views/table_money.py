@@ -34,7 +34,9 @@ def _door_filter(data) -> tuple[str, bool]:
 
 
 def _door_context(request, session, **extra):
-    fees = table_fees.charge_session(session)
+    """Read only: the fees stored, and what an update would change (players with no fee
+    yet, unpaid fees of players who left), for the director to confirm with a tap."""
+    fees = table_fees.session_fees(session)
     query, unpaid_only = _door_filter(request.GET)
     shown = table_fees.door_filter(fees, query=query, unpaid_only=unpaid_only)
     balances = table_fees.balances_of(f.member_id for f in shown if f.is_due)
@@ -44,6 +46,7 @@ def _door_context(request, session, **extra):
             "filtered": bool(query or unpaid_only),
             "figures": cash_sheet.figures(session), "sheet": cash_sheet.sheet_of(session),
             "closed": cash_sheet.is_closed(session),
+            "pending": table_fees.pending(session, fees),
             "methods": [m for m in TableMethod],
             "is_secretary": has_role(request.user, Role.SECRETARY), **extra}
 
@@ -56,6 +59,21 @@ def door(request, pk):
     if getattr(request, "htmx", False):  # the filter typed into: the list alone
         return render(request, "tournaments/money/_door_list.html", context)
     return render(request, "tournaments/money/door.html", context)
+
+
+@secretary_or_director_required
+@require_POST
+def door_update(request, pk):
+    """Charge the players who joined since the fees were charged (the session's start) and
+    cancel the unpaid fees of those who left; the door list itself only reads."""
+    session = get_session(pk)
+    if cash_sheet.is_closed(session):
+        messages.error(request, _("The cash sheet is closed: the door list cannot change "
+                                  "until the secretary reopens it."))
+    else:
+        table_fees.charge_session(session, user=request.user)
+        messages.success(request, _("The door list is up to date with the entries."))
+    return redirect("director:table_fees", session.pk)
 
 
 def _back(request, fee):
@@ -122,9 +140,7 @@ def _sheet_page(request, session, *, close_form=None, reopen_form=None, status=2
 @secretary_or_director_required
 def sheet(request, pk):
     """The session's cash sheet: expected, collected by method, missing; closing it."""
-    session = get_session(pk)
-    table_fees.charge_session(session)
-    return _sheet_page(request, session)
+    return _sheet_page(request, get_session(pk))
 
 
 @secretary_required
