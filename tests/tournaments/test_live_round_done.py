@@ -63,13 +63,14 @@ def test_a_round_completes_once_even_when_two_tables_see_it(
 
 @pytest.mark.django_db
 def test_a_withdrawn_pairs_table_is_not_waited_for(shown):  # noqa: F811
-    full = round_done.expected_lines(shown, 4)
+    full, tables = round_done.expected_lines(shown, 4)
     assert full == len(lines(shown, 4))
+    assert tables == len(shown.movement["rounds"][3]["tables"])
     slot = shown.movement["rounds"][3]["tables"][0]
     seated = Seating.objects.get(section=shown, number=slot["ns"], direction="NS").entry_id
     Entry.objects.filter(pk=seated).update(status=EntryStatus.WITHDRAWN)
     round_done.forget()
-    assert round_done.expected_lines(shown, 4) == full - len(slot["boards"])
+    assert round_done.expected_lines(shown, 4) == (full - len(slot["boards"]), tables - 1)
     play_rounds(shown, random.Random(4), rounds=4)
     assert round_done.completes_round(shown, 4)
     assert not round_done.completes_round(shown, 5)
@@ -120,9 +121,24 @@ def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_
 @pytest.mark.django_db
 def test_the_count_under_the_lock_decides_without_counting_again(
         shown, django_assert_num_queries):  # noqa: F811
-    expected = round_done.expected_lines(shown, 3)  # known to the process from now on
+    expected, tables = round_done.expected_lines(shown, 3)  # known to the process from now on
+    assert expected > tables + 3  # two boards a round: the margin leaves room to decide
     with django_assert_num_queries(0):
         assert round_done.completes_round(shown, 3, stored_before=expected - 1)
         assert not round_done.completes_round(shown, 3, stored_before=0)
     with django_assert_num_queries(1):  # posts may be in flight: the stored rows decide
         assert not round_done.completes_round(shown, 3, stored_before=expected - 2)
+
+
+@pytest.mark.django_db
+def test_every_table_posting_at_once_still_completes_the_round(shown):  # noqa: F811
+    """Each table's last post saw the others' rows still in flight (a round's end with every
+    table posting together): once they are all committed, the last to count sees the round
+    complete, however many tables there are."""
+    expected, tables = round_done.expected_lines(shown, 3)
+    assert tables > 5  # more tables than a fixed margin of four posts in flight
+    play_rounds(shown, random.Random(8), rounds=3)
+    assert Result.objects.filter(section=shown, round=3, status=ResultStatus.OK).count() \
+        == expected
+    # a post that saw one result of every other table missing
+    assert round_done.completes_round(shown, 3, stored_before=expected - tables)

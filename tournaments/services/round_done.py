@@ -22,37 +22,41 @@ from ..models import Direction, EntryStatus, Result, ResultStatus, Seating, Sect
 from . import plan
 
 SEATING_SECONDS = 30.0
-# Stored results of a round below its lines by at most this many (rows committed before the
-# post's own, counted by ``line_write.probe``): the round may be complete once every post in flight
-# commits, so it is counted again after the commit.
-IN_FLIGHT = 4
+# The posts that may be in flight at once besides a table's one each: the director's.
+# Fewer missing results than the round's tables plus these (rows committed before the
+# post's own, counted by ``line_write.probe``), and the round may be complete once every post
+# in flight commits, so it is counted again after the commit. A smaller margin missed the
+# round's end when more tables than it posted at the same moment (each post saw too many
+# missing and none counted again).
+IN_FLIGHT_EXTRA = 2
 
 _lock = threading.Lock()
 _known: dict[tuple[int, int], tuple[float, int]] = {}
 
 
-def expected_lines(section: Section, round_number: int) -> int:
-    """How many results the round of ``section`` should have once every table has played
-    (kept in this process for ``SEATING_SECONDS``: every post of the round asks)."""
+def expected_lines(section: Section, round_number: int) -> tuple[int, int]:
+    """How many results the round of ``section`` should have once every table has played,
+    and at how many tables (kept in this process for ``SEATING_SECONDS``: every post of the
+    round asks)."""
     now = time.monotonic()
     key = (section.pk, round_number)
     with _lock:
         known = _known.get(key)
     if known is not None and known[0] > now:
         return known[1]
-    lines = _count_lines(section, round_number)
+    counted = _count_lines(section, round_number)
     with _lock:
         if len(_known) > 5000:
             _known.clear()
-        _known[key] = (now + SEATING_SECONDS, lines)
-    return lines
+        _known[key] = (now + SEATING_SECONDS, counted)
+    return counted
 
 
-def _count_lines(section: Section, round_number: int) -> int:
+def _count_lines(section: Section, round_number: int) -> tuple[int, int]:
     directional = plan.is_directional(section.movement)
     ns, ew = (Direction.NS, Direction.EW) if directional else (Direction.NONE, Direction.NONE)
     seats = None
-    lines = 0
+    lines = tables = 0
     for rnd in section.movement.get("rounds", ()):
         if int(rnd["round"]) != round_number:
             continue
@@ -66,7 +70,8 @@ def _count_lines(section: Section, round_number: int) -> int:
                 if (slot.ns, ns) not in seats or (slot.ew, ew) not in seats:
                     continue
             lines += len(slot.boards)
-    return lines
+            tables += 1
+    return lines, tables
 
 
 def forget(section_id: int | None = None) -> None:
@@ -91,12 +96,12 @@ def completes_round(section: Section, round_number: int, stored_before: int | No
     counted); when they leave more lines missing than posts can be in flight, the round is
     not complete and nothing is counted again.
     """
-    expected = expected_lines(section, round_number)
+    expected, tables = expected_lines(section, round_number)
     if not expected:
         return False
     if stored_before is not None:
         if stored_before + 1 >= expected:
             return True
-        if stored_before + 1 + IN_FLIGHT < expected:
+        if stored_before + 1 + tables + IN_FLIGHT_EXTRA < expected:
             return False
     return round_count(section, round_number) >= expected
