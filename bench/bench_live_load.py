@@ -303,9 +303,15 @@ def start_gunicorn(port: int) -> subprocess.Popen:
 
 def start_worker() -> subprocess.Popen:
     """One Celery worker process, as ``make worker`` runs it, on the bench's broker."""
+    import redis
+
     from clubsite.celery import app
 
     app.control.purge()
+    # The bench's Redis db is its own: a run's keys (a round classified at once is marked for
+    # the session's length, under its section's id) would answer for the next run's section,
+    # which a new database numbers the same.
+    redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
     process = subprocess.Popen(
         [str(BIN / "celery"), "-A", "clubsite", "worker", "--pool=solo",
          "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
