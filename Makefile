@@ -6,10 +6,11 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= -n 2 --dist worksteal
-# gunicorn for `make run`: a process per core, threads for the requests that wait on the
-# database and Redis (a result post, a ranking read); see docs/benchmarks.md, live load.
-GUNICORN_WORKERS ?= 2
-GUNICORN_THREADS ?= 8
+# gunicorn for `make run`: threads for the requests that wait on the database and Redis (a
+# result post, a ranking read), and two processes a core, so that a process's collector pause
+# or GIL queue holds up a quarter of the requests, not half; see docs/benchmarks.md, live load.
+GUNICORN_WORKERS ?= 4
+GUNICORN_THREADS ?= 4
 
 .PHONY: run test install system-deps messages migrate demo lint bench worker clean backup restore
 

@@ -10,7 +10,7 @@ It creates a throw-away database of its own, ``clubsite_load_<pid>`` (``BENCH_DB
 chooses another; ``BENCH_PG`` overrides the server URL), drops it at the end, migrates it, builds through the services a one-section 40-table Mitchell
 (80 pairs, 13 rounds × 2 boards, 1,040 board lines), starts it and publishes provisional
 results so the public section ranking shows the running session, then launches, as in
-production, gunicorn (``GUNICORN_WORKERS`` × ``GUNICORN_THREADS``, 3 × 4 by default) on a
+production, gunicorn (``GUNICORN_WORKERS`` × ``GUNICORN_THREADS``, 4 × 4 by default, as ``make run``) on a
 free port and one Celery worker, with Redis (``BENCH_REDIS``, db 11 by default, whose queue
 is purged) as broker and shared cache: the posts queue the re-classifications and the worker
 runs them (``RANKING_REFRESH_SECONDS``, 5 s by default). 40 device threads sign in as the
@@ -60,7 +60,7 @@ SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 # two runs at once (or another developer's) never drop each other's database.
 DB_NAME = os.environ.get("BENCH_DB_NAME", f"clubsite_load_{os.getpid()}")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/11")
-WORKERS = int(os.environ.get("GUNICORN_WORKERS", "3"))
+WORKERS = int(os.environ.get("GUNICORN_WORKERS", "4"))
 THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
 TABLES = 40
 ROUNDS = 13

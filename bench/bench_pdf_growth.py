@@ -14,9 +14,10 @@ process on the same database:
 - ``before``: that single document made by another checkout (``--before DIR``, e.g. the
   code before the parts, unpacked with ``git archive``), for a comparison in one run.
 
-Memory is sampled every 10 ms while the PDF is made: the sum over the child and the
-processes it started of their resident (RSS) and proportional (PSS: pages shared after the
-fork counted once in all) set sizes, from ``/proc/PID/smaps_rollup``; "peaks" adds each
+Each way runs twice: timed with nothing else in its process, then with its memory sampled
+every 10 ms while the PDF is made (the sampling costs CPU the timed run must not pay): the
+sum over the child and the processes it started of their resident (RSS) and proportional
+(PSS: pages shared after the fork counted once in all) set sizes, from ``/proc/PID/smaps_rollup``; "peaks" adds each
 process's own high-water mark (``VmHWM``), an upper bound. The load average is printed with
 every figure (the machine may be shared). ``--svg docs/growth.svg`` draws wall time and peak
 memory against tables for each way, and the re-classification time.
@@ -26,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import shutil
 import subprocess
@@ -53,6 +53,20 @@ def _rollup(pid: int) -> tuple[float, float]:
     return rss, pss
 
 
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (Linux ``/proc``)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += map(int, (task / "children").read_text().split())
+        except OSError:
+            pass
+    return out
+
+
 def _own_peak() -> float:
     """This process's high-water mark of resident memory (``VmHWM``), in MiB."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -71,7 +85,7 @@ class Sampler(threading.Thread):
 
     def run(self):
         while not self.stop.is_set():
-            pids = [os.getpid()] + [c.pid for c in multiprocessing.active_children()]
+            pids = _tree(os.getpid())  # the pool's processes are billiard's, not multiprocessing's
             sizes = [_rollup(pid) for pid in pids]
             self.rss = max(self.rss, sum(r for r, _p in sizes))
             self.pss = max(self.pss, sum(p for _r, p in sizes))
@@ -92,7 +106,8 @@ def child(way: str, pk: int, out: str) -> dict:
     translation.activate("en")
     tournament = Tournament.objects.get(pk=pk)
     sampler = Sampler()
-    sampler.start()
+    if os.environ.get("BENCH_SAMPLE") == "1":
+        sampler.start()
     report: dict = {"load": os.getloadavg()[0]}
     start, cpu = time.perf_counter(), os.times()
     stats: dict = {}
@@ -101,10 +116,12 @@ def child(way: str, pk: int, out: str) -> dict:
     if way.startswith(("parts-", "corrected-")):
         from tournaments import pdf_join
 
-        document, _version = documents.results_document(tournament, "en")
-        report["html_s"] = time.perf_counter() - start
-        report["parts"] = len(document.parts)
-        content, pages = pdf_join.render(document, workers=int(way.split("-")[1]), stats=stats)
+        with pdf_join.PartPool(int(way.split("-")[1])) as pool:
+            document, _version = documents.results_document(tournament, "en",
+                                                            submit=pool.submit)
+            report["html_s"] = time.perf_counter() - start  # the parts render meanwhile
+            report["parts"] = len(document.parts)
+            content, pages = pdf_join.render(document, stats=stats, pool=pool)
         report["parts_kept"] = stats.get("kept", 0)
     else:
         from tournaments import pdf
@@ -116,7 +133,8 @@ def child(way: str, pk: int, out: str) -> dict:
     end = os.times()
     report["cpu_s"] = sum(end[:4]) - sum(cpu[:4])
     sampler.stop.set()
-    sampler.join()
+    if sampler.is_alive():
+        sampler.join()
     peaks = stats.get("peaks", {})
     peaks[os.getpid()] = _own_peak()
     report.update(pages=pages, pdf_kib=len(content) / 1024, rss_mib=sampler.rss,
@@ -151,6 +169,16 @@ def _after_one_correction(tournament, report: dict) -> tuple[float, tuple]:
 
 
 def run_child(way: str, pk: int, out: str, before: str | None) -> dict:
+    """The way timed in one child, its memory sampled in another: the sampler reads each
+    process's ``smaps_rollup`` (~1.2 ms each, every 10 ms), about a quarter of a core with
+    three processes, which slowed the parallel ways it measured by up to a second."""
+    timed = _one_child(way, pk, out, before, sample=False)
+    sampled = _one_child(way, pk, out, before, sample=True)
+    memory = ("rss_mib", "pss_mib", "peaks_mib", "processes", "own_peak_mib")
+    return timed | {k: sampled[k] for k in memory}
+
+
+def _one_child(way: str, pk: int, out: str, before: str | None, *, sample: bool) -> dict:
     root = Path(before) if way == "before" else HERE.parent
     # A cold render keeps no parts; "corrected-N" keeps them in a folder of its own.
     cache = tempfile.mkdtemp(prefix="bench-parts-") if way.startswith("corrected-") else ""
@@ -158,7 +186,8 @@ def run_child(way: str, pk: int, out: str, before: str | None) -> dict:
         done = subprocess.run([sys.executable, str(HERE / "bench_pdf_growth.py"), "--child",
                                way, str(pk), out], capture_output=True, text=True, cwd=root,
                               env={**os.environ, "PYTHONPATH": str(root),
-                                   "PDF_PART_CACHE_DIR": cache})
+                                   "PDF_PART_CACHE_DIR": cache,
+                                   "BENCH_SAMPLE": "1" if sample else "0"})
     finally:
         if cache:
             shutil.rmtree(cache, ignore_errors=True)

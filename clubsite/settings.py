@@ -243,6 +243,10 @@ RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0"))
 # A live ranking's page asks again this often while its session is played (htmx; a 304
 # until a new ranking is stored).
 LIVE_RANKING_POLL_SECONDS = int(os.environ.get("LIVE_RANKING_POLL_SECONDS", "15"))
+# Web processes load their views, templates and catalogues, then freeze that heap out of the
+# cyclic collector's walks (clubsite/warmup.py): its pauses were most of the live p99.
+GC_FREEZE = os.environ.get("GC_FREEZE", "1") != "0"
+GC_YOUNG_THRESHOLD = int(os.environ.get("GC_YOUNG_THRESHOLD", "20000"))
 # Shared by every web and Celery process (e.g. redis://127.0.0.1:6379/1), so that window
 # and the rendered rankings are kept once for all of them; in-process memory without it.
 CACHE_URL = os.environ.get("CACHE_URL", "")
@@ -272,6 +276,12 @@ RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", 
 # a corrected PDF lays out again only the parts that changed. Empty: no cache.
 PDF_PART_CACHE_DIR = os.environ.get("PDF_PART_CACHE_DIR", str(VAR_DIR / "pdf-parts"))
 PDF_PART_CACHE_FILES = int(os.environ.get("PDF_PART_CACHE_FILES", "2000"))
+# Processes a results PDF's parts are laid out in side by side (tournaments/pdf_join); 0: one
+# per core.
+PDF_RENDER_PROCESSES = int(os.environ.get("PDF_RENDER_PROCESSES", "0"))
+# Seconds a part may take in its process; past them (or if the process died) the PDF's
+# remaining parts are laid out in the job's own process.
+PDF_PART_SECONDS = float(os.environ.get("PDF_PART_SECONDS", "120"))
 # The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.

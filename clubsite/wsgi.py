@@ -5,6 +5,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from .warmup import warm_and_freeze
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
 application = get_wsgi_application()
 
@@ -32,3 +34,4 @@ def _load_task_clients() -> None:
 
 
 _load_task_clients()
+warm_and_freeze()

@@ -19,16 +19,6 @@ class TournamentsConfig(AppConfig):
                                           dispatch_uid="queue_results_pdf")
         signals.results_pdf_refresh_wanted.connect(tasks.queue_results_pdf_refresh,
                                                    dispatch_uid="queue_results_pdf_refresh")
-        # a result's stored board state follows the result and its audit trail
-        from django.db.models.signals import post_save
-
-        from .models import AuditEntry, Result
-        from .services import table_corrections
-
-        post_save.connect(table_corrections.result_saved, sender=Result,
-                          dispatch_uid="board_state_result")
-        post_save.connect(table_corrections.audit_saved, sender=AuditEntry,
-                          dispatch_uid="board_state_audit")
         signals.results_reclassified.connect(master_points.on_results_reclassified,
                                              dispatch_uid="master_points_follow")
         signals.player_mails_ready.connect(tasks.queue_player_mails,

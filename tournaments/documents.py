@@ -58,11 +58,12 @@ def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: s
 
 
 def results_document(tournament: Tournament, language: str | None = None,
-                     session_number: int = 0) -> tuple[ResultsDocument, str]:
+                     session_number: int = 0, submit=None) -> tuple[ResultsDocument, str]:
     """(parts, results version) of the results PDF of the tournament (or of its session
-    ``session_number``) in ``language``, for ``pdf_join.render``."""
+    ``session_number``) in ``language``, for ``pdf_join.render``; ``submit``: see
+    ``pdf_parts.results_parts`` (a ``pdf_join.PartPool``'s, to render while writing)."""
     data = build_event_snapshot(tournament, session_number=session_number)
-    return results_parts(data, language, session_number), data.version
+    return results_parts(data, language, session_number, submit), data.version
 
 
 def current_version(tournament: Tournament, session_number: int = 0) -> str:

@@ -17,6 +17,7 @@ is the jobs' part (``jobs.request_pdf``, ``jobs.make_pdf``).
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from collections import defaultdict
 
@@ -59,7 +60,14 @@ def _adjusted(line: Line) -> bool:
 
 def _mark(value) -> str:
     """A mark as the pages print it: two decimals in the reader's language ("12,50")."""
-    return "" if value is None else number_format(value, 2)
+    return "" if value is None else _number(value, translation.get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _number(value, language: str) -> str:
+    """``number_format`` of a mark, kept: a session's marks are a few hundred values printed
+    thousands of times (the traveller and both pairs' scorecards)."""
+    return number_format(value, 2)
 
 
 def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
@@ -82,6 +90,19 @@ def _line_row(line: Line, letter_of: dict[int, str], many: bool) -> dict:
     return row
 
 
+def _rows_of(letter_of: dict[int, str], many: bool):
+    """``_line_row`` for each line once: a line prints in its traveller and on both pairs'
+    scorecards; each caller gets its own copy to add to."""
+    made: dict[int, dict] = {}
+
+    def row(line: Line) -> dict:
+        if id(line) not in made:
+            made[id(line)] = _line_row(line, letter_of, many)
+        return dict(made[id(line)])
+
+    return row
+
+
 def _adjusted_text(row: dict) -> pdf_tables.Marked:
     return pdf_tables.Marked(f"{_('adjusted')} {row['adjusted']}".strip(), "adj")
 
@@ -98,13 +119,12 @@ def _frequencies(lines: list[Line] | tuple[Line, ...]) -> list[dict]:
     return [table[s] for s in sorted(table, reverse=True)]
 
 
-def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], many: bool
-               ) -> list[pdf_tables.Block]:
+def _traveller(lines: list[Line] | tuple[Line, ...], line_row) -> list[pdf_tables.Block]:
     """A board's traveller and its frequency table: beside it when the line has room, else
     a table of its own under it (with its own header)."""
     rows = []
     for ln in lines:
-        r = _line_row(ln, letter_of, many)
+        r = line_row(ln)
         contract = _adjusted_text(r) if r["adjusted"] else r["contract"]
         rows.append([r["ns"], r["ew"], contract, r["declarer"], r["lead"], r["result"],
                      r["ns_score"], r["ew_score"], r["ns_mark"], r["ew_mark"]])
@@ -112,7 +132,7 @@ def _traveller(lines: list[Line] | tuple[Line, ...], letter_of: dict[int, str], 
     traveller = pdf_tables.layout(
         [C(_("NS")), C(_("EW")), C(_("Contract"), right=False, maximum=36),
          C(_("By"), right=False),
-         C(_("Lead"), right=False, plain=True), C(_("Result")), C(_("NS score")),
+         C(_("Lead"), right=False), C(_("Result")), C(_("NS score")),
          C(_("EW score")), C(_("NS")), C(_("EW"))], rows, pass_word=_("Pass"))
     frequencies = _frequencies(lines)
     if not frequencies:
@@ -133,9 +153,17 @@ def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.
         return diagram
     C = pdf_tables.Column
     table = pdf_tables.layout(
-        [C("", right=False)] + [C(symbol, css=css, minimum=2) for symbol, css in strain_headers()],
+        [C("", right=False)] + [C(pdf_tables.printed_suit(symbol), minimum=2)
+                                 for symbol, _css in strain_headers()],
         [[seat_word(row["seat"]), *("" if t is None else t for t in row["tricks"])] for row in dd])
     return pdf_tables.beside(diagram, table, gap=6) or diagram
+
+
+def _board_chart(session: int, pool: str, number: int, lines, *, imps: bool
+                 ) -> pdf_tables.Block | None:
+    """The board's scores and marks as lines of bars (``pdf_tables.bar_lines``), or None."""
+    chart = pdf_charts.board(session, pool, number, lines, imps=imps)
+    return pdf_tables.bar_lines(chart) if chart is not None else None
 
 
 # A scorecard line of a board still in play: who met whom, but no contract, score or mark.
@@ -148,7 +176,8 @@ def _scorecard(rows: list[dict]) -> pdf_tables.Block:
     return pdf_tables.layout(
         [C(_("Round")), C(_("Board")), C(_("Line"), right=False),
          C(_("Opponents"), right=False, flexible=True, minimum=12),
-         C(_("Contract"), right=False, maximum=20), C(_("By"), right=False), C(_("Result")),
+         C(_("Contract"), right=False, maximum=20), C(_("By"), right=False),
+         C(_("Result")),
          C(_("NS score")), C(_("EW score")), C(_("Mark"))],
         [[r["round"], r["board"], r["side"], r["versus"],
           _adjusted_text(r) if r["adjusted"] else r["contract"],
@@ -173,6 +202,7 @@ def results_context(data: EventSnapshot) -> dict:
             pools[section.pool].append(section)
         many = len(session.sections) > 1
         letter_of = {p.entry_id: s.letter for s in session.sections for p in s.participants}
+        line_row = _rows_of(letter_of, many)
         rankings = []
         for section in session.sections:
             lines = ("NS", "EW") if section.directional else ("",)
@@ -205,9 +235,9 @@ def results_context(data: EventSnapshot) -> dict:
                     "hand_record": _hand_record(parse_deal(b.deal), number,
                                                 double_dummy_rows(b.double_dummy)),
                     "par": par_text(b.par),
-                    "traveller": _traveller(lines, letter_of, many),
-                    "chart": pdf_charts.board(session.number, pool_sections[0].pool, number,
-                                              lines, imps=not data.tournament.is_matchpoints)})
+                    "traveller": _traveller(lines, line_row),
+                    "chart": _board_chart(session.number, pool_sections[0].pool, number,
+                                          lines, imps=not data.tournament.is_matchpoints)})
         cards = []
         for section in session.sections:
             for p in sorted(section.participants, key=lambda p: (p.direction, p.number)):
@@ -216,7 +246,7 @@ def results_context(data: EventSnapshot) -> dict:
                     for ln in b.lines:
                         if p.entry_id in (ln.ns.entry_id, ln.ew.entry_id):
                             ns_side = ln.ns.entry_id == p.entry_id
-                            row = _line_row(ln, letter_of, many)
+                            row = line_row(ln)
                             other = ln.ew if ns_side else ln.ns
                             row.update(board=b.number, side=seat_word("NS" if ns_side else "EW"),
                                        versus=f"{row['ew'] if ns_side else row['ns']} "

@@ -3,36 +3,50 @@
 WeasyPrint keeps to one core and lays out a document as a whole; the parts of a results
 document do not depend on each other's layout, so each is rendered on its own — in a pool of
 ``PDF_RENDER_PROCESSES`` forked processes, or one after the other in this process (a single
-process asked for, a single part, or a daemonic process, which may not start children) —
-and pypdf joins them. What crosses the parts is done once every part's page count is known:
+process asked for, or a single part) — and pypdf joins them.
+
+The pool is billiard's, Celery's own fork of ``multiprocessing``: a Celery prefork worker's
+processes are daemonic, and the standard library refuses a daemonic process children
+("daemonic processes are not allowed to have children"), so the worker's PDF job rendered
+in one process; billiard lets them fork.
+
+What crosses the parts is done once every part's page count is known:
 
 - the title page is rendered last, its contents giving each part's first page, and its
   entries made links to those pages;
 - the bookmarks: each part's headings (WeasyPrint's bookmark tree) under the document's
   title, a continuing piece's under the heading of its kind;
-- "Page n of N" in the foot of every page, drawn by one small WeasyPrint document of empty
-  pages with that footer, laid over the parts' pages (the parts are rendered without it).
+- "Page n of N" in the foot of every page, written into each page (``pdf_page_numbers``;
+  the parts are rendered without it).
 
 The parts share one style sheet, parsed once per process with one font configuration
 (``stylesheet``): parsed again for each part, and a font configuration made for each, it
 cost some 12 ms a part. It is parsed before the pool forks, so the children inherit it.
+
+Before the fork the parent's heap is frozen out of the cyclic collector (``gc.freeze``): a
+child shares the parent's memory pages until either writes to them, and a collection writes
+to every object it walks, so each child soon held its own copy of Django's and WeasyPrint's
+objects (60 tables, two processes: 260 MiB PSS summed, 186 MiB frozen, and a second less CPU).
 
 Only the site's own files can be fetched while rendering (``pdf_fetcher``), in every process.
 """
 
 from __future__ import annotations
 
+import gc
 import io
+import logging
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from django.conf import settings
-from django.utils.html import escape
 
-from . import pdf_part_cache
+from . import pdf_page_numbers, pdf_part_cache
 from .pdf_parts import ResultsDocument
+
+log = logging.getLogger(__name__)
 
 PX = 0.75  # WeasyPrint's CSS pixel in PDF points
 
@@ -92,65 +106,152 @@ def render_part(html: str, css: str = "") -> dict:
             "peak_mib": memory_peak_mib()}
 
 
+def part_seconds() -> float:
+    """How long a part may take in its process before the document gives up on the pool."""
+    return float(settings.PDF_PART_SECONDS)
+
+
 def processes() -> int:
     """How many processes render parts side by side here (1: in this process)."""
     wanted = int(getattr(settings, "PDF_RENDER_PROCESSES", 0) or (os.cpu_count() or 1))
-    if multiprocessing.current_process().daemon or "fork" not in \
-            multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return max(1, wanted)
 
 
-def render_all(htmls: list[str], workers: int, css: str = "") -> list[dict]:
-    """``render_part`` of each HTML, in order, the parts rendered before read back from
-    ``pdf_part_cache``; the largest of the others are handed out first."""
-    names = [pdf_part_cache.key(html, css) for html in htmls]
-    done: dict[int, dict] = {}
-    for i, name in enumerate(names):
-        kept = pdf_part_cache.read(name)
+@contextmanager
+def frozen_heap():
+    """The collector leaves this process's objects alone while the children run, and gets
+    them back after (a web process frozen at its start (``clubsite.warmup``) stays so)."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+class PartPool:
+    """Parts handed out to render as soon as their HTML exists (``submit``), so the parts
+    already made render in the pool while the document's other parts are still being
+    written: the HTML (~0.5 s at 60 tables) no longer runs alone before the pool. A part
+    rendered before is read back from ``pdf_part_cache``; with one process the parts render
+    here, in ``results``. Use it as a context manager: leaving it stops the processes."""
+
+    def __init__(self, workers: int):
+        self.workers, self.css = workers, None
+        self.names: list[str] = []
+        self.htmls: list[str] = []
+        self.done: dict[int, dict] = {}
+        self.futures: dict = {}
+        self.executor = None  # billiard's Pool, from the first part that needs it
+        self.stack = ExitStack()
+
+    def submit(self, html: str, css: str = "") -> int:
+        """Start rendering ``html`` with the style sheet ``css`` (the same for every part);
+        its number in ``results``."""
+        if self.css is None:
+            self.css = css
+            if css:
+                stylesheet(css)  # before the fork: every child inherits it parsed
+        i = len(self.htmls)
+        self.htmls.append(html)
+        self.names.append(pdf_part_cache.key(html, self.css))
+        kept = pdf_part_cache.read(self.names[i])
         if kept is not None:
-            done[i] = kept | {"pid": os.getpid(), "peak_mib": memory_peak_mib(), "kept": True}
-    todo = [i for i in range(len(htmls)) if i not in done]
-    if todo and css:
-        stylesheet(css)  # before the fork: every child inherits it parsed
-    if workers <= 1 or len(todo) <= 1:
-        fresh = {i: render_part(htmls[i], css) for i in todo}
-    else:
-        order = sorted(todo, key=lambda i: -len(htmls[i]))
-        with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
-                                 mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {i: pool.submit(render_part, htmls[i], css) for i in order}
-            fresh = {i: futures[i].result() for i in todo}
-    for i, part in fresh.items():
-        pdf_part_cache.write(names[i], part)
-    return [done.get(i) or fresh[i] for i in range(len(htmls))]
+            self.done[i] = kept | {"pid": os.getpid(), "peak_mib": memory_peak_mib(),
+                                   "kept": True}
+        elif self.workers > 1:
+            if self.executor is None:
+                import billiard
+
+                self.stack.enter_context(frozen_heap())  # until ``close``
+                self.executor = billiard.get_context("fork").Pool(self.workers)
+            self.futures[i] = self.executor.apply_async(render_part, (html, self.css))
+        return i
+
+    def results(self, each=None) -> list[dict]:
+        """Every submitted part's ``render_part`` answer, in the order submitted; ``each``,
+        if given, is called with each in that order as soon as it is there (``render``
+        joins a part while the later ones still render)."""
+        for i in range(len(self.htmls)):
+            if i not in self.done:
+                part = self._collect(i)
+                pdf_part_cache.write(self.names[i], part)
+                self.done[i] = part
+            if each is not None:
+                each(self.done[i])
+        self.close()
+        return [self.done[i] for i in range(len(self.htmls))]
+
+    def _collect(self, i: int) -> dict:
+        """Part ``i`` from its process; if that process died or the part is not there after
+        ``PDF_PART_SECONDS``, the pool is stopped and this part and every later one are laid
+        out here instead: a lost or stuck child must not hold the worker for good."""
+        future = self.futures.get(i) if self.executor is not None else None
+        if future is not None:
+            try:
+                return future.get(timeout=part_seconds())
+            except Exception as exc:  # billiard's TimeoutError, WorkerLostError, a child's
+                log.warning("PDF part %d not rendered in its process (%r): the rest here",
+                            i, exc)
+                self.close()
+        return render_part(self.htmls[i], self.css or "")
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.terminate()  # every part is in, or the document was given up
+            self.executor.join()
+            self.executor = None
+        self.stack.close()
+
+    def __enter__(self) -> PartPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def render_all(htmls: list[str], workers: int, css: str = "") -> list[dict]:
+    """``render_part`` of each HTML, in order (``PartPool``); the largest are handed out
+    first, so the last to finish is a short one."""
+    with PartPool(workers if len(htmls) > 1 else 1) as pool:
+        order = sorted(range(len(htmls)), key=lambda i: -len(htmls[i]))
+        number = {i: pool.submit(htmls[i], css) for i in order}
+        results = pool.results()
+    return [results[number[i]] for i in range(len(htmls))]
 
 
 def render_one(html: str, css: str = "") -> dict:
-    """One part (the title page, the page-number footer), through the same cache."""
+    """One part (the title page), through the same cache."""
     return render_all([html], 1, css)[0]
 
 
-def _footer_html(total: int, words: tuple[str, str], language: str) -> str:
-    page, of = (escape(w) for w in words)
-    pages = "".join(f'<div class="p">{page} {n} {of} {total}</div>' for n in range(1, total + 1))
-    return (f'<!DOCTYPE html><html lang="{escape(language)}"><head><meta charset="utf-8"><style>'
-            '@page { size: A4; margin: 0; } html { font: 8.5pt "DejaVu Sans", sans-serif; '
-            "color: #555; } .p { height: 297mm; page-break-after: always; text-align: center; "
-            "box-sizing: border-box; padding-top: 287.2mm; }"
-            "</style></head><body>" + pages + "</body></html>")
-
-
-def render(document: ResultsDocument, workers: int | None = None, stats: dict | None = None
-           ) -> tuple[bytes, int]:
-    """The PDF of ``document`` and its page count. ``stats``, if given, receives the memory
-    peak of every process that rendered (``peaks``: pid → MiB) and the parts' page counts."""
+def render(document: ResultsDocument, workers: int | None = None, stats: dict | None = None,
+           pool: PartPool | None = None) -> tuple[bytes, int]:
+    """The PDF of ``document`` and its page count; ``pool``, if given, is where its parts
+    were submitted as they were written (``pdf_parts.results_parts(submit=pool.submit)``).
+    ``stats``, if given, receives the memory peak of every process that rendered (``peaks``:
+    pid → MiB) and the parts' page counts."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.annotations import Link
     from pypdf.generic import ArrayObject, NameObject
 
     workers = processes() if workers is None else workers
-    done = render_all([part.html for part in document.parts], workers, document.css)
+    writer = PdfWriter()
+
+    def join(result: dict) -> None:  # each part as it comes, while the next ones render
+        writer.append(PdfReader(io.BytesIO(result["pdf"])), import_outline=False)
+
+    if pool is None:
+        done = render_all([part.html for part in document.parts], workers, document.css)
+        for result in done:
+            join(result)
+    else:
+        done = pool.results(join)
     # The title page: its contents give each part's first page; one page unless it grows.
     front_pages, front = 1, None
     for _attempt in range(3):
@@ -165,9 +266,7 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
         front_pages = front["pages"]
     total = front["pages"] + sum(r["pages"] for r in done)
 
-    writer = PdfWriter()
-    for result in (front, *done):
-        writer.append(PdfReader(io.BytesIO(result["pdf"])), import_outline=False)
+    writer.merge(0, PdfReader(io.BytesIO(front["pdf"])), import_outline=False)
     # Contents: the title page's own links replaced by links to the parts' first pages.
     for i in range(front["pages"]):
         writer.pages[i][NameObject("/Annots")] = ArrayObject()
@@ -181,8 +280,7 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
                 rect=(x1 * PX, top - y2 * PX, x2 * PX, top - y1 * PX),
                 target_page_index=first[name] - 1))
     _bookmarks(writer, document, front, done)
-    _stamp(writer, PdfReader(io.BytesIO(render_one(_footer_html(
-        total, document.page_words, document.language))["pdf"])))
+    pdf_page_numbers.stamp(writer, document.page_words)
     out = io.BytesIO()
     writer.write(out)
     pdf_part_cache.prune()
@@ -193,37 +291,6 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
         stats.update(peaks=peaks, parts=[r["pages"] for r in done], front=front["pages"],
                      kept=sum(1 for r in done if r.get("kept")))
     return out.getvalue(), total
-
-
-def _stamp(writer, footer) -> None:
-    """Draw each page of ``footer`` over the page of ``writer`` with its number.
-
-    Done on the raw streams: the page's drawing kept whole (in ``q``…``Q``), the footer's
-    after it, its font added once to each part's resources (shared by the part's pages)
-    under a name of its own — pypdf's ``merge_page`` would parse every page's drawing and
-    copy the font into the resources again for every page."""
-    from pypdf.generic import ArrayObject, NameObject, StreamObject
-
-    names = {}
-    for page, stamp in zip(writer.pages, footer.pages, strict=True):
-        resources = stamp["/Resources"]
-        data = stamp["/Contents"].get_object().get_data()
-        target = page["/Resources"].get_object()
-        for kind in ("/Font", "/ExtGState"):
-            for name, ref in resources.get(kind, {}).items():
-                if (kind, name) not in names:
-                    names[kind, name] = (f"/Ftr{len(names)}", ref.clone(writer))
-                new_name, clone = names[kind, name]
-                data = data.replace(f"{name} ".encode(), f"{new_name} ".encode())
-                if kind not in target:
-                    target[NameObject(kind)] = type(resources[kind])()
-                target[kind].get_object()[NameObject(new_name)] = clone
-        contents = page["/Contents"].get_object()
-        parts = contents if isinstance(contents, ArrayObject) else [contents]
-        drawn = b"\n".join(part.get_object().get_data() for part in parts)
-        stream = StreamObject()
-        stream.set_data(b"q\n" + drawn + b"\nQ\n" + data)
-        page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
 
 
 def _bookmarks(writer, document: ResultsDocument, front: dict, done: list[dict]) -> None:

@@ -91,12 +91,15 @@ def _pieces(items: list, weight) -> list[list]:
 
 
 def results_parts(data: EventSnapshot, language: str | None = None,
-                  session_number: int = 0) -> ResultsDocument:
-    """The results document of ``data`` as parts, in ``language`` (the club's by default)."""
+                  session_number: int = 0, submit=None) -> ResultsDocument:
+    """The results document of ``data`` as parts, in ``language`` (the club's by default);
+    ``submit(html, css)``, if given, is called with each part as soon as it is written
+    (``pdf_join.PartPool.submit``: the part renders while the next are written)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
+        css = render_to_string("pdf/_style.css", {"in_parts": True})
         context = document_context(data, language, session_number)
-        parts = []
+        parts = _Parts(submit, css)
         if context["totals"]:
             parts.append(Part("totals", "totals", _render(
                 context, {"template": "pdf/_totals.html", "first": True})))
@@ -111,5 +114,18 @@ def results_parts(data: EventSnapshot, language: str | None = None,
                                   "first": not i})))
         title = data.tournament.name + (
             " · " + _("Session %(n)s") % {"n": session_number} if session_number else "")
-        css = render_to_string("pdf/_style.css", {"in_parts": True})
-        return ResultsDocument(language, parts, title, (_("Page"), _("of")), css, context)
+        return ResultsDocument(language, list(parts), title, (_("Page"), _("of")), css,
+                               context)
+
+
+class _Parts(list):
+    """The parts written so far; each also handed to ``submit`` (when given) as it comes."""
+
+    def __init__(self, submit, css: str):
+        super().__init__()
+        self.submit, self.css = submit, css
+
+    def append(self, part: Part) -> None:
+        super().append(part)
+        if self.submit is not None:
+            self.submit(part.html, self.css)

@@ -3,15 +3,16 @@
 WeasyPrint lays out every table cell as its own block, about a millisecond each: the
 travellers and personal scorecards of a 60-table session hold some 55,000 cells and took
 minutes and gigabytes. Written as lines of a monospaced font instead (one block per line,
-columns padded with spaces, suits still coloured), the same pages take a few seconds — the
+columns padded with spaces), the same pages take a few seconds — the
 look of a club scorer's printout. Columns are as wide as their widest value; headers wrap on
 words over as many lines as needed; one *flexible* column (names) takes the room left on the
 line and is cut with "…".
 
 WeasyPrint's time then follows the number of *text runs* (each styled span splits a line in
-three): only the red suits get a span (black ones are the text's colour), a *plain* column
-(the lead) prints its suit uncoloured, and a ``Marked`` value (an adjusted score) styles its
-whole line through a class instead of a span — at most one coloured run per line.
+three), so no suit is coloured: hearts and diamonds print as their outline symbols (♡ ♢), as
+on a black-and-white printout — red spans were a quarter of the scorecards' and travellers'
+layout time and 40 % of the hand records' — and a ``Marked`` value (an adjusted score)
+styles its whole line through a class instead of a span.
 """
 
 from __future__ import annotations
@@ -26,8 +27,14 @@ from .services.board_words import Call
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106
 GAP = "  "
-#: The suits printed in colour (red); the others are the text's own colour and get no span.
-RED = frozenset({"suit-h", "suit-d"})
+#: A red suit's outline symbol, the black-and-white printout's way of telling hearts and
+#: diamonds from spades and clubs.
+OUTLINE = {"♥": "♡", "♦": "♢"}
+
+
+def printed_suit(symbol: str) -> str:
+    """The suit symbol as the PDF prints it (``OUTLINE`` for the red ones)."""
+    return OUTLINE.get(symbol, symbol)
 
 
 @dataclass(frozen=True)
@@ -37,8 +44,6 @@ class Column:
     flexible: bool = False
     minimum: int = 1
     maximum: int = 0  # values longer than this are cut with "…" (0: no limit)
-    css: str = ""  # a class for the header (a suit symbol's colour)
-    plain: bool = False  # suits printed uncoloured (keeps a line to one coloured run)
 
 
 @dataclass(frozen=True)
@@ -78,14 +83,15 @@ class Block:
 
 def _text(value, pass_word: str) -> str:
     if isinstance(value, Call):
-        return pass_word if value.suffix == "PASS" else f"{value.text}{value.symbol}{value.suffix}"
+        return (pass_word if value.suffix == "PASS"
+                else f"{value.text}{printed_suit(value.symbol)}{value.suffix}")
     if isinstance(value, Marked):
         return value.text
     return "" if value is None else str(value)
 
 
-def _html(value, width: int, right: bool, pass_word: str, plain: bool = False) -> str:
-    """The cell padded to ``width``, the red suit symbol of a call in its colour."""
+def _html(value, width: int, right: bool, pass_word: str) -> str:
+    """The cell, escaped and padded to ``width``; cut with "…" when longer."""
     text = _text(value, pass_word)
     if len(text) > width:
         cut = text[:max(width - 1, 0)]
@@ -93,13 +99,7 @@ def _html(value, width: int, right: bool, pass_word: str, plain: bool = False) -
             cut = cut[:-2].rstrip()
         text = cut + "…"
     pad = " " * (width - len(text))
-    if (isinstance(value, Call) and value.css in RED and not plain and value.suffix != "PASS"
-            and len(text) == len(_text(value, pass_word))):  # a cut call is not coloured
-        body = (f'{escape(value.text)}<span class="{value.css}">{escape(value.symbol)}</span>'
-                f"{escape(value.suffix)}")
-    else:
-        body = escape(text)
-    return pad + body if right else body + pad
+    return pad + escape(text) if right else escape(text) + pad
 
 
 def _wrap(header: str, width: int) -> list[str]:
@@ -134,13 +134,9 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
         cells = []
         for col, w, h in zip(columns, widths, headers, strict=True):
             text = h[line - (height - len(h))] if line >= height - len(h) else ""
-            padded = escape(text.rjust(w) if col.right else text.ljust(w))
-            if col.css in RED and text:
-                padded = padded.replace(escape(text), f'<span class="{col.css}">'
-                                                      f"{escape(text)}</span>", 1)
-            cells.append(padded)
+            cells.append(escape(text.rjust(w) if col.right else text.ljust(w)))
         head.append(mark_safe(GAP.join(cells).rstrip()))  # noqa: S308 - escaped above
-    body = [mark_safe(GAP.join(_html(r[i], w, col.right, pass_word, col.plain)  # noqa: S308
+    body = [mark_safe(GAP.join(_html(r[i], w, col.right, pass_word)  # noqa: S308
                                for i, (col, w) in enumerate(zip(columns, widths, strict=True)))
                       .rstrip())
             for r in rows]
@@ -191,9 +187,8 @@ def hand_diagram(hands: dict, number: int) -> Block:
                      for symbol, _css, cards in hand))
 
     def suit(seat: str, i: int) -> str:
-        symbol, css, cards = hands[seat][i]
-        shown = f'<span class="{css}">{escape(symbol)}</span>' if css in RED else escape(symbol)
-        text = f"{shown} {escape(cards)}"
+        symbol, _css, cards = hands[seat][i]
+        text = f"{escape(printed_suit(symbol))} {escape(cards)}"
         return text + " " * (width - len(symbol) - 1 - len(cards))
 
     blank = " " * width
@@ -204,3 +199,33 @@ def hand_diagram(hands: dict, number: int) -> Block:
     rows += [f"{blank}{GAP}{suit('S', i)}" for i in range(4)]
     return Block([], [mark_safe(r.rstrip()) for r in rows],  # noqa: S308 - escaped above
                  3 * width + 2 * len(GAP))
+
+
+#: A cell's left part filled in eighths (index 1-7); a bar ends on one of them.
+EIGHTHS = " ▏▎▍▌▋▊▉"
+FULL = "█"
+
+
+def bar_lines(chart, *, cells: int = 40) -> Block:
+    """A bar chart (``charts.svg.BarChart``) as fixed-width lines: the name, a bar of block
+    characters (to an eighth of a cell) and the value as written. In the PDF a chart's SVG
+    text is laid out and drawn one letter at a time (a Pango layout each), which made the
+    board charts about a fifth of the travellers' CPU; these are one text run a line. A bar
+    left of zero (a negative value) is drawn to whole cells, its value after the zero."""
+    ends = [b.x + b.width for b in chart.bars]
+    low = min([chart.zero_x, *(b.x for b in chart.bars)])
+    high = max([chart.zero_x, *ends])
+    scale = cells * 8 / (high - low) if high > low else 0.0
+    zero = round((chart.zero_x - low) * scale / 8)  # the zero line's cell
+    label_width = max((len(b.label) for b in chart.bars), default=0)
+    rows = []
+    for bar in chart.bars:
+        if bar.negative:
+            start = round((bar.x - low) * scale / 8)
+            drawn = " " * start + FULL * max(zero - start, 0 if bar.width == 0 else 1)
+        else:
+            eighths = round(bar.width * scale)
+            drawn = " " * zero + FULL * (eighths // 8) + EIGHTHS[eighths % 8].strip()
+        line = f"{bar.label.rjust(label_width)}  {drawn} {bar.value_label}"
+        rows.append(mark_safe(escape(line.rstrip())))  # noqa: S308 - escaped here
+    return Block([], rows, max((len(_visible(r)) for r in rows), default=0))

@@ -14,6 +14,18 @@ VIEWPORTS = {"desktop": (1280, 900), "tablet": (768, 1024), "phone": (390, 844)}
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def _live_server_connections_per_request(monkeypatch):
+    """The live server answers each browser socket in a thread of its own, which lives as
+    long as the browser keeps the socket alive; with the site's persistent connections
+    (``CONN_MAX_AGE``) each such thread kept a PostgreSQL connection idle until then — 45 in
+    the director's tablet journey, and three journeys at once ran the server out of its 100
+    ("too many clients"). Here each request closes its connection when it ends."""
+    from django.db import connections
+
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not os.path.exists(CHROMIUM):
@@ -33,7 +45,7 @@ def browser():
 
 
 @pytest.fixture
-def new_page(browser):
+def new_page(browser, request):
     """``new_page("tablet")`` gives a fresh page in its own browser context.
 
     Every page listens to its console: a message about the Content Security Policy (an
@@ -63,4 +75,27 @@ def new_page(browser):
     yield make
     for context in contexts:
         context.close()
+    if "live_server" in request.fixturenames:
+        _requests_done()
     assert not violations, "Content Security Policy violations:\n" + "\n".join(violations)
+
+
+def _requests_done(seconds: float = 10.0) -> None:
+    """Wait until no other session of the test database is inside a query or a transaction:
+    a request a closed page had already sent (a table device's poll) may still be running
+    in the live server, and the flush after the test (TRUNCATE) deadlocked with it."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND pid <> pg_backend_pid() AND state IN "
+                           "('active', 'idle in transaction')")
+            if not cursor.fetchone()[0]:
+                return
+        time.sleep(0.05)

@@ -20,8 +20,10 @@ SCREENSHOT_WIDTHS = {390, 1280}
 
 OVERFLOW = """() => Math.max(document.documentElement.scrollWidth
     - document.documentElement.clientWidth, document.documentElement.scrollWidth - innerWidth)"""
-# A ranking read on a phone keeps its last (percentage) column in view: no table wider than its box.
-WIDE_RANKINGS = """() => [...document.querySelectorAll('table.ranking, table.season')]
+# A ranking, a scorecard or a player's history read on a phone keeps its last column (the
+# percentage, the place) in view: no such table wider than its box.
+WIDE_RANKINGS = """() => [...document.querySelectorAll(
+  'table.ranking, table.season, table.scorecard, table.history')]
   .filter(t => t.scrollWidth > t.parentElement.clientWidth)
   .map(t => `${t.className} ${t.scrollWidth}px in ${t.parentElement.clientWidth}px`)"""
 # The header's lines: its height in touch-high lines (the brand's height, 44px) with the gap

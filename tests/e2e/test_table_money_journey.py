@@ -299,8 +299,9 @@ def test_the_door_list_narrows_by_name_and_unpaid_with_and_without_js(live_serve
         assert "1 de 24 jogadores mostrados" in tablet.inner_text("#door-count")
         _fits(tablet)
         screenshot(tablet, "money-pt-tablet-door-nojs")
-        tablet.click("#door-show-all")
-        assert tablet.locator("#fee-list li").count() == 24
+        tablet.click("#door-show-all")  # a plain link: wait for the page it opens
+        tablet.wait_for_url(lambda u: "q=" not in u)
+        expect(tablet.locator("#fee-list li")).to_have_count(24)
     finally:
         context.close()
 

@@ -159,3 +159,38 @@ def test_a_result_differing_from_the_directors_is_shown_as_a_conflict(live_serve
     ok = Result.objects.get(section=section, status=ResultStatus.OK)
     assert (ok.idempotency_key, ok.tricks) == ("director", 9)  # not overwritten
     assert Result.objects.filter(section=section, status=ResultStatus.CONFLICT).count() == 1
+
+
+# This page's own posts fail from now on, as if its requests were lost: only another sender
+# (a second tab, or the service worker's Background Sync) can deliver the queue.
+THIS_PAGE_CANNOT_POST = """() => { const send = window.fetch;
+  window.fetch = (url, options) => options && options.method === "POST"
+    ? Promise.reject(new TypeError("Failed to fetch")) : send(url, options); }"""
+
+
+def test_a_result_sent_by_another_sender_shows_as_saved_on_the_board(live_server, new_page):
+    """The queue is shared by the table's tabs and the service worker: whichever sends a
+    result first, the board that showed it as waiting turns into the saved board."""
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    phone.context.set_offline(True)
+    phone.click("a[data-board-key='1-1']")
+    phone.wait_for_selector("#result-form")
+    c = choice(TABLE, 1, 1)
+    tap_offline(phone, c)
+    phone.click("#save-button")
+    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    phone.evaluate(THIS_PAGE_CANNOT_POST)
+    phone.context.set_offline(False)
+
+    other = phone.context.new_page()  # the same table in a second tab sends the queue
+    other.goto(f"{live_server.url}/table/play/")
+    other.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
+    assert Result.objects.filter(section=section, round=1, board__number=1).count() == 1
+
+    phone.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=15000)
+    assert phone.locator("#entry-status[data-state=waiting]").count() == 0
+    screenshot(phone, "table-saved-by-another-sender")

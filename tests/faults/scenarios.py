@@ -102,6 +102,7 @@ class Club:
             "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECRET_KEY": "faults-" + "x" * 50,
             "RANKING_REFRESH_SECONDS": "1", "RESULTS_PDF_ON_PUBLISH": "1",
             "RESULTS_PDF_REFRESH_SECONDS": "2",
+            "PDF_PART_SECONDS": "20",  # a lost render process costs 20 s, not the settle wait
             "JOB_STALL_SECONDS": str(self.profile["stall"]),
             "JOB_SWEEP_SECONDS": str(self.profile["sweep"]),
             "CELERY_BEAT_SCHEDULE_FILENAME": str(self.folder / "beat-schedule"),

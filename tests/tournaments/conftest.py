@@ -5,12 +5,14 @@ services rely on), so these tests do not depend on the generator's internals.
 """
 
 import datetime
+import random
 from types import SimpleNamespace
 
 import pytest
 
 from clubsite.models import Member
-from tournaments.models import ScoringMethod
+from tournaments.demo import play_rounds
+from tournaments.models import PointsScale, PointsScaleRow, ScoringMethod
 from tournaments.services import registration, setup
 
 
@@ -93,3 +95,28 @@ def howell_session(members):
     setup.seat_section(section, howell_dict(), make_pairs(tournament, members, 7))
     setup.start_session(session)
     return section
+
+
+@pytest.fixture
+def played_howell(members):
+    """A Howell of seven pairs today, every round played (seeded) and the session finished:
+    not published, no master points yet (the master points tests start from it)."""
+    tournament = setup.create_tournament(name="Jueves", date=datetime.date.today(),
+                                         public_results=True)
+    session = tournament.sessions.get()
+    section = setup.add_section(session)
+    setup.seat_section(section, howell_dict(), make_pairs(tournament, members, 7))
+    setup.start_session(session)
+    play_rounds(section, random.Random(4))
+    setup.finish_session(session)
+    return tournament
+
+
+@pytest.fixture
+def three_places_scale(db):
+    """The club's pairs scale paying the first three places 6, 4 and 2 points."""
+    scale = PointsScale.load()
+    for place, points in ((1, 6), (2, 4), (3, 2)):
+        PointsScaleRow.objects.create(scale=scale, category="pairs", min_field=1,
+                                      place=place, points=points)
+    return scale

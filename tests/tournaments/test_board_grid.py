@@ -13,16 +13,14 @@ from django.urls import reverse
 from test_table_corrections import code, saved
 
 from tournaments.models import AuditAction, AuditEntry, BoardState, Result
-from tournaments.services import board_grid, corrections, entry, table_corrections
+from tournaments.services import board_grid, board_states, corrections, entry, table_corrections
 
 pytestmark = pytest.mark.django_db
 
 
 def derived() -> dict[int, str]:
     """Every result's state worked out from its trail, as before it was stored."""
-    rows = list(Result.objects.all())
-    history = table_corrections._history(r.pk for r in rows)
-    return {r.pk: table_corrections._state(r, history[r.pk]) for r in rows}
+    return board_states.from_trails(Result.objects.all())
 
 
 def stored() -> dict[int, str]:

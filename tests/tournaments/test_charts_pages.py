@@ -3,6 +3,7 @@ its title, description and data table, numbers as SVG reads them whatever the lo
 the names typed by people escaped."""
 
 import base64
+import collections
 import datetime
 import random
 import re
@@ -177,8 +178,23 @@ def test_the_results_pdf_draws_the_ranking_and_frequency_charts(played, language
     charts = {key: _image_svg(figure) for key, figure in figures.items()}
     assert {"s1-a-ns", "s1-a-ew"} <= set(charts)
     assert all(f'alt="{_escaped_title(charts[key])}"' in figures[key] for key in charts)
-    boards = [k for k in charts if re.fullmatch(r"s1-.*-b\d+", k)]
+    assert not [k for k in charts if re.fullmatch(r"s1-.*-b\d+", k)]
+    # each board's scores and marks: a line of bars a score, as its frequency table counts
+    snapshot = build_event_snapshot(tournament)
+    tables = collections.Counter()  # board → tables with a score (adjusted ones left out)
+    for section in snapshot.sessions[0].sections:
+        for board in section.boards:
+            tables[board.number] += sum(1 for ln in board.lines
+                                        if ln.ns_score is not None and not ln.adjustment)
+    boards = re.findall(r'<h3>\D*(\d+) .*?<div class="mono chart"><div class="rows">(.*?)</div>',
+                        html, re.S)
     assert len(boards) == tournament.sessions.get().boards.count()
+    for number, rows in boards:
+        lines = rows.split("\n")
+        counts = [int(re.search(r"(\d+)\)$", line)[1]) for line in lines]
+        assert sum(counts) == tables[int(number)]
+        bars = [line.count("█") for line in lines]  # best score first: marks fall
+        assert bars == sorted(bars, reverse=True) and bars[0] == 40
     assert LANGUAGES[language][0] in charts["s1-a-ns"]
     assert "<details" not in html and "<script>alert" not in html
     assert any("&lt;script&gt;alert" in c for c in charts.values())

@@ -5,7 +5,6 @@ door list and cash sheet charge or drop no fee (the session's start and the dire
 update do; a fee that money moved on is cancelled, never deleted)."""
 
 import datetime
-import random
 from decimal import Decimal
 
 import pytest
@@ -17,13 +16,10 @@ from django.utils import timezone
 from clubsite.models import Member, Season
 from tests.sql_writes import writes
 from tournaments import job_sweep
-from tournaments.demo import play_rounds
 from tournaments.models import (
     AuditAction,
     AuditEntry,
     PointsAward,
-    PointsScale,
-    PointsScaleRow,
     TableFee,
     TableFeeMove,
     TableMethod,
@@ -43,28 +39,13 @@ def get_writes(client, url):
 # --- master points ----------------------------------------------------------------------------
 
 
-def fill_scale():
-    scale = PointsScale.load()
-    for place, points in ((1, 6), (2, 4), (3, 2)):
-        PointsScaleRow.objects.create(scale=scale, category="pairs", min_field=1,
-                                      place=place, points=points)
-
-
 @pytest.fixture
-def ended(members, movements, pairs, director):
+def ended(played_howell, director):
     """A final Howell of today whose correction period ended an hour ago, never awarded."""
-    tournament = setup.create_tournament(name="Jueves", date=datetime.date.today(),
-                                         public_results=True)
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, movements.howell(), pairs(tournament, members, 7))
-    setup.start_session(session)
-    play_rounds(section, random.Random(4))
-    setup.finish_session(session)
-    publish.publish_final(tournament, user=director,
+    publish.publish_final(played_howell, user=director,
                           at=timezone.now() - datetime.timedelta(minutes=90))
-    assert publish.correction_period_over(tournament)
-    return tournament
+    assert publish.correction_period_over(played_howell)
+    return played_howell
 
 
 def points_pages(tournament):
@@ -73,9 +54,8 @@ def points_pages(tournament):
             reverse("results:season_for", args=[Season.for_date(tournament.date).pk])]
 
 
-def test_reading_the_points_pages_awards_nothing_until_the_sweep_does(client, director,
-                                                                      ended):
-    fill_scale()
+def test_reading_the_points_pages_awards_nothing_until_the_sweep_does(
+        client, director, ended, three_places_scale):
     for url in points_pages(ended):
         for who in (client, None):
             if who is None:  # the director reads too
@@ -102,8 +82,8 @@ def test_the_secretary_filling_the_scale_awards_the_waiting_tournaments(secretar
     assert AuditEntry.objects.filter(tournament=ended, action=AuditAction.POINTS).count() == 1
 
 
-def test_a_reclassification_awards_a_due_tournament_and_not_an_open_one(ended, director):
-    fill_scale()
+def test_a_reclassification_awards_a_due_tournament_and_not_an_open_one(ended, director,
+                                                                         three_places_scale):
     assert master_points.results_changed(ended.pk)
     assert PointsAward.objects.filter(tournament=ended).exists()
     assert not master_points.results_changed(ended.pk)  # unchanged: awarded once

@@ -12,7 +12,6 @@ what the process kept, classifies from scratch and compares.
 
 from __future__ import annotations
 
-import datetime
 import random
 from collections import OrderedDict
 from unittest import mock
@@ -22,8 +21,8 @@ from django.db import transaction
 from django.test import TestCase
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
+from pair_sessions import pair_session_specs, seated_section
 
-from clubsite.models import Member
 from tournaments import demo
 from tournaments.models import (
     EntryStatus,
@@ -34,13 +33,11 @@ from tournaments.models import (
     StoredMatch,
     StoredRanking,
 )
-from tournaments.movements import howell, mitchell
 from tournaments.services import (
     classification,
     corrections,
     incremental,
     plan,
-    registration,
     setup,
 )
 from tournaments.services.errors import InvalidResult
@@ -61,20 +58,7 @@ CONTRACTS = [("3NT", "N"), ("4S", "E"), ("2H", "S"), ("1NT", "W"), ("PASS", ""),
 
 @st.composite
 def sessions(draw):
-    if draw(st.booleans()):
-        tables = draw(st.integers(min_value=3, max_value=5))
-        rounds = draw(st.integers(min_value=2, max_value=mitchell(tables).round_count))
-        movement = mitchell(tables, rounds, draw(st.integers(min_value=1, max_value=2)))
-        pairs = 2 * tables
-    else:
-        pairs = draw(st.integers(min_value=5, max_value=8))  # odd: a phantom, sit-outs
-        movement = howell(pairs=pairs, boards_per_round=draw(st.integers(min_value=1,
-                                                                         max_value=2)))
-    return {
-        "movement": movement.to_dict(),
-        "pairs": pairs,
-        "method": draw(st.sampled_from(["matchpoints", "butler", "cross_imps"])),
-        "seed": draw(st.integers(min_value=0, max_value=2**32 - 1)),
+    return draw(pair_session_specs()) | {
         "played_rounds": draw(st.none() | st.integers(min_value=1, max_value=3)),
         "adjusted": draw(st.lists(st.tuples(st.integers(min_value=0, max_value=99),
                                             st.sampled_from(ADJUSTMENTS)), max_size=3)),
@@ -94,16 +78,8 @@ CHANGES = st.one_of(
 
 def _build(spec: dict):
     rng = random.Random(spec["seed"])
-    members = [Member.objects.create(first_name=f"N{i:02d}", last_name=f"A{i:02d}",
-                                     licence_number=f"I-{i:03d}")
-               for i in range(2 * spec["pairs"])]
-    tournament = setup.create_tournament(name="Incremental", date=datetime.date(2025, 5, 6),
-                                         scoring_method=spec["method"])
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, spec["movement"],
-                       [registration.register_entry(tournament, members[2 * i:2 * i + 2])
-                        for i in range(spec["pairs"])])
+    section = seated_section(spec, name="Incremental", licences="I")
+    session = section.session
     setup.start_session(session)
     demo.play_rounds(section, rng, rounds=spec["played_rounds"])
     for index, adjustment in spec["adjusted"]:
@@ -214,16 +190,23 @@ def test_incremental_classification_stores_exactly_what_a_full_one_does(spec, ch
         with mock.patch.object(incremental, "REWRITE_ALL_SHARE", 2):
             version, groups = classify(session)
         assert groups is not None, "the kept classification was not used"
-        after_change = stored(session)
         assert versions(session) == {version}
-        incremental.forget()
-        full_version, full_groups = classify(session)
+        full_version, full_groups = same_as_from_scratch(session)
         assert full_groups is None and full_version == version + 1
-        assert stored(session) == after_change, (spec, change)
         transaction.set_rollback(True)
 
 
 # --- the plain cases ------------------------------------------------------------------------
+
+
+def same_as_from_scratch(session: Session):
+    """Forget what the process kept and classify from scratch: every stored row must be what
+    the classification before left. Returns that full classification's (version, groups)."""
+    after = stored(session)
+    incremental.forget()
+    outcome = classify(session)
+    assert stored(session) == after
+    return outcome
 
 
 def _played(mitchell_session):
@@ -246,10 +229,7 @@ def test_one_corrected_result_rewrites_only_its_board(mitchell_session):
     assert dict(StoredMark.objects.filter(session=session, pk__in=marks_before)
                 .values_list("pk", "mark")) == marks_before
     assert versions(session) == {version}
-    after = stored(session)
-    incremental.forget()
-    classify(session)
-    assert stored(session) == after
+    same_as_from_scratch(session)
 
 
 def test_nothing_kept_replaces_every_mark(mitchell_session):
@@ -281,10 +261,7 @@ def test_a_rolled_back_classification_is_not_remembered(mitchell_session):
         classification.classify_session(session)
         raise RuntimeError("the request failed after the classification")
     assert classify(session)[1] is not None  # still diffed against the committed one
-    after = stored(session)
-    incremental.forget()
-    classify(session)
-    assert stored(session) == after
+    same_as_from_scratch(session)
 
 
 def test_a_withdrawn_pair_and_a_late_seat_change_give_the_full_rows(mitchell_session):
@@ -295,10 +272,7 @@ def test_a_withdrawn_pair_and_a_late_seat_change_give_the_full_rows(mitchell_ses
     seat.entry.status = EntryStatus.WITHDRAWN
     seat.entry.save(update_fields=["status"])
     classify(session)
-    after = stored(session)
-    incremental.forget()
-    classify(session)
-    assert stored(session) == after
+    same_as_from_scratch(session)
 
 
 def test_many_changed_boards_replace_every_mark(mitchell_session):
@@ -307,10 +281,7 @@ def test_many_changed_boards_replace_every_mark(mitchell_session):
     classify(session)
     Result.objects.filter(section=section).update(ns_score=-100)
     assert classify(session)[1] is None
-    after = stored(session)
-    incremental.forget()
-    classify(session)
-    assert stored(session) == after
+    same_as_from_scratch(session)
 
 
 def test_an_unchanged_session_moves_every_mark_to_the_new_version(mitchell_session):

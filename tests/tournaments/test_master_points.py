@@ -2,14 +2,12 @@
 correction re-awarding them, the season's points and the player's page."""
 
 import datetime
-import random
 from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.demo import play_rounds
 from tournaments.models import (
     AuditAction,
     AuditEntry,
@@ -21,7 +19,7 @@ from tournaments.models import (
     RankingScope,
     StoredRanking,
 )
-from tournaments.services import corrections, master_points, publish, setup
+from tournaments.services import corrections, master_points, publish
 from tournaments.services.errors import TournamentError
 from tournaments.services.master_points import (
     Ranked,
@@ -141,19 +139,6 @@ def scale(db):
     return scale
 
 
-@pytest.fixture
-def howell(members, movements, pairs, director):
-    tournament = setup.create_tournament(name="Jueves", date=datetime.date.today(),
-                                         public_results=True)
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, movements.howell(), pairs(tournament, members, 7))
-    setup.start_session(session)
-    play_rounds(section, random.Random(4))
-    setup.finish_session(session)
-    return tournament
-
-
 def stored(tournament):
     return {a.member_id: a.points for a in PointsAward.objects.filter(tournament=tournament)}
 
@@ -173,92 +158,93 @@ def expected(tournament):
     return out
 
 
-def test_points_need_final_results(scale, howell, director):
+def test_points_need_final_results(scale, played_howell, director):
     with pytest.raises(TournamentError):
-        master_points.award(howell, user=director)
+        master_points.award(played_howell, user=director)
     assert not PointsAwarding.objects.exists()
 
 
 def test_the_director_awards_final_results_and_the_audit_trail_says_so(
-        scale, howell, director):
-    publish.publish_final(howell, user=director)
-    count = master_points.award(howell, user=director)
-    assert stored(howell) == expected(howell)
-    assert count == len(expected(howell)) > 0
-    entry = AuditEntry.objects.get(tournament=howell, action=AuditAction.POINTS)
+        scale, played_howell, director):
+    publish.publish_final(played_howell, user=director)
+    count = master_points.award(played_howell, user=director)
+    assert stored(played_howell) == expected(played_howell)
+    assert count == len(expected(played_howell)) > 0
+    entry = AuditEntry.objects.get(tournament=played_howell, action=AuditAction.POINTS)
     assert entry.user == director and entry.before is None
-    assert sorted(D(v) for v in entry.after.values()) == sorted(expected(howell).values())
+    assert sorted(D(v) for v in entry.after.values()) == sorted(expected(played_howell).values())
 
 
 def test_a_correction_after_the_award_re_awards_and_equals_a_fresh_award(
-        scale, howell, director, django_capture_on_commit_callbacks):
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    before = stored(howell)
-    winner = StoredRanking.objects.get(tournament=howell, scope=RankingScope.SECTION, place=1,
-                                       tied=False).entry
+        scale, played_howell, director, django_capture_on_commit_callbacks):
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    before = stored(played_howell)
+    winner = StoredRanking.objects.get(tournament=played_howell, scope=RankingScope.SECTION,
+                                       place=1, tied=False).entry
     with django_capture_on_commit_callbacks(execute=True):
-        corrections.add_penalty(user=director, entry=winner, session=howell.sessions.get(),
+        corrections.add_penalty(user=director, entry=winner, session=played_howell.sessions.get(),
                                 fraction_of_top=5, reason="Llegada tarde")
-    after = stored(howell)
+    after = stored(played_howell)
     assert after != before
-    assert after == expected(howell)
-    assert after == {m: a.points for m, a in master_points.compute(howell).items()}
-    entries = AuditEntry.objects.filter(tournament=howell, action=AuditAction.POINTS)
+    assert after == expected(played_howell)
+    assert after == {m: a.points for m, a in master_points.compute(played_howell).items()}
+    entries = AuditEntry.objects.filter(tournament=played_howell, action=AuditAction.POINTS)
     assert entries.count() == 2
     last = entries.order_by("-at", "-pk").first()
     assert sorted(D(v) for v in last.before.values()) == sorted(before.values())
-    assert PointsAwarding.objects.get(tournament=howell).times == 2
+    assert PointsAwarding.objects.get(tournament=played_howell).times == 2
 
 
 def test_results_not_yet_awarded_are_not_awarded_by_a_correction(
-        scale, howell, director, django_capture_on_commit_callbacks):
-    publish.publish_final(howell, user=director)
-    winner = StoredRanking.objects.filter(tournament=howell).first().entry
+        scale, played_howell, director, django_capture_on_commit_callbacks):
+    publish.publish_final(played_howell, user=director)
+    winner = StoredRanking.objects.filter(tournament=played_howell).first().entry
     with django_capture_on_commit_callbacks(execute=True):
-        corrections.add_penalty(user=director, entry=winner, session=howell.sessions.get(),
+        corrections.add_penalty(user=director, entry=winner, session=played_howell.sessions.get(),
                                 fraction_of_top=1, reason="Llegada tarde")
     assert not PointsAward.objects.exists()
 
 
-def test_award_due_waits_for_the_end_of_the_correction_period(scale, howell, director):
-    publish.publish_final(howell, user=director)
+def test_award_due_waits_for_the_end_of_the_correction_period(scale, played_howell, director):
+    publish.publish_final(played_howell, user=director)
     assert master_points.award_due() == []
-    later = howell.correction_period_ends + datetime.timedelta(minutes=1)
-    assert master_points.award_due(later) == [howell.pk]
-    assert stored(howell) == expected(howell)
+    later = played_howell.correction_period_ends + datetime.timedelta(minutes=1)
+    assert master_points.award_due(later) == [played_howell.pk]
+    assert stored(played_howell) == expected(played_howell)
     assert master_points.award_due(later) == []  # once
 
 
-def test_nothing_is_awarded_by_itself_while_the_scale_is_empty(howell, director):
-    publish.publish_final(howell, user=director)
-    later = howell.correction_period_ends + datetime.timedelta(minutes=1)
+def test_nothing_is_awarded_by_itself_while_the_scale_is_empty(played_howell, director):
+    publish.publish_final(played_howell, user=director)
+    later = played_howell.correction_period_ends + datetime.timedelta(minutes=1)
     assert master_points.award_due(later) == []
     assert not PointsAwarding.objects.exists()
 
 
-def test_the_season_points_add_the_players_awards(scale, howell, director):
+def test_the_season_points_add_the_players_awards(scale, played_howell, director):
     from clubsite.models import Season
 
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    ranking = master_points.season_points(Season.for_date(howell.date), director)
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    ranking = master_points.season_points(Season.for_date(played_howell.date), director)
     totals = {row["member"].pk: row["points"] for row in ranking.rows}
-    assert totals == expected(howell)
+    assert totals == expected(played_howell)
     assert [row["points"] for row in ranking.rows] == sorted(totals.values(), reverse=True)
     assert ranking.tournaments == 1
 
 
-def test_the_usebio_export_carries_each_players_master_points(scale, howell, director):
+def test_the_usebio_export_carries_each_players_master_points(scale, played_howell, director):
     import xml.etree.ElementTree as ET
 
     from clubsite.models import Member
     from tournaments import documents
 
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    root = ET.fromstring(documents.export_text(howell, "usebio").encode())
-    by_licence = {Member.objects.get(pk=m).licence_number: p for m, p in stored(howell).items()}
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    root = ET.fromstring(documents.export_text(played_howell, "usebio").encode())
+    by_licence = {Member.objects.get(pk=m).licence_number: p
+                  for m, p in stored(played_howell).items()}
     seen = {}
     for player in root.iter("PLAYER"):
         licence = player.findtext("NATIONAL_ID_NUMBER")
@@ -295,32 +281,32 @@ def test_the_demo_club_awards_points_in_every_kind_of_final_event(demo_club, mon
 
 
 def test_an_imported_usebio_file_keeps_the_points_it_awarded(
-        scale, howell, director, django_capture_on_commit_callbacks):
+        scale, played_howell, director, django_capture_on_commit_callbacks):
     from tournaments import documents
     from tournaments.imports import usebio
 
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    text = documents.export_text(howell, "usebio")
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    text = documents.export_text(played_howell, "usebio")
     PointsScaleRow.objects.update(points=D(100))  # the club's scale is not what the file says
     with django_capture_on_commit_callbacks(execute=True):
         record = usebio.import_file(text, file_name="jueves.xml")
     copy = record.tournament
-    assert copy.pk != howell.pk
-    assert stored(copy) == stored(howell)
+    assert copy.pk != played_howell.pk
+    assert stored(copy) == stored(played_howell)
     assert PointsAwarding.objects.get(tournament=copy).scale_name == "jueves.xml"
     assert master_points.award_due(copy.correction_period_ends
                                    + datetime.timedelta(minutes=1)) == []
 
 
-def test_a_file_with_negative_master_points_is_refused(scale, howell, director):
+def test_a_file_with_negative_master_points_is_refused(scale, played_howell, director):
     from tournaments import documents
     from tournaments.imports import usebio
     from tournaments.models import Tournament
 
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    text = documents.export_text(howell, "usebio")
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    text = documents.export_text(played_howell, "usebio")
     start = text.index("<MASTER_POINTS_AWARDED>") + len("<MASTER_POINTS_AWARDED>")
     bad = text[:start] + "-1" + text[text.index("<", start):]
     count = Tournament.objects.count()
@@ -332,13 +318,13 @@ def test_a_file_with_negative_master_points_is_refused(scale, howell, director):
     assert Tournament.objects.count() == count
 
 
-def test_a_scale_change_shows_which_awards_used_the_earlier_scale(scale, howell, director):
+def test_a_scale_change_shows_which_awards_used_the_earlier_scale(scale, played_howell, director):
     from clubsite.models import Season
 
-    season = Season.for_date(howell.date)
-    publish.publish_final(howell, user=director)
-    master_points.award(howell, user=director)
-    before = stored(howell)
+    season = Season.for_date(played_howell.date)
+    publish.publish_final(played_howell, user=director)
+    master_points.award(played_howell, user=director)
+    before = stored(played_howell)
     assert master_points.awarded_with_earlier_scale(season) == []
     scale.name = "Renamed"  # a new name gives no other points
     scale.save()
@@ -346,12 +332,12 @@ def test_a_scale_change_shows_which_awards_used_the_earlier_scale(scale, howell,
     first = scale.rows.get(category="pairs", place=1, min_field=1)
     first.points += 10
     first.save()
-    assert master_points.awarded_with_earlier_scale(season) == [howell]
-    assert stored(howell) == before  # nothing re-awarded by itself
-    master_points.award(howell, user=director)  # the director awards again
+    assert master_points.awarded_with_earlier_scale(season) == [played_howell]
+    assert stored(played_howell) == before  # nothing re-awarded by itself
+    master_points.award(played_howell, user=director)  # the director awards again
     assert master_points.awarded_with_earlier_scale(season) == []
-    assert sum(stored(howell).values()) == sum(before.values()) + 10
+    assert sum(stored(played_howell).values()) == sum(before.values()) + 10
     scale.split = False  # sharing changes the points too
     scale.save()
-    assert master_points.awarded_with_earlier_scale(season) == [howell]
+    assert master_points.awarded_with_earlier_scale(season) == [played_howell]
     assert master_points.awarded_with_earlier_scale(season.previous()) == []

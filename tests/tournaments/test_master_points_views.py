@@ -2,12 +2,10 @@
 director's award, the player's page and the season's points."""
 
 import datetime
-import random
 
 import pytest
 from django.urls import reverse
 
-from tournaments.demo import play_rounds
 from tournaments.models import PointsAward, PointsScale, PointsScaleRow
 from tournaments.services import publish, setup
 
@@ -88,21 +86,9 @@ def test_rows_of_different_events_or_places_do_not_overlap(secretary_client):
 
 
 @pytest.fixture
-def final_howell(members, movements, pairs, director):
-    scale = PointsScale.load()
-    for place, points in ((1, 6), (2, 4), (3, 2)):
-        PointsScaleRow.objects.create(scale=scale, category="pairs", min_field=1,
-                                      place=place, points=points)
-    tournament = setup.create_tournament(name="Jueves", date=datetime.date.today(),
-                                         public_results=True)
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, movements.howell(), pairs(tournament, members, 7))
-    setup.start_session(session)
-    play_rounds(section, random.Random(4))
-    setup.finish_session(session)
-    publish.publish_final(tournament, user=director)
-    return tournament
+def final_howell(three_places_scale, played_howell, director):
+    publish.publish_final(played_howell, user=director)
+    return played_howell
 
 
 def test_the_director_awards_and_the_player_and_season_pages_show_the_points(

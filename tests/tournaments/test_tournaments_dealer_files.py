@@ -13,9 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments.exports.deals import hands, random_deal
+from tournaments.exports.deals import random_deal
 from tournaments.imports.dealer_dup import DealerFileError, read_dup
 from tournaments.models import Board
+from tournaments.scoring.deals import hands
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ import pytest
 from endplay.parsers import pbn as endplay_pbn
 
 from tournaments import demo, documents
-from tournaments.exports import deals
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, RankingScope, Result, ResultStatus, StoredRanking, Tournament
+from tournaments.scoring import deals
 
 pytestmark = pytest.mark.django_db
 

@@ -61,7 +61,7 @@ def test_results_pdf_is_made_stored_and_reused(demo_events, tmp_path, request_pd
     for expected in ("Contents", "Ranking", "Travellers and frequencies", "Hand records",
                      "Personal scorecards", "Torneo de los martes", f"Page 1 of {pdf.pages}"):
         assert expected in text, expected
-    assert "♠" in text and "♥" in text
+    assert "♠" in text and "♡" in text and "♥" not in text  # red suits as outlines
     again, created = request_pdf(tournament, language="en")
     assert not created and again.pk == pdf.pk
     assert ResultsPdf.objects.count() == 1
@@ -222,7 +222,7 @@ def _visible_lines(block):
     return [_visible(line) for line in block.head + block.rows]
 
 
-def test_fixed_width_columns_align_wrap_headers_and_colour_suits():
+def test_fixed_width_columns_align_wrap_headers_and_print_red_suits_as_outlines():
     from tournaments.pdf_tables import Column, Marked, layout
     from tournaments.services.board_words import contract_call
 
@@ -232,8 +232,8 @@ def test_fixed_width_columns_align_wrap_headers_and_colour_suits():
     lines = _visible_lines(block)
     # "NS score" wraps on its space: the column is as wide as "score" and "420".
     assert lines[:2] == ["                  NS", " NS  Contract  score"]
-    assert lines[2:] == [" A1  4♥          420", "B12  Paso          0", " A3  adjusted"]
-    assert '<span class="suit-h">♥</span>' in block.rows[0]
+    assert lines[2:] == [" A1  4♡          420", "B12  Paso          0", " A3  adjusted"]
+    assert block.rows[0] == " A1  4♡          420"  # one text run: no span in the line
     # an adjusted line is styled whole (a class on the line, no span splitting it)
     assert "<span" not in block.rows[2] and block.lines[2] == ("adj", block.rows[2])
     assert block.lines[0][0] == block.lines[1][0] == ""
@@ -271,8 +271,53 @@ def test_hand_diagram_puts_each_hand_at_its_seat():
     assert len(lines) == 12
     assert lines[0].strip() == "♠ AKQJ" and lines[0].startswith(" " * 14)
     assert lines[4].startswith("♠ 432") and lines[4].endswith("♠ 1098")
-    assert lines[5].split() == ["♥", "AKQJ", "7", "♥", "765"]
+    assert lines[5].split() == ["♡", "AKQJ", "7", "♡", "765"]
     assert lines[8].strip() == "♠ 765"
+
+
+def test_the_pdf_prints_red_suits_as_outline_symbols_without_a_span():
+    """A red span splits a line's text in three, and the scorecards, travellers and hand
+    records are most of the PDF's lines: hearts and diamonds print as ♡ ♢ in the text's
+    colour (a black-and-white printout's way), in contracts, leads and hands."""
+    from tournaments.pdf import _hand_record, _scorecard
+    from tournaments.services.board_words import contract_call, parse_deal
+
+    row = {"round": 1, "board": 2, "side": "NS", "versus": "Pérez – Gómez", "adjusted": "",
+           "contract": contract_call("4H"), "declarer": "N", "result": "=", "ns_score": 420,
+           "ew_score": "", "mark": "10.00"}
+    block = _scorecard([row, row | {"contract": contract_call("3D")},
+                        row | {"contract": contract_call("2S")}])
+    assert "<span" not in "".join(block.rows)
+    lines = _visible_lines(block)
+    assert "4♡" in lines[-3] and "3♢" in lines[-2] and "2♠" in lines[-1]
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    dd = [{"seat": seat, "tricks": [7, 6, 6, 7, 6]} for seat in "NSEW"]
+    hands = _hand_record(parse_deal(deal), 1, dd)
+    text = "\n".join(_visible_lines(hands))
+    assert "<span" not in "".join(hands.head + hands.rows)
+    assert "♡ 1098" in text and "♢ 765" in text and "♠ AKQJ" in text and "♥" not in text
+    assert "♡" in "".join(hands.head) and "♢" in "".join(hands.head)
+
+
+def test_a_board_chart_prints_as_lines_of_bars_to_an_eighth_of_a_cell():
+    from tournaments.charts import figures
+    from tournaments.pdf_tables import bar_lines
+
+    F = figures.Frequency
+    chart = figures.frequencies("k", 1, [F(620, 1, 16), F(170, 2, 6), F(-100, 1, 0)],
+                                imps=False)
+    lines = _visible_lines(bar_lines(chart, cells=8))  # 16 marks in 64 eighths: 4 a mark
+    assert lines == ["+620  ████████ 16,00 (×1)", "+170  ███ 6,00 (×2)",
+                     "−100   0,00 (×1)"]
+    chart = figures.frequencies("k", 1, [F(620, 1, 6), F(170, 2, 1.5), F(-100, 1, -6)],
+                                imps=True)
+    lines = _visible_lines(bar_lines(chart, cells=8))  # −6…6 in 8 cells, zero at the 4th
+    assert lines == ["+620      ████ 6,00 (×1)", "+170      █ 1,50 (×2)",
+                     "−100  ████ −6,00 (×1)"]
+    chart = figures.frequencies("k", 1, [F(620, 1, 8), F(170, 2, 1)], imps=False)
+    assert _visible_lines(bar_lines(chart, cells=8))[1] == "+170  █ 1,00 (×2)"
+    chart = figures.frequencies("k", 1, [F(620, 1, 8), F(170, 2, 0.5)], imps=False)
+    assert _visible_lines(bar_lines(chart, cells=8))[1] == "+170  ▌ 0,50 (×2)"
 
 
 # --- a correction to published results re-makes their PDF -----------------------------------

@@ -4,6 +4,7 @@ present, the same document from one process or several; and adjusted scores, mar
 frequency table and hand records printed right in es, pt and en."""
 
 import io
+import os
 import random
 import re
 import subprocess
@@ -183,7 +184,7 @@ def test_no_deals_no_hand_record_heading(mitchell_session, director, tmp_path, l
 
 
 def test_a_frequency_table_without_room_is_a_table_of_its_own():
-    from tournaments.pdf import _traveller
+    from tournaments.pdf import _rows_of, _traveller
     from tournaments.services.snapshot import Line, Participant
 
     def pair(number, direction):
@@ -198,7 +199,7 @@ def test_a_frequency_table_without_room_is_a_table_of_its_own():
                       declarer="N", lead="HK", tricks=11, ns_score=450, adjustment=weighted,
                       ns_mark=1, ew_mark=1))
     with translation.override("en"):
-        blocks = _traveller(lines, {}, False)
+        blocks = _traveller(lines, _rows_of({}, False))
     assert len(blocks) == 2
     traveller, frequencies = blocks
     assert "Tables" in "".join(frequencies.head) and "Tables" not in "".join(traveller.head)
@@ -206,3 +207,85 @@ def test_a_frequency_table_without_room_is_a_table_of_its_own():
     adjusted = traveller.rows[3]
     assert "adjusted" in adjusted and "+1" not in adjusted and "=" not in adjusted
     assert traveller.css[3] == "adj"
+
+
+def test_the_parent_heap_is_frozen_only_while_the_children_run():
+    """Children share the parent's pages only while nothing writes to them: the collector is
+    kept off the parent's objects while the pool runs, and gets them back after."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    with pdf_join.frozen_heap():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # a web process frozen at its start (clubsite.warmup) stays frozen
+    try:
+        frozen = gc.get_freeze_count()
+        with pdf_join.frozen_heap():
+            pass
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
+
+
+def _pids_from_a_daemonic_process(_):
+    """What a Celery prefork worker's process sees: it is daemonic."""
+    import multiprocessing
+
+    htmls = [f"<p>part {i}</p>" for i in range(4)]
+    parts = pdf_join.render_all(htmls, 2)
+    return (multiprocessing.current_process().daemon, pdf_join.processes(), os.getpid(),
+            sorted({part["pid"] for part in parts}), [part["pages"] for part in parts])
+
+
+def test_a_celery_workers_process_renders_its_parts_in_other_processes(settings):
+    """A prefork worker's processes are daemonic: the standard library's pools refuse them
+    children, so the job used to render every part itself, one after the other."""
+    import billiard
+
+    settings.PDF_PART_CACHE_DIR = ""  # rendered, not read back from an earlier test
+    with billiard.Pool(1) as worker:
+        daemon, processes, own, pids, pages = worker.map(_pids_from_a_daemonic_process, [0])[0]
+    assert daemon
+    assert processes == pdf_join.processes()  # as many as anywhere else
+    assert len(pids) == 2 and own not in pids
+    assert pages == [1, 1, 1, 1]
+
+
+def _render_but_die_in_a_child(how: str, parent: int):
+    """``render_part`` as a child whose part never comes back would run it."""
+    real = pdf_join.render_part
+
+    def render(html, css=""):
+        if os.getpid() != parent and "part 1" in html:
+            if how == "killed":
+                os.kill(os.getpid(), 9)
+            import time
+
+            time.sleep(600)  # stuck
+        return real(html, css)
+
+    return render
+
+
+@pytest.mark.parametrize("how", ["killed", "stuck"])
+def test_a_part_lost_in_its_process_is_laid_out_here(settings, monkeypatch, how, caplog):
+    """A render process killed (out of memory, say) or stuck must not hold the worker's job
+    for good: past ``PDF_PART_SECONDS``, or when billiard reports the process lost, the
+    document's remaining parts are laid out in the job's own process, and it completes."""
+    import threading
+
+    settings.PDF_PART_CACHE_DIR = ""
+    settings.PDF_PART_SECONDS = 3
+    monkeypatch.setattr(pdf_join, "render_part", _render_but_die_in_a_child(how, os.getpid()))
+    htmls = [f"<p>part {i}</p>" for i in range(4)]
+    answer: list = []
+    job = threading.Thread(target=lambda: answer.append(pdf_join.render_all(htmls, 2)),
+                           daemon=True)  # a pool that waits for good fails the test, not CI
+    job.start()
+    job.join(timeout=90)
+    assert answer, "the document still waits for the lost part"
+    parts = answer[0]
+    assert [part["pages"] for part in parts] == [1, 1, 1, 1]
+    assert os.getpid() in {part["pid"] for part in parts}
+    assert "not rendered in its process" in caplog.text

@@ -9,7 +9,6 @@ savepoint that is rolled back, so examples do not see each other's tournaments.
 
 from __future__ import annotations
 
-import datetime
 import random
 from decimal import Decimal
 
@@ -18,8 +17,8 @@ from django.db import transaction
 from endplay.parsers import pbn as endplay_pbn
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pair_sessions import pair_session_specs, seated_section
 
-from clubsite.models import Member
 from tournaments import demo, documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
@@ -32,8 +31,7 @@ from tournaments.models import (
     StoredRanking,
     Tournament,
 )
-from tournaments.movements import howell, mitchell
-from tournaments.services import corrections, plan, registration, setup
+from tournaments.services import corrections, plan, setup
 from tournaments.services.classification import classify_tournament
 
 pytestmark = pytest.mark.django_db
@@ -60,37 +58,15 @@ CARRIED = st.none() | st.tuples(st.integers(min_value=0, max_value=50),
 
 @st.composite
 def sessions(draw, adjustments=CARRIED):
-    kind = draw(st.sampled_from(["mitchell", "howell"]))
-    if kind == "mitchell":
-        tables = draw(st.integers(min_value=3, max_value=5))
-        rounds = draw(st.integers(min_value=2, max_value=mitchell(tables).round_count))
-        movement = mitchell(tables, rounds, draw(st.integers(min_value=1, max_value=2)))
-        pairs = 2 * tables
-    else:
-        pairs = draw(st.integers(min_value=5, max_value=8))
-        movement = howell(pairs=pairs, boards_per_round=draw(st.integers(min_value=1,
-                                                                         max_value=2)))
-    return {
-        "movement": movement.to_dict(),
-        "pairs": pairs,
-        "method": draw(st.sampled_from(["matchpoints", "butler", "cross_imps"])),
-        "seed": draw(st.integers(min_value=0, max_value=2**32 - 1)),
-        # a director's artificial score on the first board of some (round, table)
-        "adjust": draw(adjustments),
-    }
+    # a director's artificial score on the first board of some (round, table)
+    return draw(pair_session_specs()) | {"adjust": draw(adjustments)}
 
 
 def _build(spec: dict) -> Tournament:
     rng = random.Random(spec["seed"])
-    members = [Member.objects.create(first_name=f"Nombre{i:02d}", last_name=f"Apellido{i:02d}",
-                                     licence_number=f"R-{i:03d}") for i in range(2 * spec["pairs"])]
-    tournament = setup.create_tournament(name="Ida y vuelta", date=datetime.date(2025, 5, 6),
-                                         scoring_method=spec["method"])
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, spec["movement"],
-                       [registration.register_entry(tournament, members[2 * i:2 * i + 2])
-                        for i in range(spec["pairs"])])
+    section = seated_section(spec, name="Ida y vuelta", licences="R")
+    session = section.session
+    tournament = session.tournament
     for board in Board.objects.filter(session=session):
         board.deal = random_deal(rng)
         board.save(update_fields=["deal"])

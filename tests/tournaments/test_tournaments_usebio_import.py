@@ -13,6 +13,7 @@ from tournaments.imports import usebio
 from tournaments.imports.usebio_parse import UsebioError, parse
 from tournaments.models import (
     Board,
+    BoardState,
     RankingScope,
     Result,
     ResultStatus,
@@ -21,6 +22,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.models.uploads import ImportState, ResultImport
+from tournaments.services import board_states
 from tournaments.services.classification import classify_tournament
 
 pytestmark = pytest.mark.django_db
@@ -189,6 +191,10 @@ def test_round_trip_of_a_howell_with_a_sit_out_shows_no_difference(demo_events):
     adjusted = Result.objects.get(section__session__tournament=record.tournament,
                                   adjustment__isnull=False)
     assert adjusted.adjustment == {"kind": "artificial", "ns": 60, "ew": 40}
+    # imported rows have no trail: each is stored in the state its own fields give
+    assert adjusted.board_state == BoardState.CORRECTED
+    rows = list(Result.objects.filter(section__session__tournament=record.tournament))
+    assert {r.pk: r.board_state for r in rows} == board_states.from_trails(rows)
 
 
 def test_the_import_page_reads_a_latin_1_file_with_its_accents(client, director, known_members):

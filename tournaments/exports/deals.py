@@ -1,37 +1,7 @@
-"""PBN deal strings (``N:S.H.D.C E… S… W…``) to hands by seat and back (pure).
+"""Shuffled deals for demos, tests and benchmarks (pure). The notation itself (seats, suits,
+ranks, ``hands``, ``deal_text``) is ``scoring.deals``'s."""
 
-Whether a deal is complete (52 different cards, 13 a hand) is ``services.boards.
-normalise_deal``'s to say, for every way a deal comes in (a PBN file, a USEBIO hand record,
-a dealing machine's file): one rule and one set of reasons, in the layer below."""
-
-SEATS = "NESW"
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
-
-
-def hands(deal: str) -> dict[str, list[str]]:
-    """``"N:AK.Q.J.T …"`` → ``{"N": ["AK", "Q", "J", "T"], …}`` (spades first); {} if empty."""
-    deal = (deal or "").strip()
-    if not deal:
-        return {}
-    first, _colon, rest = deal.partition(":")
-    if first.upper() not in SEATS or len(rest.split()) != 4:
-        raise ValueError(f"not a PBN deal: {deal!r}")
-    start = SEATS.index(first.upper())
-    out = {}
-    for i, hand in enumerate(rest.split()):
-        suits = hand.split(".")
-        if len(suits) != 4:
-            raise ValueError(f"not a PBN hand: {hand!r}")
-        out[SEATS[(start + i) % 4]] = [s.upper().replace("10", "T") for s in suits]
-    return out
-
-
-def deal_text(by_seat: dict[str, list[str]]) -> str:
-    """The inverse of ``hands``, always starting with North."""
-    if not by_seat:
-        return ""
-    return "N:" + " ".join(".".join(by_seat[s]) for s in SEATS)
+from ..scoring.deals import RANKS, SEATS, SUITS, deal_text
 
 
 def random_deal(rng) -> str:

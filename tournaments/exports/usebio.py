@@ -25,9 +25,9 @@ import xml.etree.ElementTree as ET
 from django.utils.translation import gettext as _
 
 from ..models import EventType, ScoringMethod, TeamFormat, TeamScoring
+from ..scoring.deals import SUITS, hands
 from ..services.errors import TournamentError
 from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
-from .deals import SUITS, hands
 from .numbers import number_text
 
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")

@@ -31,12 +31,11 @@ import re
 
 from django.utils.translation import gettext as _
 
+from ..scoring.deals import RANKS, SUITS
 from ..services.boards import normalise_deal, takes_deal
 from ..services.errors import TournamentError
 
 RECORD = 156
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
 DGE_SUITS = {6: "S", 3: "H", 4: "D", 5: "C"}  # the DOS character set's ♠ ♥ ♦ ♣
 DGE = re.compile(rb"[AKQJT98765432\x03-\x06]{68}")
 

@@ -17,9 +17,9 @@ import xml.etree.ElementTree as ET
 
 from django.utils.translation import gettext as _
 
-from ..exports.deals import SEATS
 from ..models import ScoringMethod
 from ..scoring import board_conditions
+from ..scoring.deals import SEATS
 from ..services.boards import normalise_deal
 from .usebio_rows import (  # noqa: F401 (re-exported: the importer's names)
     MARK_TAGS,

@@ -14,9 +14,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
-from ..exports.deals import SEATS
 from ..models import ScoringMethod
 from ..scoring import is_legal_score
+from ..scoring.deals import SEATS
 from ..services.errors import TournamentError
 
 MAX_BYTES = 20 * 1024 * 1024

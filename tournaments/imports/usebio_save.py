@@ -25,6 +25,7 @@ from ..models import (
 )
 from ..models.points import results_version
 from ..scoring import board_conditions
+from ..services import board_states
 from ..services import entry as entry_service
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
@@ -150,8 +151,8 @@ def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -
 def save_results(rows: list[Result]) -> None:
     try:
         with transaction.atomic():
-            for row in rows:  # bulk_create sends no post_save: the state is set here
-                row.board_state = row.fresh_state()
+            for row in rows:  # new rows without a trail: their state follows from them
+                board_states.settle(row)
             Result.objects.bulk_create(rows, batch_size=1000)
     except IntegrityError as exc:
         raise UsebioError(_("The file has two results for the same pairs on the same board."))\

@@ -88,7 +88,7 @@ class Result(models.Model):
         on_delete=models.SET_NULL, related_name="conflicts",
     )
     # Stored so the console's grid and the table's pages read it without the audit trail;
-    # follows the result and its trail (``services.table_corrections.follow``).
+    # set by every writer of a result with its own write (``services.board_states.settle``).
     board_state = models.CharField(_("board state"), max_length=10, choices=BoardState.choices,
                                    default=BoardState.ENTERED, editable=False)
 

@@ -15,11 +15,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Board, Section
+from ..scoring.deals import RANKS, SEATS, SUITS
 from .errors import TournamentError
 
-SEATS = "NESW"
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
 STRAINS = ("C", "D", "H", "S", "NT")  # the order players read a double-dummy table in
 
 
@@ -68,13 +66,6 @@ def normalise_deal(text: str) -> str:
         by_seat[seat] = ".".join(
             "".join(sorted(s, key=RANKS.index)) for s in suits)
     return "N:" + " ".join(by_seat[s] for s in SEATS)
-
-
-def hands(deal: str) -> dict[str, list[str]]:
-    """``{"N": ["AKQ", "T98", ...], ...}``: each seat's spades, hearts, diamonds, clubs."""
-    parts = deal[2:].split()
-    first = SEATS.index(deal[0])
-    return {SEATS[(first + i) % 4]: part.split(".") for i, part in enumerate(parts)}
 
 
 # --- PBN import -----------------------------------------------------------------------------

@@ -23,11 +23,11 @@ from ..models import (
 from . import line_write, reclassification, revisions
 from .adjustments import core_entry
 from .entry import (
-    audit_result,
     legal_score,
     normalise_lead,
     resolve_line,
     retrying,
+    save_result,
     scored,
 )
 from .errors import InvalidResult
@@ -64,8 +64,8 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
         for field, value in data.items():
             setattr(row, field, value)
         row.adjustment, row.law, row.reason = None, law, reason
-        row.save()
-        audit_result(row, AuditAction.CORRECTED, user, before, reason, law, overridden)
+        save_result(row, None, AuditAction.CORRECTED, user=user, before=before, reason=reason,
+                    law=law, override=overridden)
         reclassification.changed_by_director(row.section.session_id)
     return row
 
@@ -108,8 +108,8 @@ def adjust_score(*, user, section: Section, round: int, table: int, board: int,
             # Otherwise what was played stays on the row for the record; the adjustment is
             # what scores.
             row.adjustment, row.reason, row.law = adjustment, reason, law
-            row.save()
-            audit_result(row, AuditAction.ADJUSTED, user, before, reason, law, overridden)
+            save_result(row, None, AuditAction.ADJUSTED, user=user, before=before, reason=reason,
+                        law=law, override=overridden)
             reclassification.changed_by_director(section.session_id)
             return row
 
@@ -131,15 +131,15 @@ def resolve_conflict(conflict: Result, *, user, keep_new: bool, reason: str,
         if keep_new:
             if old is not None:
                 old.status = ResultStatus.SUPERSEDED
-                old.save(update_fields=["status", "modified_at"])
+                save_result(old, ["status", "modified_at"])
             new.status, new.confirmed = ResultStatus.OK, True
-            new.save(update_fields=["status", "confirmed", "modified_at"])
-            kept = new
+            kept, fields = new, ["status", "confirmed", "modified_at"]
         else:
             new.status = ResultStatus.REJECTED
-            new.save(update_fields=["status", "modified_at"])
-            kept = old
-        audit_result(kept, AuditAction.RESOLVED, user, before, reason, "", overridden)
+            save_result(new, ["status", "modified_at"])
+            kept, fields = old, []  # unchanged but for its state: the ruling closes a dispute
+        save_result(kept, fields, AuditAction.RESOLVED, user=user, before=before, reason=reason,
+                    override=overridden)
         reclassification.changed_by_director(conflict.section.session_id)
     return kept
 
@@ -154,8 +154,8 @@ def remove_result(result: Result, *, user, reason: str, override: bool = False,
         revisions.check(row if row.status == ResultStatus.OK else None, revision)
         before = row.snapshot()
         row.status = ResultStatus.REJECTED
-        row.save(update_fields=["status", "modified_at"])
-        audit_result(row, AuditAction.DELETED, user, before, reason, "", overridden)
+        save_result(row, ["status", "modified_at"], AuditAction.DELETED, user=user,
+                    before=before, reason=reason, override=overridden)
         reclassification.changed_by_director(result.section.session_id)
 
 

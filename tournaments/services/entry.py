@@ -39,7 +39,7 @@ from ..models import (
     TableCode,
 )
 from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
-from . import individual, line_write, plan, reclassification
+from . import board_states, individual, line_write, plan, reclassification
 from .errors import InvalidResult, KeyReused, NotAllowed
 
 RETRIES = 6
@@ -359,13 +359,31 @@ def confirm_result(result: Result, *, table_code: TableCode | None = None, user=
         if not row.confirmed:
             before = row.snapshot()
             row.confirmed = True
-            row.save(update_fields=["confirmed", "modified_at"])
-            if user is not None and table_code is None:  # the opponents' tap is no change
-                audit_result(row, AuditAction.CONFIRMED, user, before, "", "", False)
+            by_director = user is not None and table_code is None
+            # the opponents' tap is no change: no line in the trail
+            save_result(row, ["confirmed", "modified_at"],
+                        AuditAction.CONFIRMED if by_director else None, user=user, before=before)
     return row
 
 
 # --- the audit trail ------------------------------------------------------------------------
+
+
+def save_result(row: Result, fields: list[str] | None, action: str | None = None, *, user=None,
+                table_code=None, before: dict | None = None, reason: str = "", law: str = "",
+                override: bool = False, trail: list | None = None) -> None:
+    """Save what a writer changed on ``row`` (``fields``; None: every field) with its board
+    state, and write its line of the trail (``action``; None: a change the trail does not
+    record). One call, so the state is settled for the very line the trail gets: a line by a
+    user and no table device is the director's, as ``board_states.trails`` reads it back.
+    ``trail``: the row's trail if the writer read it already (``board_states.settle``)."""
+    by_director = user is not None and table_code is None
+    board_states.settle(row, (action, by_director) if action else None, trail)
+    if fields is not None and "board_state" not in fields:
+        fields = [*fields, "board_state"]
+    row.save(update_fields=fields)
+    if action:
+        audit_result(row, action, user, before, reason, law, override, table_code=table_code)
 
 
 def audit_result(row: Result, action: str, user, before: dict | None, reason: str, law: str,

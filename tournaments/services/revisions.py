@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, Result, ResultStatus
+from . import board_states
 from .adjustments import describe
 from .bridge_words import seat_word
 from .errors import TournamentError
@@ -118,13 +119,15 @@ def keep_aside(stale: StaleRevision) -> Result | None:
             return None
         fields = {f: stale.proposed.get(f) for f in
                   ("contract", "declarer", "tricks", "ns_score", "reason")}
-        kept = Result.objects.create(
+        kept = Result(
             section_id=current.section_id, board_id=current.board_id, round=current.round,
             table=current.table, ns_id=current.ns_id, ew_id=current.ew_id,
             south_id=current.south_id, west_id=current.west_id,
             lead=stale.proposed.get("lead") or "", law=stale.proposed.get("law") or "",
             entered_by=stale.user, status=ResultStatus.CONFLICT, conflicts_with=current,
             confirmed=False, **fields)
+        board_states.settle(kept)  # a new row: its state from itself
+        kept.save()
         AuditEntry.objects.create(
             tournament_id=current.section.session.tournament_id,
             session_id=current.section.session_id, result=kept, action=AuditAction.CONFLICT,

@@ -11,8 +11,8 @@ nothing more on it.
 A board's state (entered, confirmed, disputed, corrected by the director) follows from the
 result and its audit trail, which records every table correction and dispute with the device
 that made it. It is stored on the result (``Result.board_state``) so pages read it without
-the trail: ``follow`` works it out again whenever a result or its trail is written (the
-receivers are connected in ``TournamentsConfig.ready``).
+the trail; each writer here settles it with its own write (``board_states.settle``). The states
+are named here too (``ENTERED``...): the table's views read them from this module.
 """
 
 from __future__ import annotations
@@ -21,45 +21,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, BoardState, Result, ResultStatus, TableCode
-from . import reclassification
-from .entry import normalise_lead, scored
+from . import board_states, reclassification
+from .board_states import CONFIRMED, CORRECTED, DIRECTOR_ACTIONS, DISPUTED, ENTERED  # noqa: F401
+from .entry import normalise_lead, save_result, scored
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
 
-ENTERED, CONFIRMED, DISPUTED, CORRECTED = (BoardState.ENTERED.value, BoardState.CONFIRMED.value,
-                                           BoardState.DISPUTED.value, BoardState.CORRECTED.value)
 STATE_LABELS = dict(BoardState.choices)
 MAX_REASON = 500
-# The director's actions on a line: after any of them the table may change nothing.
-DIRECTOR_ACTIONS = (AuditAction.CORRECTED, AuditAction.ADJUSTED, AuditAction.RESOLVED,
-                    AuditAction.CONFIRMED, AuditAction.ENTERED, AuditAction.DELETED)
-# What makes the result the director's own (shown as "corrected by the director").
-DIRECTOR_CHANGES = (AuditAction.CORRECTED, AuditAction.ADJUSTED)
-
-
-def _history(pks) -> dict[int, list[tuple[str, bool]]]:
-    """Each result's trail, oldest first, as (action, by the director)."""
-    out: dict[int, list[tuple[str, bool]]] = {pk: [] for pk in pks}
-    rows = AuditEntry.objects.filter(
-        result_id__in=list(out),
-        action__in=[*DIRECTOR_ACTIONS, AuditAction.DISPUTED, AuditAction.TABLE_EDIT],
-    ).order_by("at", "id").values_list("result_id", "action", "user_id", "table_code_id")
-    for pk, action, user_id, table_code_id in rows:
-        out[pk].append((action, user_id is not None and table_code_id is None))
-    return out
-
-
-def _state(row: Result, history: list[tuple[str, bool]]) -> str:
-    director = [action for action, by_director in history if by_director]
-    last_dispute = max((i for i, (action, _d) in enumerate(history)
-                        if action == AuditAction.DISPUTED), default=None)
-    if last_dispute is not None and not any(
-            by_director and action in DIRECTOR_ACTIONS
-            for action, by_director in history[last_dispute + 1:]):
-        return DISPUTED
-    if row.is_adjusted or any(action in DIRECTOR_CHANGES for action in director):
-        return CORRECTED
-    return CONFIRMED if row.confirmed else ENTERED
 
 
 def states(results) -> dict[int, str]:
@@ -71,44 +40,6 @@ def states(results) -> dict[int, str]:
 
 def state_of(result: Result) -> str:
     return Result.objects.values_list("board_state", flat=True).get(pk=result.pk)
-
-
-def follow(result_ids) -> dict[int, str]:
-    """Work out the state of these results again from their rows and trails and store the
-    ones that changed (two queries, and one update per changed state); returns them all."""
-    rows = list(Result.objects.filter(pk__in=list(result_ids)).only(
-        "pk", "adjustment", "confirmed", "board_state"))
-    history = _history(r.pk for r in rows)
-    changed: dict[str, list[int]] = {}
-    found = {}
-    for r in rows:
-        found[r.pk] = state = _state(r, history[r.pk])
-        if state != r.board_state:
-            changed.setdefault(state, []).append(r.pk)
-    for state, pks in changed.items():
-        Result.objects.filter(pk__in=pks).update(board_state=state)
-    return found
-
-
-def result_saved(sender, instance: Result, created: bool, raw: bool = False, **kwargs) -> None:
-    """``post_save`` of a result: a new row's state needs no trail."""
-    if raw:
-        return
-    if created:
-        state = instance.fresh_state()
-        if state != instance.board_state:
-            Result.objects.filter(pk=instance.pk).update(board_state=state)
-            instance.board_state = state
-        return
-    instance.board_state = follow([instance.pk]).get(instance.pk, instance.board_state)
-
-
-def audit_saved(sender, instance: AuditEntry, created: bool, raw: bool = False,
-                **kwargs) -> None:
-    """``post_save`` of an audit entry about a result: a dispute, a table's correction or
-    the director's action may change its state."""
-    if created and not raw and instance.result_id is not None:
-        follow([instance.result_id])
 
 
 def dispute_reason(result: Result) -> str:
@@ -160,8 +91,8 @@ def table_choices(result: Result | None) -> dict:
     if result is None:
         return {"state": "", "label": "", "can_correct": False, "can_dispute": False,
                 "reason": ""}
-    history = _history([result.pk])[result.pk]
-    state = _state(result, history)
+    history = board_states.trails([result.pk])[result.pk]
+    state = board_states.worked_out(result, history)
     return {
         "state": state, "label": STATE_LABELS[state],
         "can_correct": may_correct(result, state, history),
@@ -191,19 +122,15 @@ def correct_at_table(result: Result, *, table_code: TableCode, contract: str,
         if row.status == ResultStatus.OK and all(
                 getattr(row, f) == v for f, v in data.items()) and not row.is_adjusted:
             return row
-        history = _history([row.pk])[row.pk]
-        if not may_correct(row, _state(row, history), history):
+        history = board_states.trails([row.pk])[row.pk]
+        if not may_correct(row, board_states.worked_out(row, history), history):
             raise NotAllowed(_("This result can no longer be corrected at the table: ask the "
                                "director."))
         before = row.snapshot()
         for field, value in data.items():
             setattr(row, field, value)
-        row.save(update_fields=[*data, "modified_at"])
-        AuditEntry.objects.create(
-            tournament_id=row.section.session.tournament_id, session_id=row.section.session_id,
-            result=row, action=AuditAction.TABLE_EDIT, table_code=table_code, before=before,
-            after=row.snapshot(),
-        )
+        save_result(row, [*data, "modified_at"], AuditAction.TABLE_EDIT, table_code=table_code,
+                    before=before, trail=history)
         reclassification.result_posted(row.section.session_id)
     return row
 
@@ -221,18 +148,16 @@ def dispute_at_table(result: Result, *, table_code: TableCode, reason: str) -> R
     with transaction.atomic():
         row = Result.objects.select_for_update(no_key=True).select_related(
             "section__session__tournament").get(pk=result.pk)
-        history = _history([row.pk])[row.pk]
-        state = _state(row, history)
+        history = board_states.trails([row.pk])[row.pk]
+        state = board_states.worked_out(row, history)
         if state == DISPUTED and dispute_reason(row) == reason:
             return row
         if not may_dispute(row, state, history):
             raise NotAllowed(_("This result can no longer be rejected at the table: ask the "
                                "director."))
-        AuditEntry.objects.create(
-            tournament_id=row.section.session.tournament_id, session_id=row.section.session_id,
-            result=row, action=AuditAction.DISPUTED, table_code=table_code,
-            before=row.snapshot(), after=row.snapshot(), reason=reason,
-        )
+        # not modified_at: the result is unchanged
+        save_result(row, [], AuditAction.DISPUTED, table_code=table_code, before=row.snapshot(),
+                    reason=reason, trail=history)
     return row
 
 
@@ -263,10 +188,6 @@ def keep_disputed(result: Result, *, user, reason: str, override: bool = False) 
             pk=result.pk)
         before = row.snapshot()
         row.confirmed = True
-        row.save(update_fields=["confirmed", "modified_at"])
-        AuditEntry.objects.create(
-            tournament_id=row.section.session.tournament_id, session_id=row.section.session_id,
-            result=row, action=AuditAction.RESOLVED, user=user, before=before,
-            after=row.snapshot(), reason=reason, override=overridden,
-        )
+        save_result(row, ["confirmed", "modified_at"], AuditAction.RESOLVED, user=user,
+                    before=before, reason=reason, override=overridden)
     return row

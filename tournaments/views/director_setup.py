@@ -26,6 +26,7 @@ from ..forms.director import (
 from ..imports.dealer_dup import DealerFileError, read_dup
 from ..models import Board, Entry, EntryStatus, Seating, SessionStatus
 from ..movements import MovementError, advise
+from ..scoring import deals
 from ..services import advice, late_pairs, plan, registration, section_movements, setup
 from ..services import boards as board_service
 from ..services.errors import TournamentError
@@ -314,7 +315,7 @@ def _boards_page(request, section, *, pbn_form=None, problems=(), status=200):
         .order_by("number")
     rows = [{"board": b, "form": BoardConditionsForm(
         initial={"dealer": b.dealer, "vulnerability": b.vulnerability}, prefix=f"b{b.pk}"),
-        "hands": board_service.hands(b.deal) if b.deal else None} for b in boards]
+        "hands": deals.hands(b.deal) if b.deal else None} for b in boards]
     return render(request, "tournaments/director/boards.html", {
         "section": section, "session": section.session, "tournament": section.session.tournament,
         "rows": rows, "pbn_form": pbn_form or PBNImportForm(), "deal_form": DealForm(),

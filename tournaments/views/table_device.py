@@ -62,6 +62,11 @@ def table_device_required(view):
             return view(request, *args, **kwargs)
         except NotAllowed as exc:
             return refuse(request, str(exc) or _("This device cannot do that."))
+        finally:
+            # The request sits in reference cycles (its messages, its lazy user), so what
+            # hangs on it waits for the cyclic collector; the code drags its section's whole
+            # movement (about a thousand objects on a 40-table night), freed here at once.
+            del request.table_code
 
     return declare(wrapper, (TABLE_DEVICE,))
 

@@ -73,7 +73,7 @@ self.addEventListener("fetch", function (event) {
 
 function post(url, body, csrf) {
   return fetch(url, {
-    method: "POST", credentials: "same-origin", body: body,
+    method: "POST", credentials: "same-origin", body: body, signal: OfflineQueue.timeout(),
     headers: { "Accept": "application/json", "X-CSRFToken": csrf,
       "Content-Type": "application/x-www-form-urlencoded" }
   }).then(function (response) {

@@ -278,8 +278,19 @@
     return locks ? locks.request("clubsite-table-queue", fn) : Promise.resolve().then(fn);
   }
 
+  /* A post that has had no answer after this long is given up and tried again later: a
+   * request lost when the Wi-Fi dropped can hang for minutes, and while it hangs it holds
+   * the queue (``exclusive``), so nothing after it is sent. Resending is safe (one key,
+   * one line on the server). */
+  var POST_WAIT_MS = 20000;
+
+  function timeout() {
+    return typeof AbortSignal !== "undefined" && AbortSignal.timeout
+      ? AbortSignal.timeout(POST_WAIT_MS) : undefined;
+  }
+
   return {
-    open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
+    timeout: timeout, open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
     SAVED: SAVED, WAITING: WAITING, CONFLICT: CONFLICT, INVALID: INVALID, REFUSED: REFUSED
   };
 });

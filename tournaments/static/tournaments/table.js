@@ -173,7 +173,32 @@
       list.hidden = entries.length === 0;
     }
     renderRound();
+    noticeSentElsewhere();
     renderBoard();
+  }
+
+  var shownWaiting = null; // {key, round, board}: the action this screen showed as waiting
+
+  function noticeSentElsewhere() {
+    // The service worker's Background Sync or another tab may send what this screen shows
+    // as waiting: its answer went there, so the saved board is fetched here, as when this
+    // page sends it. (A refused or conflicting one stays in the queue with its state.)
+    var s = screen();
+    if (!s) { shownWaiting = null; return; }
+    if (shownWaiting && (shownWaiting.round !== s.dataset.round ||
+        shownWaiting.board !== s.dataset.board)) shownWaiting = null;
+    var mine = entries.filter(function (e) { return onThisBoard(e) && e.kind !== "confirm"; }).pop();
+    if (mine && mine.state === Q.WAITING) {
+      shownWaiting = { key: mine.key, round: s.dataset.round, board: s.dataset.board };
+      return;
+    }
+    if (!shownWaiting) return;
+    var gone = !entries.some(function (e) { return e.key === shownWaiting.key; });
+    shownWaiting = null;
+    if (!gone || !s.dataset.url) return;
+    setStatus("saved", text.saved);
+    s.dataset.state = "saved";
+    swapInSaved(s.dataset.url);
   }
 
   function queuedResult(round, board) {
@@ -245,6 +270,7 @@
     return fetch(url, {
       method: "POST",
       credentials: "same-origin",
+      signal: Q.timeout(),
       headers: {
         "Accept": "application/json",
         "Content-Type": "application/x-www-form-urlencoded",
@@ -282,6 +308,7 @@
     if (outcome.state === Q.SAVED) {
       // Sent: the fresh screen must not show it as still waiting.
       entries = entries.filter(function (e) { return e.key !== entry.key; });
+      if (shownWaiting && shownWaiting.key === entry.key) shownWaiting = null;
       setStatus("saved", text.saved);
       screen().dataset.state = "saved";
       if (outcome.url) return swapInSaved(outcome.url);
