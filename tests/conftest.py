@@ -180,7 +180,7 @@ def celery_worker_process(transactional_db, tmp_path, monkeypatch):
     celery_app.conf.task_default_queue = queue
     try:
         env = {**os.environ, "DATABASE_URL": url,
-               "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+               "EMAIL_BACKEND": "tests.support_mail_backend.EmailBackend",  # a file each connection
                "EMAIL_FILE_PATH": str(mail_dir)}
         purge_queue(queue)
         root = Path(__file__).resolve().parents[1]

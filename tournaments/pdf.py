@@ -159,6 +159,18 @@ def _hand_record(hands: dict | None, number: int, dd: list[dict]) -> pdf_tables.
     return pdf_tables.beside(diagram, table, gap=6) or diagram
 
 
+def _ranking_chart(session: int, letter: str, line: str, rows, *, imps: bool, vps: bool
+                   ) -> pdf_tables.Block | None:
+    """The ranking's bars as lines under the chart's title, each named by its pair's number
+    (the names are in the table above it); None when nothing is scored. As an SVG image its
+    every letter was a Pango layout: a quarter of the ranking part's time, and the process
+    that drew it kept ~20 MiB more."""
+    chart = pdf_charts.ranking(session, letter, line, rows, imps=imps, vps=vps)
+    if chart is None:
+        return None
+    return pdf_tables.bar_lines(chart, labels=[row[0] for row in chart.rows], title=chart.title)
+
+
 def _board_chart(session: int, pool: str, number: int, lines, *, imps: bool
                  ) -> pdf_tables.Block | None:
     """The board's scores and marks as lines of bars (``pdf_tables.bar_lines``), or None."""
@@ -209,7 +221,7 @@ def results_context(data: EventSnapshot) -> dict:
             for line in lines:
                 rows = [p for p in section.participants if p.direction == line]
                 rankings.append({"section": section.letter, "line": line, "rows": rows,
-                                 "chart": pdf_charts.ranking(
+                                 "chart": _ranking_chart(
                                      session.number, section.letter, line, rows,
                                      imps=not data.tournament.is_matchpoints,
                                      vps=data.tournament.converts_matches_to_vps)})

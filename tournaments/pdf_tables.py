@@ -206,26 +206,30 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 FULL = "█"
 
 
-def bar_lines(chart, *, cells: int = 40) -> Block:
-    """A bar chart (``charts.svg.BarChart``) as fixed-width lines: the name, a bar of block
-    characters (to an eighth of a cell) and the value as written. In the PDF a chart's SVG
-    text is laid out and drawn one letter at a time (a Pango layout each), which made the
-    board charts about a fifth of the travellers' CPU; these are one text run a line. A bar
-    left of zero (a negative value) is drawn to whole cells, its value after the zero."""
+def bar_lines(chart, *, cells: int = 40, labels: list[str] | None = None,
+              title: str = "") -> Block:
+    """A bar chart (``charts.svg.BarChart``) as fixed-width lines: the name (or ``labels``,
+    one a bar), a bar of block characters (to an eighth of a cell) and the value as written,
+    under ``title`` if given. In the PDF a chart's SVG text is laid out and drawn one letter
+    at a time (a Pango layout each), which made the board charts about a fifth of the
+    travellers' CPU; these are one text run a line. A bar left of zero (a negative value) is
+    drawn to whole cells, its value after the zero."""
     ends = [b.x + b.width for b in chart.bars]
     low = min([chart.zero_x, *(b.x for b in chart.bars)])
     high = max([chart.zero_x, *ends])
     scale = cells * 8 / (high - low) if high > low else 0.0
     zero = round((chart.zero_x - low) * scale / 8)  # the zero line's cell
-    label_width = max((len(b.label) for b in chart.bars), default=0)
+    names = labels if labels is not None else [b.label for b in chart.bars]
+    label_width = max((len(name) for name in names), default=0)
     rows = []
-    for bar in chart.bars:
+    for bar, name in zip(chart.bars, names, strict=True):
         if bar.negative:
             start = round((bar.x - low) * scale / 8)
             drawn = " " * start + FULL * max(zero - start, 0 if bar.width == 0 else 1)
         else:
             eighths = round(bar.width * scale)
             drawn = " " * zero + FULL * (eighths // 8) + EIGHTHS[eighths % 8].strip()
-        line = f"{bar.label.rjust(label_width)}  {drawn} {bar.value_label}"
+        line = f"{name.rjust(label_width)}  {drawn} {bar.value_label}"
         rows.append(mark_safe(escape(line.rstrip())))  # noqa: S308 - escaped here
-    return Block([], rows, max((len(_visible(r)) for r in rows), default=0))
+    head = [mark_safe(escape(title))] if title else []  # noqa: S308 - escaped here
+    return Block(head, rows, max((len(_visible(r)) for r in [*rows, *head]), default=0))

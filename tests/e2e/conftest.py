@@ -4,6 +4,8 @@ Screenshots land in var/screenshots/ so a person can look at every journey.
 """
 
 import os
+import threading
+import time
 
 import pytest
 
@@ -24,6 +26,65 @@ def _live_server_connections_per_request(monkeypatch):
     from django.db import connections
 
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
+
+
+class _RequestGate:
+    """The live server's requests, counted, and refused once a journey is over.
+
+    A request a closed page had already sent (a table device's poll) could still reach the
+    live server while the test's database was being flushed; PostgreSQL's TRUNCATE then
+    deadlocked with that request's query, the flush failed and the next journey on that
+    process met the last one's rows. The teardown shuts this gate, waits for the requests
+    inside to end and only then lets the flush run; the next journey opens it again."""
+
+    def __init__(self):
+        self.open = True
+        self.inside = 0
+        self.changed = threading.Condition()
+
+    def started(self, sender, **kwargs):
+        from django.core.handlers.wsgi import WSGIHandler
+
+        if not issubclass(sender, WSGIHandler):  # the test client's own requests
+            return
+        with self.changed:
+            if not self.open:
+                raise RuntimeError("the journey is over: the live server takes no request")
+            self.inside += 1
+
+    def finished(self, sender, **kwargs):
+        from django.core.handlers.wsgi import WSGIHandler
+
+        if not issubclass(sender, WSGIHandler):
+            return
+        with self.changed:
+            self.inside -= 1
+            self.changed.notify_all()
+
+    def shut(self, seconds: float = 10.0) -> None:
+        with self.changed:
+            self.open = False
+            self.changed.wait_for(lambda: self.inside <= 0, timeout=seconds)
+
+
+_GATE = _RequestGate()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _gate_connected():
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_GATE.started, dispatch_uid="e2e-gate-started")
+    request_finished.connect(_GATE.finished, dispatch_uid="e2e-gate-finished")
+    yield
+    request_started.disconnect(dispatch_uid="e2e-gate-started")
+    request_finished.disconnect(dispatch_uid="e2e-gate-finished")
+
+
+@pytest.fixture(autouse=True)
+def _gate_open(_gate_connected):
+    with _GATE.changed:
+        _GATE.open, _GATE.inside = True, 0
 
 
 @pytest.fixture(scope="session")
@@ -76,16 +137,14 @@ def new_page(browser, request):
     for context in contexts:
         context.close()
     if "live_server" in request.fixturenames:
+        _GATE.shut()
         _requests_done()
     assert not violations, "Content Security Policy violations:\n" + "\n".join(violations)
 
 
 def _requests_done(seconds: float = 10.0) -> None:
-    """Wait until no other session of the test database is inside a query or a transaction:
-    a request a closed page had already sent (a table device's poll) may still be running
-    in the live server, and the flush after the test (TRUNCATE) deadlocked with it."""
-    import time
-
+    """Wait until no other session of the test database is inside a query or a transaction
+    (after ``_RequestGate.shut``, anything else that may still hold one)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
