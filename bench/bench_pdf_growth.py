@@ -287,6 +287,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--before", help="another checkout to time as 'before'")
     parser.add_argument("--svg", help="write the growth chart here")
     parser.add_argument("--keep", help="folder to keep the PDFs in")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the ways in turn this many times a size (a machine whose "
+                             "speed drifts: compare within a round); the chart takes the last")
     parser.add_argument("--from-log", help="draw --svg from this run's printed table instead")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -319,7 +322,7 @@ def main(argv: list[str]) -> int:
         call_command("flush", "--noinput", verbosity=0)
         pk, facts = build_field(tables // 2)
         row = {"tables": tables, "classify_s": facts["classify_s"]}
-        for way in ways:
+        for way in [w for _round in range(args.rounds) for w in ways]:
             r = run_child(way, pk, str(folder / f"{tables}-{way}.pdf"), args.before)
             row[way] = r
             print(f"{tables:>6} {way:>8} {r['load']:>5.2f} {r['wall_s']:>7.2f} "
