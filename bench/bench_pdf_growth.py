@@ -114,9 +114,9 @@ def child(way: str, pk: int, out: str) -> dict:
     if way.startswith("corrected-"):
         start, cpu = _after_one_correction(tournament, report)
     if way.startswith(("parts-", "corrected-")):
-        from tournaments import pdf_join
+        from tournaments import pdf_join, pdf_pool
 
-        with pdf_join.PartPool(int(way.split("-")[1])) as pool:
+        with pdf_pool.PartPool(int(way.split("-")[1])) as pool:
             document, _version = documents.results_document(tournament, "en",
                                                             submit=pool.submit)
             report["html_s"] = time.perf_counter() - start  # the parts render meanwhile

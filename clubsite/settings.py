@@ -276,11 +276,11 @@ RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", 
 # a corrected PDF lays out again only the parts that changed. Empty: no cache.
 PDF_PART_CACHE_DIR = os.environ.get("PDF_PART_CACHE_DIR", str(VAR_DIR / "pdf-parts"))
 PDF_PART_CACHE_FILES = int(os.environ.get("PDF_PART_CACHE_FILES", "2000"))
-# Processes a results PDF's parts are laid out in side by side (tournaments/pdf_join); 0: one
-# per core.
+# Processes a results PDF's parts are laid out in side by side, the job's own included
+# (tournaments/pdf_join); 0: one per core.
 PDF_RENDER_PROCESSES = int(os.environ.get("PDF_RENDER_PROCESSES", "0"))
-# Seconds a part may take in its process; past them (or if the process died) the PDF's
-# remaining parts are laid out in the job's own process.
+# Seconds a part may take in a forked render process; past them (or if the process died) it
+# is stopped and its part laid out in the job's own process.
 PDF_PART_SECONDS = float(os.environ.get("PDF_PART_SECONDS", "120"))
 # The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
 # table's sign-in address, so a phone camera opens it; without it, print pages use the

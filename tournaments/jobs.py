@@ -26,7 +26,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import documents, job_send, pdf_join
+from . import documents, job_send, pdf_join, pdf_pool
 from .exports import federation
 from .models import Tournament
 from .models.uploads import (
@@ -273,7 +273,7 @@ def _results_pdf(pdf: ResultsPdf) -> tuple[bytes, int]:
     """The results PDF in parts: each part goes to the pool of processes as soon as its
     HTML is written, so they render while the later parts are still being written, and
     they are joined as they come."""
-    with pdf_join.PartPool(pdf_join.processes()) as pool:
+    with pdf_pool.PartPool(pdf_pool.processes()) as pool:
         document, version = documents.results_document(
             pdf.tournament, pdf.language, session_number=pdf.session_number, submit=pool.submit)
         ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)

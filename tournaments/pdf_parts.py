@@ -10,7 +10,7 @@ parallel and joins into one PDF, numbering the pages and writing the contents an
 across the parts.
 
 Every part uses one style sheet (``ResultsDocument.css``, ``pdf/_style.css``) that
-``pdf_join`` parses once per process instead of a ``<style>`` in each part's HTML.
+``pdf_render`` parses once per process instead of a ``<style>`` in each part's HTML.
 
 A piece after the first of its kind starts on a page of its own and carries no heading (the
 first holds the anchor the contents point at). Scorecards already start a page each, so
@@ -94,7 +94,7 @@ def results_parts(data: EventSnapshot, language: str | None = None,
                   session_number: int = 0, submit=None) -> ResultsDocument:
     """The results document of ``data`` as parts, in ``language`` (the club's by default);
     ``submit(html, css)``, if given, is called with each part as soon as it is written
-    (``pdf_join.PartPool.submit``: the part renders while the next are written)."""
+    (``pdf_pool.PartPool.submit``: the part renders while the next are written)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
         css = render_to_string("pdf/_style.css", {"in_parts": True})

@@ -35,17 +35,23 @@ class _RequestGate:
     live server while the test's database was being flushed; PostgreSQL's TRUNCATE then
     deadlocked with that request's query, the flush failed and the next journey on that
     process met the last one's rows. The teardown shuts this gate, waits for the requests
-    inside to end and only then lets the flush run; the next journey opens it again."""
+    inside to end and only then lets the flush run. One gate a journey (``_request_gate``);
+    the test client's requests (no WSGI handler: the sender is its own class, or None when
+    a response closes) pass untouched."""
 
     def __init__(self):
         self.open = True
         self.inside = 0
         self.changed = threading.Condition()
 
-    def started(self, sender, **kwargs):
+    @staticmethod
+    def _served(sender) -> bool:
         from django.core.handlers.wsgi import WSGIHandler
 
-        if not issubclass(sender, WSGIHandler):  # the test client's own requests
+        return isinstance(sender, type) and issubclass(sender, WSGIHandler)
+
+    def started(self, sender, **kwargs):
+        if not self._served(sender):
             return
         with self.changed:
             if not self.open:
@@ -53,38 +59,38 @@ class _RequestGate:
             self.inside += 1
 
     def finished(self, sender, **kwargs):
-        from django.core.handlers.wsgi import WSGIHandler
-
-        if not issubclass(sender, WSGIHandler):
+        if not self._served(sender):
             return
         with self.changed:
-            self.inside -= 1
+            self.inside = max(0, self.inside - 1)
             self.changed.notify_all()
 
     def shut(self, seconds: float = 10.0) -> None:
         with self.changed:
             self.open = False
-            self.changed.wait_for(lambda: self.inside <= 0, timeout=seconds)
+            self.changed.wait_for(lambda: self.inside == 0, timeout=seconds)
 
 
-_GATE = _RequestGate()
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _gate_connected():
-    from django.core.signals import request_finished, request_started
-
-    request_started.connect(_GATE.started, dispatch_uid="e2e-gate-started")
-    request_finished.connect(_GATE.finished, dispatch_uid="e2e-gate-finished")
-    yield
-    request_started.disconnect(dispatch_uid="e2e-gate-started")
-    request_finished.disconnect(dispatch_uid="e2e-gate-finished")
+_GATES: list[_RequestGate] = []  # the last journey's, listening until the next one starts
 
 
 @pytest.fixture(autouse=True)
-def _gate_open(_gate_connected):
-    with _GATE.changed:
-        _GATE.open, _GATE.inside = True, 0
+def _request_gate(request):
+    """For a test with the live server: a gate of its own on the server's requests. It stays
+    connected, shut, after the test (through the flush, whatever order pytest-django tears
+    its database fixtures down in) until the next such test replaces it."""
+    if "live_server" not in request.fixturenames:
+        yield None
+        return
+    from django.core.signals import request_finished, request_started
+
+    gate = _RequestGate()
+    request_started.disconnect(dispatch_uid="e2e-gate-started")  # the last journey's
+    request_finished.disconnect(dispatch_uid="e2e-gate-finished")
+    request_started.connect(gate.started, dispatch_uid="e2e-gate-started")
+    request_finished.connect(gate.finished, dispatch_uid="e2e-gate-finished")
+    _GATES[:] = [gate]
+    yield gate
 
 
 @pytest.fixture(scope="session")
@@ -134,11 +140,14 @@ def new_page(browser, request):
         return page
 
     yield make
-    for context in contexts:
-        context.close()
-    if "live_server" in request.fixturenames:
-        _GATE.shut()
-        _requests_done()
+    try:
+        for context in contexts:
+            context.close()
+    finally:
+        if "live_server" in request.fixturenames:
+            for gate in _GATES:
+                gate.shut()
+            _requests_done()
     assert not violations, "Content Security Policy violations:\n" + "\n".join(violations)
 
 

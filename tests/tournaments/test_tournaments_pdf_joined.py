@@ -13,7 +13,7 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
-from tournaments import documents, pdf_join, pdf_parts
+from tournaments import documents, pdf_join, pdf_parts, pdf_pool, pdf_render
 from tournaments.demo import play_rounds
 from tournaments.models import Board
 from tournaments.services import corrections, publish, setup
@@ -215,13 +215,13 @@ def test_the_parent_heap_is_frozen_only_while_the_children_run():
     import gc
 
     assert gc.get_freeze_count() == 0
-    with pdf_join.frozen_heap():
+    with pdf_render.frozen_heap():
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
     gc.freeze()  # a web process frozen at its start (clubsite.warmup) stays frozen
     try:
         frozen = gc.get_freeze_count()
-        with pdf_join.frozen_heap():
+        with pdf_render.frozen_heap():
             pass
         assert gc.get_freeze_count() >= frozen > 0
     finally:
@@ -233,8 +233,8 @@ def _pids_from_a_daemonic_process(_):
     import multiprocessing
 
     htmls = [f"<p>part {i}</p>" for i in range(4)]
-    parts = pdf_join.render_all(htmls, 2)
-    return (multiprocessing.current_process().daemon, pdf_join.processes(), os.getpid(),
+    parts = pdf_pool.render_all(htmls, 2)
+    return (multiprocessing.current_process().daemon, pdf_pool.processes(), os.getpid(),
             sorted({part["pid"] for part in parts}), [part["pages"] for part in parts])
 
 
@@ -248,14 +248,14 @@ def test_a_celery_workers_process_renders_its_parts_with_a_child_beside_it(setti
     with billiard.Pool(1) as worker:
         daemon, processes, own, pids, pages = worker.map(_pids_from_a_daemonic_process, [0])[0]
     assert daemon
-    assert processes == pdf_join.processes()  # as many as anywhere else
+    assert processes == pdf_pool.processes()  # as many as anywhere else
     assert len(pids) == 2 and own in pids
     assert pages == [1, 1, 1, 1]
 
 
 def _render_but_die_in_a_child(how: str, parent: int):
     """``render_part`` as a child whose part never comes back would run it."""
-    real = pdf_join.render_part
+    real = pdf_render.render_part
 
     def render(html, css=""):
         if os.getpid() != parent:  # the first part a child is handed
@@ -272,16 +272,16 @@ def _render_but_die_in_a_child(how: str, parent: int):
 @pytest.mark.parametrize("how", ["killed", "stuck"])
 def test_a_part_lost_in_its_process_is_laid_out_here(settings, monkeypatch, how, caplog):
     """A render process killed (out of memory, say) or stuck must not hold the worker's job
-    for good: past ``PDF_PART_SECONDS``, or when billiard reports the process lost, the
-    document's remaining parts are laid out in the job's own process, and it completes."""
+    for good: when its pipe closes, or past ``PDF_PART_SECONDS``, it is stopped and its part
+    laid out in the job's own process, and the document completes."""
     import threading
 
     settings.PDF_PART_CACHE_DIR = ""
     settings.PDF_PART_SECONDS = 3
-    monkeypatch.setattr(pdf_join, "render_part", _render_but_die_in_a_child(how, os.getpid()))
+    monkeypatch.setattr(pdf_render, "render_part", _render_but_die_in_a_child(how, os.getpid()))
     htmls = [f"<p>part {i}</p>" for i in range(4)]
     answer: list = []
-    job = threading.Thread(target=lambda: answer.append(pdf_join.render_all(htmls, 2)),
+    job = threading.Thread(target=lambda: answer.append(pdf_pool.render_all(htmls, 2)),
                            daemon=True)  # a pool that waits for good fails the test, not CI
     job.start()
     job.join(timeout=90)
@@ -289,4 +289,27 @@ def test_a_part_lost_in_its_process_is_laid_out_here(settings, monkeypatch, how,
     parts = answer[0]
     assert [part["pages"] for part in parts] == [1, 1, 1, 1]
     assert os.getpid() in {part["pid"] for part in parts}
+    assert "not rendered in its process" in caplog.text
+
+
+def test_a_child_that_stops_reading_its_pipe_is_stopped(settings, monkeypatch, caplog):
+    """A child that never reads the part it is sent (stuck before its first read, say on a
+    lock the fork copied held) leaves its feeder inside the pipe's write, where no timeout
+    reaches: a part out well past ``PDF_PART_SECONDS`` has its child killed, and the part
+    is laid out here."""
+    import threading
+    import time
+
+    settings.PDF_PART_CACHE_DIR = ""
+    settings.PDF_PART_SECONDS = 1
+    monkeypatch.setattr(pdf_pool, "_serve", lambda conn: time.sleep(600))
+    htmls = ["<p>part 0</p><!--" + "x" * 2_000_000 + "-->", "<p>part 1</p>"]  # fills the pipe
+    answer: list = []
+    job = threading.Thread(target=lambda: answer.append(pdf_pool.render_all(htmls, 2)),
+                           daemon=True)
+    job.start()
+    job.join(timeout=90)
+    assert answer, "the document still waits for the child that does not read"
+    assert [part["pages"] for part in answer[0]] == [1, 1]
+    assert {part["pid"] for part in answer[0]} == {os.getpid()}
     assert "not rendered in its process" in caplog.text
