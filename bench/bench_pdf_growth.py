@@ -32,64 +32,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-
-
-def _rollup(pid: int) -> tuple[float, float]:
-    """(RSS, PSS) of process ``pid`` in MiB; zeros once it is gone."""
-    rss = pss = 0.0
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Rss:"):
-                rss = int(line.split()[1]) / 1024
-            elif line.startswith("Pss:"):
-                pss = int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return rss, pss
-
-
-def _tree(pid: int) -> list[int]:
-    """``pid`` and all its descendants (Linux ``/proc``)."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += map(int, (task / "children").read_text().split())
-        except OSError:
-            pass
-    return out
-
-
-def _own_peak() -> float:
-    """This process's high-water mark of resident memory (``VmHWM``), in MiB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-class Sampler(threading.Thread):
-    """The peak, over time, of this process's and its children's summed RSS and PSS."""
-
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.rss = self.pss = 0.0
-        self.stop = threading.Event()
-
-    def run(self):
-        while not self.stop.is_set():
-            pids = _tree(os.getpid())  # the pool's processes are billiard's, not multiprocessing's
-            sizes = [_rollup(pid) for pid in pids]
-            self.rss = max(self.rss, sum(r for r, _p in sizes))
-            self.pss = max(self.pss, sum(p for _r, p in sizes))
-            self.stop.wait(0.01)
+sys.path.insert(0, str(HERE))
+from proc_memory import TreeSampler, own_peak  # noqa: E402 - the bench folder first
 
 
 def child(way: str, pk: int, out: str) -> dict:
@@ -105,7 +53,7 @@ def child(way: str, pk: int, out: str) -> dict:
 
     translation.activate("en")
     tournament = Tournament.objects.get(pk=pk)
-    sampler = Sampler()
+    sampler = TreeSampler(os.getpid())
     if os.environ.get("BENCH_SAMPLE") == "1":
         sampler.start()
     report: dict = {"load": os.getloadavg()[0]}
@@ -132,11 +80,9 @@ def child(way: str, pk: int, out: str) -> dict:
     report["wall_s"] = time.perf_counter() - start
     end = os.times()
     report["cpu_s"] = sum(end[:4]) - sum(cpu[:4])
-    sampler.stop.set()
-    if sampler.is_alive():
-        sampler.join()
+    sampler.finish()
     peaks = stats.get("peaks", {})
-    peaks[os.getpid()] = _own_peak()
+    peaks[os.getpid()] = own_peak()
     report.update(pages=pages, pdf_kib=len(content) / 1024, rss_mib=sampler.rss,
                   pss_mib=sampler.pss, peaks_mib=sum(peaks.values()),
                   processes=len(peaks), own_peak_mib=peaks[os.getpid()])

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -37,22 +36,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from proc_memory import own_peak  # noqa: E402 - the bench folder first
+
 PDF_TARGET_SECONDS = 60.0
-
-
-def rss_mib() -> float:
-    """Peak resident memory of this process so far, in MiB.
-
-    Linux's ``VmHWM`` (the high-water mark of this program's own memory); ``ru_maxrss`` is
-    not used in the child because Linux carries the forking parent's peak into it at exec.
-    """
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 # --- the child: one measured step -----------------------------------------------------------
@@ -76,7 +63,7 @@ def child(step: str, arg: str, out: str) -> dict:
     from tournaments.models.uploads import PdfKind
 
     translation.activate("en")
-    report: dict = {"rss_before_mib": rss_mib()}
+    report: dict = {"rss_before_mib": own_peak()}
     if step == "pdf":
         tournament = Tournament.objects.get(pk=int(arg))
         start, cpu = time.perf_counter(), time.process_time()
@@ -113,7 +100,7 @@ def child(step: str, arg: str, out: str) -> dict:
         report["members"] = record.summary["members"]
         report["guests"] = record.summary["guests"]
         report["report"] = usebio_import.report_text(record).splitlines()[-1]
-    report["rss_peak_mib"] = rss_mib()
+    report["rss_peak_mib"] = own_peak()
     return report
 
 

@@ -27,53 +27,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BIN = Path(sys.executable).parent
-
-
-def tree(pid: int) -> list[int]:
-    """``pid`` and all its descendants."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += map(int, (task / "children").read_text().split())
-        except OSError:
-            pass
-    return out
-
-
-def pss_mib(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-class TreeSampler(threading.Thread):
-    """The peak summed PSS of a process tree, and the most processes seen in it at once."""
-
-    def __init__(self, pid: int):
-        super().__init__(daemon=True)
-        self.pid, self.pss, self.most = pid, 0.0, 0
-        self.stop = threading.Event()
-
-    def run(self):
-        while not self.stop.is_set():
-            pids = tree(self.pid)
-            self.most = max(self.most, len(pids))
-            self.pss = max(self.pss, sum(pss_mib(p) for p in pids))
-            self.stop.wait(0.01)
+sys.path.insert(0, str(HERE))
+from proc_memory import TreeSampler, sizes, tree  # noqa: E402 - the bench folder first
 
 
 def setup(database: str, redis_url: str) -> None:
@@ -123,7 +84,7 @@ def one_run(tournament, worker: subprocess.Popen) -> dict:
     from tournaments.models.uploads import PdfState, ResultsPdf
 
     ResultsPdf.objects.filter(tournament=tournament).delete()
-    rest = sum(pss_mib(p) for p in tree(worker.pid))
+    rest = sum(sizes(p)[1] for p in tree(worker.pid))
     sampler = TreeSampler(worker.pid)
     sampler.start()
     load = os.getloadavg()[0]
@@ -137,8 +98,7 @@ def one_run(tournament, worker: subprocess.Popen) -> dict:
             raise RuntimeError("no PDF after 300 s")
         time.sleep(0.02)
     wall = time.perf_counter() - start
-    sampler.stop.set()
-    sampler.join()
+    sampler.finish()
     if pdf.state != PdfState.DONE:
         raise RuntimeError(pdf.error)
     return {"wall_s": wall, "pages": pdf.pages, "load": load, "rest_mib": rest,

@@ -1,5 +1,5 @@
 """The processes a results PDF's parts are laid out in side by side (``PartPool``): this one
-and forked children on pipes, each part handed out as soon as its HTML is written.
+and forked children on pipes, forked once every part's HTML is written.
 
 The children are billiard's processes, Celery's own fork of ``multiprocessing``: a Celery
 prefork worker's processes are daemonic, and the standard library refuses a daemonic
@@ -16,7 +16,7 @@ import signal
 import threading
 import time
 from collections import deque
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 
 from django.conf import settings
 
@@ -125,13 +125,16 @@ class PartPool:
     """Parts laid out by ``workers`` processes side by side: this one and ``workers - 1``
     forked children, each child holding one part at a time.
 
-    A part goes out as soon as its HTML exists (``submit``), so a child lays out the first
-    parts while this process still writes the later ones (the HTML, ~0.5 s at 60 tables, no
-    longer runs alone); then this process lays out what is left (``results``), the largest
-    first, while each child takes the next part as soon as it hands one back (a thread per
-    child does the handing). This process renders too, rather than waiting on two children:
-    a child's memory is the pages it copies from this one (the objects the layout touches)
-    and its own WeasyPrint caches, 20-40 MiB each, and this process holds both already.
+    Parts are submitted as their HTML is written (``submit``); the children fork when the
+    document asks for them back (``results``), every part written. A child shares this
+    process's pages until either writes to one, and writing the parts walks the whole
+    event's results (each touch writes a reference count): forked at the first part, a
+    child kept its own copy of them (60 tables: 6 MiB more in all, for the ~50 ms the last
+    parts' HTML takes). Then this process lays out parts, the largest first, while each
+    child takes the next part as soon as it hands one back (a thread per child does the
+    handing). This process renders too, rather than waiting on two children: a child's
+    memory is the pages it copies from this one (the objects the layout touches) and its
+    own WeasyPrint caches, 20-40 MiB each, and this process holds both already.
 
     The children are plain forked processes on a pipe, not a pool: billiard's pool took
     0.8 s to stop (its supervisor thread sleeps that long), with the children and their
@@ -154,14 +157,12 @@ class PartPool:
         self.all_in = False  # every part submitted: a child with nothing to do may leave
         self.closing = False  # the document is done or given up
         self.changed = threading.Condition()
-        self.started = False
         self.children: list[_Child] = []
         self.feeders: list[threading.Thread] = []
-        self.stack = ExitStack()
 
     def submit(self, html: str, css: str = "") -> int:
-        """Start rendering ``html`` with the style sheet ``css`` (the same for every part);
-        its number in ``results``."""
+        """Add ``html``, to be laid out with the style sheet ``css`` (the same for every part);
+        its number in ``results``. A part laid out before is read back here."""
         if self.css is None:
             self.css = css
             if css:
@@ -177,14 +178,10 @@ class PartPool:
         with self.changed:
             self.pending.append(i)
             self.changed.notify_all()
-        if self.workers > 1 and not self.started:
-            self._start()
         return i
 
     def _start(self) -> None:
         """Fork the children, then start their feeders (no thread of ours runs at a fork)."""
-        self.started = True
-        self.stack.enter_context(frozen_heap())  # until ``close``
         try:
             for _n in range(self.workers - 1):
                 self.children.append(_Child())
@@ -237,12 +234,14 @@ class PartPool:
         """Every submitted part's ``render_part`` answer, in the order submitted: the parts
         no child has taken are laid out here, largest first, then the children's awaited.
         The heap is frozen meanwhile: each part's collection (``_give_back``) then walks
-        only what the part made, not Django's objects (~60 ms a part)."""
+        only what the part made, not Django's objects (~60 ms a part), and the children fork
+        from a frozen heap."""
         with frozen_heap():
             with self.changed:
                 self.all_in = True
                 self.pending = deque(sorted(self.pending, key=lambda i: -len(self.htmls[i])))
-                self.changed.notify_all()
+            if self.workers > 1 and len(self.pending) > 1:
+                self._start()
             while True:
                 with self.changed:
                     if self.here or self.pending:
@@ -286,7 +285,6 @@ class PartPool:
                 child.end()
         finally:
             self.children, self.feeders = [], []
-            self.stack.close()
 
     def __enter__(self) -> PartPool:
         return self

@@ -110,11 +110,12 @@ def _malloc_trim():
 @contextmanager
 def frozen_heap():
     """The collector leaves this process's objects alone while the children run, and gets
-    them back after (a web process frozen at its start (``clubsite.warmup``) stays so)."""
+    them back after (a web process frozen at its start (``clubsite.warmup``) stays so).
+    What is already garbage is collected and handed back first, not frozen and shared."""
     if gc.get_freeze_count():
         yield
         return
-    gc.collect()
+    _give_back()
     gc.freeze()
     try:
         yield

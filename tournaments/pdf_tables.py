@@ -18,6 +18,7 @@ styles its whole line through a class instead of a span.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape as escape_str
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -90,16 +91,19 @@ def _text(value, pass_word: str) -> str:
     return "" if value is None else str(value)
 
 
-def _html(value, width: int, right: bool, pass_word: str) -> str:
-    """The cell, escaped and padded to ``width``; cut with "…" when longer."""
-    text = _text(value, pass_word)
+def _cell(text: str, width: int, right: bool) -> str:
+    """The cell's text, escaped and padded to ``width``; cut with "…" when longer.
+
+    Escaped by the standard library's ``html.escape``, which Django's ``escape`` calls after
+    checking every argument for lazy text: called for each of the ~170,000 cells of a
+    60-table document, the check alone cost ~0.2 s."""
     if len(text) > width:
         cut = text[:max(width - 1, 0)]
         if len(cut) > 2 and cut[-2] == " ":  # no lone letter before the "…" ("Moreno O…")
             cut = cut[:-2].rstrip()
         text = cut + "…"
     pad = " " * (width - len(text))
-    return pad + escape(text) if right else escape(text) + pad
+    return pad + escape_str(text) if right else escape_str(text) + pad
 
 
 def _wrap(header: str, width: int) -> list[str]:
@@ -115,10 +119,12 @@ def _wrap(header: str, width: int) -> list[str]:
 def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
            pass_word: str = "Pass") -> Block:
     """Lay ``rows`` (one value per column: text, number, ``Call`` or ``Marked``) out."""
+    pass_word = str(pass_word)
+    texts = [[_text(value, pass_word) for value in r] for r in rows]
     widths = []
     for i, col in enumerate(columns):
         longest_word = max((len(w) for w in col.header.split()), default=0)
-        values = max((len(_text(r[i], pass_word)) for r in rows), default=0)
+        values = max((len(t[i]) for t in texts), default=0)
         widths.append(max(min(values, col.maximum or values), longest_word, col.minimum))
     flexible = [i for i, col in enumerate(columns) if col.flexible]
     if flexible:
@@ -136,10 +142,10 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
             text = h[line - (height - len(h))] if line >= height - len(h) else ""
             cells.append(escape(text.rjust(w) if col.right else text.ljust(w)))
         head.append(mark_safe(GAP.join(cells).rstrip()))  # noqa: S308 - escaped above
-    body = [mark_safe(GAP.join(_html(r[i], w, col.right, pass_word)  # noqa: S308
+    body = [mark_safe(GAP.join(_cell(t[i], w, col.right)  # noqa: S308 - escaped there
                                for i, (col, w) in enumerate(zip(columns, widths, strict=True)))
                       .rstrip())
-            for r in rows]
+            for t in texts]
     css = [next((v.css for v in r if isinstance(v, Marked)), "") for r in rows]
     return Block(head, body, sum(widths) + len(GAP) * (len(columns) - 1), css)
 

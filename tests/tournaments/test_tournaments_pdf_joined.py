@@ -228,6 +228,32 @@ def test_the_parent_heap_is_frozen_only_while_the_children_run():
         gc.unfreeze()
 
 
+def test_the_children_fork_once_every_part_is_written(settings):
+    """A child shares the parent's pages until either writes to them. Writing a part's HTML
+    walks the whole event's results (each touch writes a reference count), so a child
+    forked at the first part kept its own copy of them: the children fork only when the
+    document asks for the parts back, every part written."""
+    settings.PDF_PART_CACHE_DIR = ""
+    with pdf_pool.PartPool(2) as pool:
+        for i in range(3):
+            pool.submit(f"<p>part {i}</p>")
+            assert pool.children == []
+        parts = pool.results()
+    assert len({part["pid"] for part in parts}) == 2
+    assert [part["pages"] for part in parts] == [1, 1, 1]
+
+
+def test_the_document_keeps_only_what_its_title_page_reads(mitchell_session, director):
+    """The results themselves are let go once the parts are written (before the fork): the
+    document keeps only the title page's context."""
+    tournament = _finish(mitchell_session, director, deals=True)
+    document, _version = documents.results_document(tournament, "en")
+    assert set(document.context) <= set(pdf_parts.FRONT_KEYS)
+    assert "sessions" not in document.context
+    front = document.front_html({"ranking-1": 2})
+    assert tournament.name in front and 'data-page="2"' in front
+
+
 def _pids_from_a_daemonic_process(_):
     """What a Celery prefork worker's process sees: it is daemonic."""
     import multiprocessing
