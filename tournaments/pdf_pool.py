@@ -44,10 +44,14 @@ class PartFailed(Exception):
     """A part's own error in a render process (its text): the process itself is well."""
 
 
-def _serve(conn) -> None:
+def _serve(conn, others=()) -> None:
     """A render process: lays out each part it is sent, until it is sent None or the pipe
     closes. A part that fails is answered with the error's text: the parent lays it out
     again itself, where the error is raised as it is.
+
+    ``others``: the parent's ends of this child's pipe and of the pipes of the children
+    forked before it, which the fork copied here; closed, or this child or an earlier one
+    would never see its pipe close.
 
     Signals are the system's defaults here: a fork of a gunicorn or Celery process inherits
     their handlers (gunicorn's only notes a SIGTERM), and this process must die when told."""
@@ -56,6 +60,8 @@ def _serve(conn) -> None:
         signal.signal(number, signal.SIG_DFL)
     with suppress(ValueError):
         signal.set_wakeup_fd(-1)
+    for other in others:
+        other.close()
     while True:
         try:
             job = conn.recv()
@@ -75,12 +81,13 @@ class _Child:
     standard library's, it may be started from a Celery prefork worker's daemonic process).
     Only its feeder thread writes to the pipe."""
 
-    def __init__(self):
+    def __init__(self, others: tuple = ()):
         import billiard
 
         context = billiard.get_context("fork")
         self.conn, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs,), daemon=True)
+        self.process = context.Process(target=_serve, args=(theirs, (self.conn, *others)),
+                                       daemon=True)
         self.process.start()
         theirs.close()
 
@@ -184,7 +191,7 @@ class PartPool:
         """Fork the children, then start their feeders (no thread of ours runs at a fork)."""
         try:
             for _n in range(self.workers - 1):
-                self.children.append(_Child())
+                self.children.append(_Child(tuple(c.conn for c in self.children)))
         except OSError as exc:  # no fork (out of processes, of memory): fewer children
             log.warning("PDF render process not started (%r)", exc)
         for child in self.children:

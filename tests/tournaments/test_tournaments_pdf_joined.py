@@ -328,7 +328,7 @@ def test_a_child_that_stops_reading_its_pipe_is_stopped(settings, monkeypatch, c
 
     settings.PDF_PART_CACHE_DIR = ""
     settings.PDF_PART_SECONDS = 1
-    monkeypatch.setattr(pdf_pool, "_serve", lambda conn: time.sleep(600))
+    monkeypatch.setattr(pdf_pool, "_serve", lambda conn, others=(): time.sleep(600))
     htmls = ["<p>part 0</p><!--" + "x" * 2_000_000 + "-->", "<p>part 1</p>"]  # fills the pipe
     answer: list = []
     job = threading.Thread(target=lambda: answer.append(pdf_pool.render_all(htmls, 2)),
@@ -339,3 +339,18 @@ def test_a_child_that_stops_reading_its_pipe_is_stopped(settings, monkeypatch, c
     assert [part["pages"] for part in answer[0]] == [1, 1]
     assert {part["pid"] for part in answer[0]} == {os.getpid()}
     assert "not rendered in its process" in caplog.text
+
+
+def test_a_child_sees_its_pipe_close_whatever_children_came_after():
+    """A child's fork copies the parent's end of its own pipe, and a later child's the
+    parent's ends of the earlier children's: unless each closes them, a child whose pipe
+    the parent closes (the parent gone, say) waits on it for good."""
+    first = pdf_pool._Child()
+    second = pdf_pool._Child((first.conn,))
+    try:
+        first.conn.close()  # no "leave" sent: only the pipe's end tells it
+        first.process.join(timeout=10)
+        assert not first.process.is_alive()
+    finally:
+        first.kill()
+        second.end()
