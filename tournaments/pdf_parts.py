@@ -30,9 +30,10 @@ from .pdf import document_context
 from .services.snapshot import EventSnapshot
 
 #: Printed lines (table lines and headings) a part holds at most, unless one item is longer.
-#: A part's layout is its process's memory peak: at 60 tables with two processes, parts of
-#: 300 lines peaked 2-3 MiB lower than parts of 600, as fast; 150 or 200 were no lower.
-LINES_PER_PART = 300
+#: Smaller parts lower each process's peak a little (60 tables, two processes: 300 lines
+#: 143 MiB against 146) but cost time (+0.25 s, each part's fonts embedded and joined again)
+#: and size (960 KiB against 750).
+LINES_PER_PART = 600
 
 #: What the title page (``pdf/_front.html`` in ``pdf/base.html``) reads of the context. The
 #: document keeps only these until its title page is rendered, last: the results themselves

@@ -243,11 +243,12 @@ class PartPool:
         The heap is frozen meanwhile: each part's collection (``_give_back``) then walks
         only what the part made, not Django's objects (~60 ms a part), and the children fork
         from a frozen heap."""
-        with frozen_heap():
+        fork = self.workers > 1 and len(self.pending) > 1
+        with frozen_heap(fork):
             with self.changed:
                 self.all_in = True
                 self.pending = deque(sorted(self.pending, key=lambda i: -len(self.htmls[i])))
-            if self.workers > 1 and len(self.pending) > 1:
+            if fork:
                 self._start()
             while True:
                 with self.changed:
