@@ -61,7 +61,7 @@ def results_document(tournament: Tournament, language: str | None = None,
                      session_number: int = 0, submit=None) -> tuple[ResultsDocument, str]:
     """(parts, results version) of the results PDF of the tournament (or of its session
     ``session_number``) in ``language``, for ``pdf_join.render``; ``submit``: see
-    ``pdf_parts.results_parts`` (a ``pdf_pool.PartPool``'s, to render while writing)."""
+    ``pdf_parts.results_parts`` (a ``pdf_pool.PartPool``'s: it takes each part as it is written)."""
     data = build_event_snapshot(tournament, session_number=session_number)
     return results_parts(data, language, session_number, submit), data.version
 
