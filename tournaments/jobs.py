@@ -270,14 +270,14 @@ def take(pdf_pk: int, run: str = "") -> bool:
 
 
 def _results_pdf(pdf: ResultsPdf) -> tuple[bytes, int]:
-    """The results PDF in parts: each part goes to the pool of processes as soon as its
-    HTML is written, so they render while the later parts are still being written, and
-    they are joined as they come."""
+    """The results PDF in parts: each part goes to the pool as its HTML is written (a part
+    laid out before is read back at once); once all are written the pool's processes lay
+    them out side by side, and they are joined."""
     with pdf_pool.PartPool(pdf_pool.processes()) as pool:
         document, version = documents.results_document(
             pdf.tournament, pdf.language, session_number=pdf.session_number, submit=pool.submit)
         ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
-        if version != pdf.version:  # leaving the pool stops what it was rendering
+        if version != pdf.version:  # before any part is laid out
             raise Outdated(_("The results changed while the PDF was being made; "
                              "the new version is made instead."))
         return pdf_join.render(document, pool=pool)

@@ -243,29 +243,35 @@ class PartPool:
         The heap is frozen meanwhile: each part's collection (``_give_back``) then walks
         only what the part made, not Django's objects (~60 ms a part), and the children fork
         from a frozen heap."""
-        fork = self.workers > 1 and len(self.pending) > 1
-        with frozen_heap(fork):
-            with self.changed:
-                self.all_in = True
-                self.pending = deque(sorted(self.pending, key=lambda i: -len(self.htmls[i])))
-            if fork:
-                self._start()
-            while True:
-                with self.changed:
-                    if self.here or self.pending:
-                        i = (self.here or self.pending).popleft()
-                    elif any(feeder.is_alive() for feeder in self.feeders):
-                        self.changed.wait(timeout=1)
-                        self._watch()
-                        continue
-                    else:
-                        break
-                self.done[i] = pdf_render.render_part(self.htmls[i], self.css or "")
-            self.close()
+        many = len(self.pending) > 1  # one part (the title page): no full collection first
+        with frozen_heap(collect=many):
+            try:
+                self._lay_out(fork=many and self.workers > 1)
+            finally:
+                self.close()  # the children stopped before the heap is unfrozen
         for i, name in enumerate(self.names):
             if not self.done[i].get("kept"):
                 pdf_part_cache.write(name, self.done[i])
         return [self.done[i] for i in range(len(self.htmls))]
+
+    def _lay_out(self, fork: bool) -> None:
+        """Every part laid out: here, and by children forked now if ``fork``."""
+        with self.changed:
+            self.all_in = True
+            self.pending = deque(sorted(self.pending, key=lambda i: -len(self.htmls[i])))
+        if fork:
+            self._start()
+        while True:
+            with self.changed:
+                if self.here or self.pending:
+                    i = (self.here or self.pending).popleft()
+                elif any(feeder.is_alive() for feeder in self.feeders):
+                    self.changed.wait(timeout=1)
+                    self._watch()
+                    continue
+                else:
+                    break
+            self.done[i] = pdf_render.render_part(self.htmls[i], self.css or "")
 
     def _watch(self) -> None:
         """Stop a child whose part is out well past ``PDF_PART_SECONDS`` (one that stopped
@@ -277,7 +283,7 @@ class PartPool:
 
     def close(self) -> None:
         """Stop the children: at once when every part is in; in the middle of their parts
-        for a document given up (``Outdated``)."""
+        when a part fails here."""
         try:
             with self.changed:
                 self.all_in = self.closing = True

@@ -108,16 +108,16 @@ def _malloc_trim():
 
 
 @contextmanager
-def frozen_heap(fork: bool = True):
+def frozen_heap(collect: bool = True):
     """The collector leaves this process's objects alone while the children run, and gets
     them back after (a web process frozen at its start (``clubsite.warmup``) stays so).
-    Before a ``fork``, what is already garbage is collected and handed back first, not
-    frozen and shared; with no fork to come (one process, the title page) that full
-    collection (~75 ms at 60 tables) is not made: the garbage frozen is collected after."""
+    What is already garbage is collected and handed back first (``collect``), not frozen
+    and shared with the children; for a single part (the title page) that full collection
+    (~75 ms at 60 tables) is not made: the garbage frozen is collected after."""
     if gc.get_freeze_count():
         yield
         return
-    if fork:
+    if collect:
         _give_back()
     gc.freeze()
     try:

@@ -10,13 +10,15 @@ import re
 import subprocess
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 from pypdf import PdfReader
 
-from tournaments import documents, pdf_join, pdf_parts, pdf_pool, pdf_render
+from tournaments import documents, pdf, pdf_join, pdf_parts, pdf_pool, pdf_render
 from tournaments.demo import play_rounds
 from tournaments.models import Board
 from tournaments.services import corrections, publish, setup
+from tournaments.services.snapshot_build import build_event_snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -247,11 +249,19 @@ def test_the_document_keeps_only_what_its_title_page_reads(mitchell_session, dir
     """The results themselves are let go once the parts are written (before the fork): the
     document keeps only the title page's context."""
     tournament = _finish(mitchell_session, director, deals=True)
-    document, _version = documents.results_document(tournament, "en")
-    assert set(document.context) <= set(pdf_parts.FRONT_KEYS)
+    document, version = documents.results_document(tournament, "en")
     assert "sessions" not in document.context
     front = document.front_html({"ranking-1": 2})
-    assert tournament.name in front and 'data-page="2"' in front
+    with translation.override("en"):
+        full = pdf.document_context(build_event_snapshot(tournament), "en")
+        whole = render_to_string("pdf/results_part.html", {
+            **full, "toc": [{**e, "page": 2 if e["target"] == "ranking-1" else 0}
+                            for e in full["toc"]],
+            "part": {"template": "pdf/_front.html", "first": True}, "in_parts": True,
+            "shared_style": True})
+    assert front == whole  # nothing the title page prints was dropped
+    assert tournament.name in front and 'data-page="2"' in front and 'lang="en"' in front
+    assert f"results version {version}" in front
 
 
 def _pids_from_a_daemonic_process(_):
@@ -354,3 +364,17 @@ def test_a_child_sees_its_pipe_close_whatever_children_came_after():
     finally:
         first.kill()
         second.end()
+
+
+def test_the_pool_hands_each_child_the_pipe_ends_to_close(settings):
+    """The same through the pool's own forks (three processes: two children)."""
+    settings.PDF_PART_CACHE_DIR = ""
+    pool = pdf_pool.PartPool(3)
+    pool._start()
+    try:
+        first = pool.children[0]
+        first.conn.close()
+        first.process.join(timeout=10)
+        assert not first.process.is_alive()
+    finally:
+        pool.close()
