@@ -4,6 +4,7 @@ import os
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from clubsite.celery import app as celery_app
@@ -40,6 +41,13 @@ def _no_kept_pdf_parts(settings):
     (``tests/tournaments/test_pdf_part_cache.py``): a part kept by another test would hide
     a rendering change."""
     settings.PDF_PART_CACHE_DIR = ""
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request the test client made in
+    another (LocaleMiddleware activates it) left it active for the process's next tests."""
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy
 
 from clubsite.models import Club
 
-from . import pdf_charts, pdf_tables
+from . import pdf_charts, pdf_rankings, pdf_tables
 from .models import ScoringMethod, Section, TableCode, Tournament
 from .models.boards import Seat
 from .services import individual, printing
@@ -221,6 +221,9 @@ def results_context(data: EventSnapshot) -> dict:
             for line in lines:
                 rows = [p for p in section.participants if p.direction == line]
                 rankings.append({"section": section.letter, "line": line, "rows": rows,
+                                 "table": pdf_rankings.section_ranking(
+                                     rows, imps=not data.tournament.is_matchpoints,
+                                     vps=data.tournament.converts_matches_to_vps),
                                  "chart": _ranking_chart(
                                      session.number, section.letter, line, rows,
                                      imps=not data.tournament.is_matchpoints,
@@ -273,7 +276,9 @@ def results_context(data: EventSnapshot) -> dict:
         sessions.append({"number": session.number, "rankings": rankings, "boards": boards,
                          "hands": [b for b in boards if b["hand_record"]],
                          "cards": cards, "many": len(data.sessions) > 1})
-    return {"sessions": sessions, "totals": data.totals, "strains": strain_headers(),
+    return {"sessions": sessions, "totals": data.totals,
+            "totals_table": pdf_rankings.overall_ranking(data.totals) if data.totals else None,
+            "strains": strain_headers(),
             "scoring_label": dict(ScoringMethod.choices).get(data.tournament.scoring_method,
                                                              data.tournament.scoring_method),
             "imp": not data.tournament.is_matchpoints,

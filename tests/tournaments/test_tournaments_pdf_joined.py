@@ -378,3 +378,20 @@ def test_the_pool_hands_each_child_the_pipe_ends_to_close(settings):
         assert not first.process.is_alive()
     finally:
         pool.close()
+
+
+def test_the_part_with_the_most_to_lay_out_goes_first(settings, monkeypatch):
+    """Parts are handed out longest first, so that the last to finish is a short one; a
+    part of many elements (a ranking's cells) outweighs a longer one of plain lines."""
+    settings.PDF_PART_CACHE_DIR = ""
+    lines = "<pre>" + "x" * 6000 + "</pre>"
+    cells = "<table>" + "<tr><td>1</td><td>2</td></tr>" * 150 + "</table>"  # shorter text
+    assert len(cells) < len(lines) and pdf_pool.layout_cost(cells) > pdf_pool.layout_cost(lines)
+    order = []
+    monkeypatch.setattr(pdf_render, "render_part",
+                        lambda html, css="": order.append(html) or {"pages": 1})
+    with pdf_pool.PartPool(1) as pool:
+        pool.submit(lines)
+        pool.submit(cells)
+        pool.results()
+    assert order == [cells, lines]
