@@ -5,7 +5,7 @@ WeasyPrint keeps to one core and lays out a document as a whole; the parts of a 
 document do not depend on each other's layout, so each is rendered on its own — by
 ``PDF_RENDER_PROCESSES`` processes side by side, this one and forked children
 (``pdf_pool.PartPool``), or one after the other in this process (a single process asked
-for, or a single part) — and pypdf joins them once the children are gone.
+for, or a single part) — and qpdf (``pikepdf``) joins them once the children are gone.
 
 What crosses the parts is done once every part's page count is known:
 
@@ -33,20 +33,18 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
     """The PDF of ``document`` and its page count; ``pool``, if given, is where its parts
     were submitted as they were written (``pdf_parts.results_parts(submit=pool.submit)``).
     ``stats``, if given, receives the memory peak of every process that rendered (``peaks``:
-    pid → MiB) and the parts' page counts."""
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.annotations import Link
-    from pypdf.generic import ArrayObject, NameObject
+    pid → MiB) and the parts' page counts.
+
+    The parts are joined by qpdf (``pikepdf``): pypdf parsed every object of every part in
+    Python, 0.2 s of the 60-table document's 0.3 s of joining, after the layout, in one
+    process; qpdf copies them in 0.05 s and writes object streams (530 KiB, not 630)."""
+    import pikepdf
 
     workers = processes() if workers is None else workers
-    writer = PdfWriter()
-
     if pool is None:
         done = render_all([part.html for part in document.parts], workers, document.css)
     else:
         done = pool.results()
-    for result in done:  # once the children are gone: their memory and pypdf's never add up
-        writer.append(PdfReader(io.BytesIO(result["pdf"])), import_outline=False)
     # The title page: its contents give each part's first page; one page unless it grows.
     front_pages, front = 1, None
     for _attempt in range(3):
@@ -61,23 +59,19 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
         front_pages = front["pages"]
     total = front["pages"] + sum(r["pages"] for r in done)
 
-    writer.merge(0, PdfReader(io.BytesIO(front["pdf"])), import_outline=False)
-    # Contents: the title page's own links replaced by links to the parts' first pages.
-    for i in range(front["pages"]):
-        writer.pages[i][NameObject("/Annots")] = ArrayObject()
-    linked = set()
-    for page, target, (x1, y1, x2, y2), height in front["links"]:
-        name = target.removeprefix("toc-")
-        if name in first and name not in linked:  # the entry's box (its lines come after)
-            linked.add(name)
-            top = height * PX
-            writer.add_annotation(page, Link(
-                rect=(x1 * PX, top - y2 * PX, x2 * PX, top - y1 * PX),
-                target_page_index=first[name] - 1))
-    _bookmarks(writer, document, front, done)
-    pdf_page_numbers.stamp(writer, document.page_words)
-    out = io.BytesIO()
-    writer.write(out)
+    out = pikepdf.Pdf.new()
+    sources = [pikepdf.Pdf.open(io.BytesIO(result["pdf"])) for result in (front, *done)]
+    for source in sources:  # once the children are gone: their memory and qpdf's never add up
+        out.add_pages_from(source, outlines="ignore")  # with the named links inside a part
+    out.docinfo[pikepdf.Name.Title] = document.title  # what a reader shows, not the file name
+    _contents_links(out, front, first)
+    _bookmarks(out, document, front, done)
+    pdf_page_numbers.stamp(out, document.page_words)
+    buffer = io.BytesIO()
+    out.save(buffer, object_stream_mode=pikepdf.ObjectStreamMode.generate,
+             deterministic_id=True)
+    for source in sources:
+        source.close()
     pdf_part_cache.prune()
     if stats is not None:
         peaks: dict[int, float] = {}
@@ -85,29 +79,55 @@ def render(document: ResultsDocument, workers: int | None = None, stats: dict | 
             peaks[result["pid"]] = max(peaks.get(result["pid"], 0.0), result["peak_mib"])
         stats.update(peaks=peaks, parts=[r["pages"] for r in done], front=front["pages"],
                      kept=sum(1 for r in done if r.get("kept")))
-    return out.getvalue(), total
+    return buffer.getvalue(), total
 
 
-def _bookmarks(writer, document: ResultsDocument, front: dict, done: list[dict]) -> None:
+def _contents_links(out, front: dict, first: dict[str, int]) -> None:
+    """The title page's own links (to anchors of its own document, which has no parts)
+    replaced by links to the parts' first pages, over each contents entry's box."""
+    from pikepdf import Array, Dictionary, Name
+
+    for i in range(front["pages"]):
+        out.pages[i].obj.Annots = Array()
+    linked = set()
+    for page, target, (x1, y1, x2, y2), height in front["links"]:
+        name = target.removeprefix("toc-")
+        if name in first and name not in linked:  # the entry's box (its lines come after)
+            linked.add(name)
+            top = height * PX
+            link = out.make_indirect(Dictionary(
+                Type=Name.Annot, Subtype=Name.Link, Border=Array([0, 0, 0]),
+                Rect=Array([x1 * PX, top - y2 * PX, x2 * PX, top - y1 * PX]),
+                Dest=Array([out.pages[first[name] - 1].obj, Name.Fit])))
+            out.pages[page].obj.Annots.append(link)
+
+
+def _bookmarks(out, document: ResultsDocument, front: dict, done: list[dict]) -> None:
     """The title page's headings first (the document's title at the top), then each part's
     under the title; a continuing piece's headings under its kind's heading."""
+    from pikepdf import OutlineItem
 
-    def add(items, offset, parent):
+    def add(items, offset, parent: list):
         last = None
         for label, page, children in items:
-            last = writer.add_outline_item(title=label, page_number=offset + page, parent=parent)
-            add(children, offset, last)
+            last = OutlineItem(label, offset + page)
+            parent.append(last)
+            add(children, offset, last.children)
         return last
 
-    top = None
-    if front["bookmarks"]:
-        label, page, children = front["bookmarks"][0]
-        top = writer.add_outline_item(title=label, page_number=page)
-        add(children, 0, top)
-    offset, heading = front["pages"], None
-    for part, result in zip(document.parts, done, strict=True):
-        if part.target:
-            heading = add(result["bookmarks"], offset, top)
-        else:
-            add(result["bookmarks"], offset, heading or top)
-        offset += result["pages"]
+    with out.open_outline() as outline:
+        top = None
+        if front["bookmarks"]:
+            label, page, children = front["bookmarks"][0]
+            top = OutlineItem(label, page)
+            outline.root.append(top)
+            add(children, 0, top.children)
+        under_top = top.children if top is not None else outline.root
+        offset, heading = front["pages"], None
+        for part, result in zip(document.parts, done, strict=True):
+            if part.target:
+                heading = add(result["bookmarks"], offset, under_top)
+            else:
+                add(result["bookmarks"], offset,
+                    heading.children if heading is not None else under_top)
+            offset += result["pages"]

@@ -6,8 +6,8 @@ pages: some 0.55 s at 210 pages, after the pool, in one process — each page wa
 with its margin boxes for one line of text. The line is now a few PDF operators a page in
 Helvetica, one of the fonts every PDF reader has (nothing embedded), at the place, size and
 colour of that footer (8.5 pt, grey #555, centred, baseline 19.9 pt above the page's foot),
-added to the page's list of content streams so its own drawing is neither decoded nor
-re-compressed.
+added to the page's list of content streams (a "q" before them, so nothing the page leaves
+set changes the line) so its own drawing is neither decoded nor re-compressed.
 """
 
 from __future__ import annotations
@@ -18,14 +18,24 @@ GREY = "0.333333 0.333333 0.333333"  # #555
 FONT = "/PgNo"
 
 
-def _widths() -> dict[str, float]:
-    """Helvetica's advance widths (1/1000 em), from pypdf's copy of Adobe's metrics."""
-    try:
-        from pypdf._codecs.core_font_metrics import CORE_FONT_METRICS
+#: Helvetica's advance widths (1/1000 em, Adobe's core-font metrics) of the printable ASCII
+#: characters (32-126) and of the Latin-1 letters (192-255); any other character: ``OTHER``.
+ASCII = (278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556,
+         556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667,
+         722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667,
+         611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556,
+         556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556,
+         500, 722, 500, 500, 500, 334, 260, 334, 584)
+LATIN = (667, 667, 667, 667, 667, 667, 1000, 722, 667, 667, 667, 667, 278, 278, 278, 278, 722,
+         722, 778, 778, 778, 778, 778, 584, 778, 722, 722, 722, 722, 667, 667, 611, 556, 556,
+         556, 556, 556, 556, 889, 500, 556, 556, 556, 556, 278, 278, 278, 278, 556, 556, 556,
+         556, 556, 556, 556, 584, 611, 556, 556, 556, 556, 500, 556, 500)
+OTHER = 556
 
-        return dict(CORE_FONT_METRICS["Helvetica"].character_widths)
-    except (ImportError, KeyError, AttributeError):  # pypdf moved them: digits' width for all
-        return {}
+
+def _widths() -> dict[str, float]:
+    return {**{chr(32 + i): w for i, w in enumerate(ASCII)},
+            **{chr(192 + i): w for i, w in enumerate(LATIN)}, "default": OTHER}
 
 
 def text_width(text: str, widths: dict[str, float]) -> float:
@@ -39,45 +49,22 @@ def _literal(text: str) -> bytes:
     return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
 
 
-def stamp(writer, words: tuple[str, str]) -> None:
-    """Write "``words[0]`` n ``words[1]`` N" at the foot of each page of ``writer``."""
-    from pypdf.generic import (
-        ArrayObject,
-        DecodedStreamObject,
-        DictionaryObject,
-        IndirectObject,
-        NameObject,
-    )
+def stamp(pdf, words: tuple[str, str]) -> None:
+    """Write "``words[0]`` n ``words[1]`` N" at the foot of each page of ``pdf`` (a
+    ``pikepdf.Pdf``)."""
+    from pikepdf import Dictionary, Name
 
-    font = writer._add_object(DictionaryObject({
-        NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
-        NameObject("/BaseFont"): NameObject("/Helvetica"),
-        NameObject("/Encoding"): NameObject("/WinAnsiEncoding")}))
-    opening = DecodedStreamObject()
-    opening.set_data(b"q\n")
-    opening = writer._add_object(opening)
-    widths, total = _widths(), len(writer.pages)
-    seen: set[int] = set()
-    for n, page in enumerate(writer.pages, start=1):
-        resources = page["/Resources"].get_object()
-        if id(resources) not in seen:  # a part's pages may share one resource dictionary
-            seen.add(id(resources))
-            if "/Font" not in resources:
-                resources[NameObject("/Font")] = DictionaryObject()
-            resources["/Font"].get_object()[NameObject(FONT)] = font
+    font = pdf.make_indirect(Dictionary(Type=Name.Font, Subtype=Name.Type1,
+                                        BaseFont=Name.Helvetica, Encoding=Name.WinAnsiEncoding))
+    opening = pdf.make_stream(b"q\n")
+    widths, total = _widths(), len(pdf.pages)
+    for n, page in enumerate(pdf.pages, start=1):
+        page.add_resource(font, Name.Font, Name(FONT))
         label = f"{words[0]} {n} {words[1]} {total}"
         box = page.mediabox
-        x = float(box.left) + (float(box.width) - text_width(label, widths)) / 2
-        y = float(box.bottom) + BASELINE
-        line = DecodedStreamObject()
-        line.set_data(b"\nQ\nq %s rg BT %s %g Tf %.3f %.3f Td %s Tj ET Q\n" % (
-            GREY.encode(), FONT.encode(), SIZE, x, y, _literal(label)))
-        contents = page["/Contents"]
-        drawn = contents.get_object()
-        if isinstance(drawn, ArrayObject):
-            streams = list(drawn)
-        else:  # a stream in a list must be an indirect object
-            streams = [contents if isinstance(contents, IndirectObject)
-                       else writer._add_object(drawn)]
-        page[NameObject("/Contents")] = ArrayObject(
-            [opening, *streams, writer._add_object(line)])
+        left, bottom, right = float(box[0]), float(box[1]), float(box[2])
+        x = left + (right - left - text_width(label, widths)) / 2
+        y = bottom + BASELINE
+        page.contents_add(opening, prepend=True)
+        page.contents_add(pdf.make_stream(b"\nQ\nq %s rg BT %s %g Tf %.3f %.3f Td %s Tj ET Q\n" % (
+            GREY.encode(), FONT.encode(), SIZE, x, y, _literal(label))))

@@ -91,6 +91,7 @@ def test_the_joined_document_reads_as_one(mitchell_session, director, small_part
     reader = PdfReader(io.BytesIO(content))
     texts = _pages(content, tmp_path)
     assert len(reader.pages) == len(texts) == total
+    assert reader.metadata.title == tournament.name  # the reader's window shows the event
     # "Page n of N" on every page, in order
     for n, text in enumerate(texts, start=1):
         assert f"Page {n} of {total}" in text
