@@ -259,10 +259,9 @@ class PartPool:
         The heap is frozen meanwhile: each part's collection (``_give_back``) then walks
         only what the part made, not Django's objects (~60 ms a part), and the children fork
         from a frozen heap."""
-        many = len(self.pending) > 1  # one part (the title page): no full collection first
-        with frozen_heap(collect=many):
+        with frozen_heap():
             try:
-                self._lay_out(fork=many and self.workers > 1)
+                self._lay_out(fork=len(self.pending) > 1 and self.workers > 1)
             finally:
                 self.close()  # the children stopped before the heap is unfrozen
         for i, name in enumerate(self.names):

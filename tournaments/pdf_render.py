@@ -85,15 +85,15 @@ def render_part(html: str, css: str = "") -> dict:
     return answer
 
 
-def _give_back() -> None:
+def _give_back(generation: int = 2) -> None:
     """Hand the laid-out part's memory back to the system before the next part.
 
     A part's boxes hold one another in cycles, which wait for the collector, and once freed
     glibc keeps their pages for the process (60 tables: a render process held 8-10 MiB
     more after each part than it used between parts), and with two processes laying out
     side by side that counted twice. Where the C library has no ``malloc_trim`` (not glibc)
-    only the collection is done."""
-    gc.collect()
+    only the collection is done. ``generation``: the oldest generation collected."""
+    gc.collect(generation)
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
@@ -108,17 +108,18 @@ def _malloc_trim():
 
 
 @contextmanager
-def frozen_heap(collect: bool = True):
+def frozen_heap():
     """The collector leaves this process's objects alone while the children run, and gets
     them back after (a web process frozen at its start (``clubsite.warmup``) stays so).
-    What is already garbage is collected and handed back first (``collect``), not frozen
-    and shared with the children; for a single part (the title page) that full collection
-    (~75 ms at 60 tables) is not made: the garbage frozen is collected after."""
+    The young generations, where the garbage of writing the parts is, are collected and
+    the memory handed back first, not frozen and shared with the children. Not the oldest:
+    that full collection walked every object Django and WeasyPrint hold (~75-90 ms at 60
+    tables, in this process, before the children fork) and found nothing; what garbage it
+    holds is not touched while frozen (so not copied by a child) and is collected after."""
     if gc.get_freeze_count():
         yield
         return
-    if collect:
-        _give_back()
+    _give_back(generation=1)
     gc.freeze()
     try:
         yield

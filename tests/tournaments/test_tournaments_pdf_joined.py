@@ -214,12 +214,32 @@ def test_a_frequency_table_without_room_is_a_table_of_its_own():
 
 def test_the_parent_heap_is_frozen_only_while_the_children_run():
     """Children share the parent's pages only while nothing writes to them: the collector is
-    kept off the parent's objects while the pool runs, and gets them back after."""
+    kept off the parent's objects while the pool runs, and gets them back after; the young
+    garbage is collected first, without a full collection."""
     import gc
+    import weakref
+
+    class Node:
+        pass
+
+    node = Node()
+    node.me = node  # a cycle: only the collector frees it
+    gone, generations = weakref.ref(node), []
+    del node
+
+    def seen(phase, info):
+        if phase == "start":
+            generations.append(info["generation"])
 
     assert gc.get_freeze_count() == 0
-    with pdf_render.frozen_heap():
-        assert gc.get_freeze_count() > 0
+    gc.callbacks.append(seen)
+    try:
+        with pdf_render.frozen_heap():
+            assert gc.get_freeze_count() > 0
+            assert gone() is None  # the young garbage handed back, not frozen
+    finally:
+        gc.callbacks.remove(seen)
+    assert 2 not in generations  # no full collection before the fork (~80 ms at 60 tables)
     assert gc.get_freeze_count() == 0
     gc.freeze()  # a web process frozen at its start (clubsite.warmup) stays frozen
     try:
