@@ -40,18 +40,19 @@ def processes() -> int:
     return max(1, wanted)
 
 
-#: What an element costs WeasyPrint against a character of text, in ``layout_cost``.
-ELEMENT_CHARACTERS = 32
+#: What a tag (an element opens and closes with one each) costs WeasyPrint against a
+#: character of text, in ``layout_cost``.
+TAG_CHARACTERS = 32
 
 
 def layout_cost(html: str) -> int:
     """About how long WeasyPrint takes to lay out ``html``, to hand out the longest parts
-    first: a part's characters, and ``ELEMENT_CHARACTERS`` for each element. The text alone
+    first: a part's characters, and ``TAG_CHARACTERS`` for each tag. The text alone
     put a 60-table ranking (27,000 characters but 720 table cells: 1.1-1.2 CPU-s) after the
     scorecards (54,000 characters in fixed-width lines: 0.55-0.85 CPU-s), so it was laid
     out last, alone, while the other process waited 0.3-1.1 s; fitted on those parts, the
-    travellers and the hand records (0.0135 ms a character, 0.44 ms an element)."""
-    return len(html) + ELEMENT_CHARACTERS * html.count("<")
+    travellers and the hand records (0.0135 ms a character, 0.44 ms a tag)."""
+    return len(html) + TAG_CHARACTERS * html.count("<")
 
 
 class PartFailed(Exception):
