@@ -20,7 +20,8 @@ from django.test import Client
 from clubsite.demo import build_demo
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+# The words each page prints, whatever engine stores what it shows.
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]
 
 ENGLISH = {"NT", "W", "EW", "Pass", "PASS", "Double", "Redouble", "Cross-IMPs", "Open",
            "Closed", "Board-a-match"}

@@ -34,7 +34,8 @@ from tournaments.models import (
 from tournaments.services import corrections, plan, setup
 from tournaments.services.classification import classify_tournament
 
-pytestmark = pytest.mark.django_db
+# The files' round trips: what the formats carry, whatever engine stores the event.
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]
 
 # DB-backed: a few examples only (each builds, plays, exports and imports a session).
 ROUND_TRIP = settings(max_examples=25, deadline=None)
