@@ -207,6 +207,7 @@ def results_context(data: EventSnapshot) -> dict:
     ``public``, from ``services.board_visibility``; provisional results published during
     play) has no traveller or hand record in it, and the scorecards leave out its
     contracts, scores and marks."""
+    imps, vps = not data.tournament.is_matchpoints, data.tournament.converts_matches_to_vps
     sessions = []
     for session in data.sessions:
         pools: dict[str, list] = defaultdict(list)
@@ -221,13 +222,9 @@ def results_context(data: EventSnapshot) -> dict:
             for line in lines:
                 rows = [p for p in section.participants if p.direction == line]
                 rankings.append({"section": section.letter, "line": line, "rows": rows,
-                                 "table": pdf_rankings.section_ranking(
-                                     rows, imps=not data.tournament.is_matchpoints,
-                                     vps=data.tournament.converts_matches_to_vps),
-                                 "chart": _ranking_chart(
-                                     session.number, section.letter, line, rows,
-                                     imps=not data.tournament.is_matchpoints,
-                                     vps=data.tournament.converts_matches_to_vps)})
+                                 "table": pdf_rankings.section_ranking(rows, imps=imps, vps=vps),
+                                 "chart": _ranking_chart(session.number, section.letter, line,
+                                                         rows, imps=imps, vps=vps)})
         boards = []
         for pool_sections in pools.values():
             merged: dict[int, dict] = {}
@@ -252,7 +249,7 @@ def results_context(data: EventSnapshot) -> dict:
                     "par": par_text(b.par),
                     "traveller": _traveller(lines, line_row),
                     "chart": _board_chart(session.number, pool_sections[0].pool, number,
-                                          lines, imps=not data.tournament.is_matchpoints)})
+                                          lines, imps=imps)})
         cards = []
         for section in session.sections:
             for p in sorted(section.participants, key=lambda p: (p.direction, p.number)):
@@ -281,8 +278,7 @@ def results_context(data: EventSnapshot) -> dict:
             "strains": strain_headers(),
             "scoring_label": dict(ScoringMethod.choices).get(data.tournament.scoring_method,
                                                              data.tournament.scoring_method),
-            "imp": not data.tournament.is_matchpoints,
-            "vps": data.tournament.converts_matches_to_vps}
+            "imp": imps, "vps": vps}
 
 
 def _qr_svg(text: str) -> str:

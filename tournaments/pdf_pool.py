@@ -152,8 +152,8 @@ class PartPool:
     process's pages until either writes to one, and writing the parts walks the whole
     event's results (each touch writes a reference count): forked at the first part, a
     child kept its own copy of them (60 tables: 6 MiB more in all, for the ~50 ms the last
-    parts' HTML takes). Then this process lays out parts, the longest first (``layout_cost``), while each
-    child takes the next part as soon as it hands one back (a thread per child does the
+    parts' HTML takes). Then this process lays out parts, the longest first
+    (``layout_cost``), while each child takes the next part as soon as it hands one back (a thread per child does the
     handing). This process renders too, rather than waiting on two children: a child's
     memory is the pages it copies from this one (the objects the layout touches) and its
     own WeasyPrint caches, 20-40 MiB each, and this process holds both already.
@@ -172,7 +172,6 @@ class PartPool:
         self.workers, self.css = workers, None
         self.names: list[str] = []
         self.htmls: list[str] = []
-        self.costs: list[int] = []  # layout_cost of each part
         self.done: dict[int, dict] = {}
         self.pending: deque[int] = deque()  # submitted, not yet taken by a process
         self.here: deque[int] = deque()  # given back by a child: for this process only
@@ -192,7 +191,6 @@ class PartPool:
                 stylesheet(css)  # before the fork: every child inherits it parsed
         i = len(self.htmls)
         self.htmls.append(html)
-        self.costs.append(layout_cost(html))
         self.names.append(pdf_part_cache.key(html, self.css))
         kept = pdf_part_cache.read(self.names[i])
         if kept is not None:
@@ -274,7 +272,7 @@ class PartPool:
         """Every part laid out: here, and by children forked now if ``fork``."""
         with self.changed:
             self.all_in = True
-            self.pending = deque(sorted(self.pending, key=lambda i: -self.costs[i]))
+            self.pending = deque(sorted(self.pending, key=lambda i: -layout_cost(self.htmls[i])))
         if fork:
             self._start()
         while True:
@@ -324,13 +322,12 @@ class PartPool:
 
 
 def render_all(htmls: list[str], workers: int, css: str = "") -> list[dict]:
-    """``render_part`` of each HTML, in order (``PartPool``); the longest are handed out
-    first, so the last to finish is a short one."""
+    """``render_part`` of each HTML, in order (``PartPool``, which hands out the longest
+    first, so the last to finish is a short one)."""
     with PartPool(workers if len(htmls) > 1 else 1) as pool:
-        order = sorted(range(len(htmls)), key=lambda i: -layout_cost(htmls[i]))
-        number = {i: pool.submit(htmls[i], css) for i in order}
-        results = pool.results()
-    return [results[number[i]] for i in range(len(htmls))]
+        for html in htmls:
+            pool.submit(html, css)
+        return pool.results()
 
 
 def render_one(html: str, css: str = "") -> dict:
