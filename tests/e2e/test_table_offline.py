@@ -194,3 +194,50 @@ def test_a_result_sent_by_another_sender_shows_as_saved_on_the_board(live_server
     phone.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=15000)
     assert phone.locator("#entry-status[data-state=waiting]").count() == 0
     screenshot(phone, "table-saved-by-another-sender")
+
+
+# The saved board's first answer is the service worker's cached copy of the board (the empty
+# form kept for the Wi-Fi drop), as when the worker's own request fails as the network comes
+# back: it must not put the form back over the stored result.
+FIRST_BOARD_ANSWER_IS_THE_CACHED_FORM = """(boardUrl) => { const send = window.fetch;
+  let served = false;
+  window.fetch = (url, options) => {
+    const path = new URL(url, location.href).pathname;
+    if (!served && path === boardUrl && !(options && options.method === "POST")) {
+      served = true;
+      return caches.open(OfflineQueue.CACHE).then(c => c.match(path, {ignoreVary: true}))
+        .then(hit => hit || Promise.reject(new Error("the board was not kept")));
+    }
+    return send(url, options);
+  }; }"""
+
+# Offline, the worker answers a board from its cache, but not a request marked fresh.
+ASK_THE_WORKER = """(boardUrl) => Promise.all([
+  fetch(boardUrl).then(r => r.text()).then(t => t.includes('id="board-screen"'), () => "error"),
+  fetch(boardUrl, {headers: {[OfflineQueue.FRESH_HEADER]: "1"}}).then(() => "answered",
+                                                                      () => "error")])"""
+
+
+def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_page):
+    """Back online the result is sent; the board shown after it is the server's saved board
+    even when the first answer for it is the empty form the worker kept."""
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    phone.context.set_offline(True)
+    phone.click("a[data-board-key='1-1']")
+    phone.wait_for_selector("#result-form")
+    board_url = phone.locator("#board-screen").get_attribute("data-url")
+    assert phone.evaluate(ASK_THE_WORKER, board_url) == [True, "error"]
+
+    tap_offline(phone, choice(TABLE, 1, 1))
+    phone.click("#save-button")
+    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    phone.evaluate(FIRST_BOARD_ANSWER_IS_THE_CACHED_FORM, board_url)
+    phone.context.set_offline(False)
+
+    phone.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=20000)
+    assert phone.locator("#result-form").count() == 0
+    assert Result.objects.filter(section=section, round=1, board__number=1).count() == 1

@@ -289,8 +289,12 @@
       ? AbortSignal.timeout(POST_WAIT_MS) : undefined;
   }
 
+  /* A page's request carrying this header wants the server's answer or an error, never the
+   * service worker's cached copy (table.js, after a result is stored). */
+  var FRESH_HEADER = "X-Table-Fresh";
+
   return {
-    timeout: timeout, open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
+    FRESH_HEADER: FRESH_HEADER, timeout: timeout, open: open, exclusive: exclusive, CACHE: "clubsite-table-pages-v1", interpret: interpret, content: content,
     SAVED: SAVED, WAITING: WAITING, CONFLICT: CONFLICT, INVALID: INVALID, REFUSED: REFUSED
   };
 });

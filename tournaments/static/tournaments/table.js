@@ -284,21 +284,33 @@
     });
   }
 
-  function swapInSaved(url) {
-    // The saved board (opponents' tap, traveller) replaces the form; if that fails the
-    // "saved" status stays and the links on the page still work.
-    return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-      if (!response.ok) throw new Error(response.status);
-      return response.text();
-    }).then(function (html) {
-      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-screen");
-      var current = screen();
-      if (fresh && current) {
+  var SWAP_TRIES = 5;
+
+  function swapInSaved(url, tries) {
+    // The saved board (opponents' tap, traveller) replaces the form. The request skips the
+    // service worker's cache (FRESH_HEADER): its copy of this board is the empty form kept
+    // for the Wi-Fi drop, and it would put the form back over a stored result. Only a screen
+    // that says "saved" goes in; if none comes, the "saved" status stays, the links on the
+    // page still work, and it is asked for again a few times.
+    tries = tries === undefined ? SWAP_TRIES : tries;
+    var headers = {};
+    headers[Q.FRESH_HEADER] = "1";
+    return fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-screen");
+        if (!fresh || fresh.dataset.state !== "saved") throw new Error("not saved yet");
+        var current = screen();
+        if (!current) return;
+        if (current.dataset.url && current.dataset.url !== fresh.dataset.url) return; // moved on
         current.replaceWith(fresh);
         if (window.htmx) window.htmx.process(fresh);
         setup();
-      }
-    }).catch(function () { /* keep the status shown */ });
+      }).catch(function () {
+        if (tries > 1) setTimeout(function () { swapInSaved(url, tries - 1); }, RETRY_MS / 2);
+      });
   }
 
   function answered(item) {
