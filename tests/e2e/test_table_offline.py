@@ -6,6 +6,7 @@ the server holds exactly what was tapped, each once; the same queue replayed twi
 nothing. A result differing from one the director stored shows as a conflict."""
 
 import json
+import time
 
 import pytest
 from e2e_helpers import screenshot
@@ -205,6 +206,8 @@ FIRST_BOARD_ANSWER_IS_THE_CACHED_FORM = """(boardUrl) => { const send = window.f
     const path = new URL(url, location.href).pathname;
     if (!served && path === boardUrl && !(options && options.method === "POST")) {
       served = true;
+      window.askedFresh = Boolean(options && options.headers &&
+                                  options.headers[OfflineQueue.FRESH_HEADER]);
       return caches.open(OfflineQueue.CACHE).then(c => c.match(path, {ignoreVary: true}))
         .then(hit => hit || Promise.reject(new Error("the board was not kept")));
     }
@@ -216,6 +219,11 @@ ASK_THE_WORKER = """(boardUrl) => Promise.all([
   fetch(boardUrl).then(r => r.text()).then(t => t.includes('id="board-screen"'), () => "error"),
   fetch(boardUrl, {headers: {[OfflineQueue.FRESH_HEADER]: "1"}}).then(() => "answered",
                                                                       () => "error")])"""
+
+# What the worker keeps of the board now: the saved board, for the next drop.
+KEPT_COPY_IS_SAVED = """(boardUrl) => caches.open(OfflineQueue.CACHE)
+  .then(c => c.match(boardUrl, {ignoreVary: true})).then(r => r ? r.text() : "")
+  .then(t => t.includes('data-state="saved"'))"""
 
 
 def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_page):
@@ -240,4 +248,10 @@ def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_pa
 
     phone.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=20000)
     assert phone.locator("#result-form").count() == 0
+    assert phone.evaluate("window.askedFresh") is True
     assert Result.objects.filter(section=section, round=1, board__number=1).count() == 1
+    # The worker's copy was replaced by the saved board: the next drop shows it as stored.
+    deadline = time.monotonic() + 10
+    while not phone.evaluate(KEPT_COPY_IS_SAVED, board_url) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert phone.evaluate(KEPT_COPY_IS_SAVED, board_url)

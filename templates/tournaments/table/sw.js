@@ -8,8 +8,9 @@
  *   when there is no network (every good answer refreshes the copy). table.js fills the
  *   cache with the round's pages when the round page loads online, so "next board", "next
  *   round" and a reload work through a Wi-Fi drop, in the language they were rendered in.
- *   A request marked fresh (OfflineQueue.FRESH_HEADER) is left to the network: after a
- *   result is stored the page must see the saved board, not the empty form kept here.
+ *   A request marked fresh (OfflineQueue.FRESH_HEADER) is answered by the network only:
+ *   after a result is stored the page must see the saved board, not the empty form kept
+ *   here; that answer replaces the kept copy, for the next drop.
  * - Background Sync ("table-queue"): the queued actions (offline_queue.js, in IndexedDB)
  *   are sent in order even when no table page is open; pages flush too (online event,
  *   visibility, a timer), and the server stores each idempotency key once.
@@ -70,7 +71,10 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.indexOf(TABLE) !== 0 && url.pathname.indexOf(STATIC) !== 0) return;
   if (url.pathname === TABLE + "sw.js") return;
-  if (request.headers.has(OfflineQueue.FRESH_HEADER)) return; // the server's answer only
+  if (request.headers.has(OfflineQueue.FRESH_HEADER)) {
+    event.respondWith(fromNetwork(request)); // the server's answer only, kept for a drop
+    return;
+  }
   event.respondWith(networkFirst(request));
 });
 

@@ -285,32 +285,39 @@
   }
 
   var SWAP_TRIES = 5;
+  var swapTurn = 0; // the latest swap asked for: an older one's late answer goes nowhere
 
-  function swapInSaved(url, tries) {
+  function swapInSaved(url, tries, turn) {
     // The saved board (opponents' tap, traveller) replaces the form. The request skips the
     // service worker's cache (FRESH_HEADER): its copy of this board is the empty form kept
-    // for the Wi-Fi drop, and it would put the form back over a stored result. Only a screen
-    // that says "saved" goes in; if none comes, the "saved" status stays, the links on the
-    // page still work, and it is asked for again a few times.
+    // for the Wi-Fi drop, and it would put the form back over a stored result. A screen
+    // that does not say "saved" yet is asked for again a few times, then taken as the
+    // server has it; meanwhile the "saved" status stays and the page's links still work.
     tries = tries === undefined ? SWAP_TRIES : tries;
+    turn = turn === undefined ? ++swapTurn : turn;
     var headers = {};
     headers[Q.FRESH_HEADER] = "1";
-    return fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.text();
-      }).then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-screen");
-        if (!fresh || fresh.dataset.state !== "saved") throw new Error("not saved yet");
-        var current = screen();
-        if (!current) return;
-        if (current.dataset.url && current.dataset.url !== fresh.dataset.url) return; // moved on
-        current.replaceWith(fresh);
-        if (window.htmx) window.htmx.process(fresh);
-        setup();
-      }).catch(function () {
-        if (tries > 1) setTimeout(function () { swapInSaved(url, tries - 1); }, RETRY_MS / 2);
-      });
+    return fetch(url, { credentials: "same-origin", cache: "no-store", headers: headers,
+      signal: Q.timeout() }).then(function (response) {
+      if (!response.ok) throw new Error(response.status);
+      return response.text();
+    }).then(function (html) {
+      if (turn !== swapTurn) return;
+      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("board-screen");
+      if (!fresh) throw new Error("no board");
+      if (fresh.dataset.state !== "saved" && tries > 1) throw new Error("not saved yet");
+      var current = screen();
+      if (!current) return;
+      if (current.dataset.url && current.dataset.url !== fresh.dataset.url) return; // moved on
+      swapTurn++; // swapped: nothing older or in flight replaces it (an open correction)
+      current.replaceWith(fresh);
+      if (window.htmx) window.htmx.process(fresh);
+      setup();
+    }).catch(function () {
+      if (tries > 1 && turn === swapTurn) {
+        setTimeout(function () { swapInSaved(url, tries - 1, turn); }, RETRY_MS / 2);
+      }
+    });
   }
 
   function answered(item) {
