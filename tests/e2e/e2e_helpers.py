@@ -10,6 +10,19 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("CLUBSITE_SCREENSHOTS", "1") != "0"
 
 
+LANGUAGES = ("es", "pt", "en")
+
+
+def journey_languages(own: str) -> list[str]:
+    """The languages a journey runs in: all three, or only its ``own`` where
+    CLUBSITE_JOURNEY_LANGUAGES=own (`.ci/run`: each of these journeys in one language, the
+    three shared out among them, to keep CI under 20 minutes on 2 cores; every page's words
+    in all three are read by tests/tournaments/test_language_tokens.py, without a browser).
+    `make test` on its own runs each journey in all three."""
+    assert own in LANGUAGES
+    return [own] if os.environ.get("CLUBSITE_JOURNEY_LANGUAGES") == "own" else list(LANGUAGES)
+
+
 def screenshot(page, name: str) -> Path:
     """A full-page PNG of ``page`` in var/screenshots/ (unless CLUBSITE_SCREENSHOTS=0)."""
     path = SCREENSHOTS / f"{name}.png"

@@ -5,7 +5,7 @@ corrects it, and the grid shows it corrected. Screenshots: var/screenshots/board
 
 import pytest
 from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, login, no_sideways_scroll, screenshot
+from e2e_helpers import choose_language, journey_languages, login, no_sideways_scroll, screenshot
 from test_table_entry import seven_table_mitchell
 
 from clubsite.permissions import Role, ensure_roles
@@ -37,7 +37,7 @@ def cell_state(page, board):
     return page.get_attribute(f"#board-state-grid a[data-board='{board}']", "data-state")
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("language", journey_languages("pt"))
 def test_director_follows_the_boards_of_a_round(live_server, new_page, language):
     section = seven_table_mitchell()
     ensure_roles()

@@ -7,6 +7,7 @@ from e2e_helpers import (
     SCREENSHOTS,
     TAKE_SCREENSHOTS,
     choose_language,
+    journey_languages,
     login,
     no_sideways_scroll,
     screenshot,
@@ -45,7 +46,8 @@ def chart_fits(page, selector: str, name: str) -> None:
         figure.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.long
+@pytest.mark.parametrize("language", journey_languages("es"))
 def test_player_reads_the_charts(live_server, new_page, language):
     build_results()
     base, words = live_server.url, WORDS[language]

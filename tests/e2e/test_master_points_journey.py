@@ -8,7 +8,14 @@ from decimal import Decimal
 
 import pytest
 from django.db.models import Sum
-from e2e_helpers import choose_language, fits_its_box, login, no_sideways_scroll, screenshot
+from e2e_helpers import (
+    choose_language,
+    fits_its_box,
+    journey_languages,
+    login,
+    no_sideways_scroll,
+    screenshot,
+)
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -171,7 +178,7 @@ def player_reads_points_on_a_phone(page, base, language, name):
     fits_its_box(page, "#season-points")
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("language", journey_languages("en"))
 def test_master_points_journey(live_server, new_page, language):
     build_club()
     tournament = played_howell()

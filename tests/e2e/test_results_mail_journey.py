@@ -8,7 +8,7 @@ Screenshots: var/screenshots/results-mail-*.png."""
 
 import pytest
 from django.core import mail
-from e2e_helpers import choose_language, login, no_sideways_scroll, screenshot
+from e2e_helpers import choose_language, journey_languages, login, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
@@ -34,7 +34,7 @@ def published():
     return Tournament.objects.get(status="final")
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("language", journey_languages("en"))
 def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, published,
                                                          language):
     base = live_server.url

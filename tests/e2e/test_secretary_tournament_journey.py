@@ -3,7 +3,7 @@ the calendar from the home page, in es, pt and en; a director sets it up.
 Screenshots: var/screenshots/secretary-tournament-*.png."""
 
 import pytest
-from e2e_helpers import choose_language, login, screenshot
+from e2e_helpers import choose_language, journey_languages, login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from tournaments.models import Tournament
@@ -11,7 +11,7 @@ from tournaments.models import Tournament
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("language", journey_languages("pt"))
 def test_secretary_creates_a_tournament_when_the_club_allows(live_server, new_page, language):
     build_club()
     base = live_server.url

@@ -3,7 +3,7 @@ and en; the trail keeps both with their reasons. Screenshots: var/screenshots/un
 
 import pytest
 from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, login, screenshot
+from e2e_helpers import choose_language, journey_languages, login, screenshot
 from test_table_entry import seven_table_mitchell
 
 from clubsite.permissions import Role, ensure_roles
@@ -12,7 +12,7 @@ from tournaments.models import AuditAction, AuditEntry, EntryStatus
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
+@pytest.mark.parametrize("language", journey_languages("es"))
 def test_director_undoes_a_withdrawal(live_server, new_page, language):
     section = seven_table_mitchell()
     tournament = section.session.tournament
