@@ -105,6 +105,9 @@ def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_serv
 
     phone.context.set_offline(False)
     phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
+    # The round page, drawn offline, now says its boards are saved, not waiting.
+    phone.wait_for_selector(".local-state[data-state=saved]")
+    assert phone.locator(".local-state[data-state=waiting]").count() == 0
     screenshot(phone, "table-back-online-all-sent")
 
     def stored():

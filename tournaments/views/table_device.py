@@ -85,6 +85,7 @@ def js_text() -> dict:
                      "connection is back."),
         "sending": _("Sending…"),
         "waiting_short": _("Waiting to send"),
+        "saved_short": _("Saved"),
         "saved": _("Saved."),
         "conflict": _("A different result was already stored for this board: yours was sent "
                       "to the director, who will decide."),

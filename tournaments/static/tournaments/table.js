@@ -208,6 +208,13 @@
     })[0];
   }
 
+  function inQueue(round, board) {
+    // A result for this board still in the queue, whatever its state (refused ones too).
+    return entries.some(function (e) {
+      return e.kind === "result" && e.round === String(round) && e.board === String(board);
+    });
+  }
+
   function renderRound() {
     var links = document.querySelectorAll("[data-board-key]");
     var allIn = links.length > 0;
@@ -219,6 +226,14 @@
         badgeNode.classList.add("waiting");
         badgeNode.dataset.state = here.state;
         badgeNode.textContent = here.state === Q.CONFLICT ? text.conflict_short : text.waiting_short;
+      } else if (badgeNode && badgeNode.classList.contains("waiting") &&
+                 !inQueue(parts[0], parts[1])) {
+        // Sent since it was marked here (the page was drawn before it was stored): saved.
+        badgeNode.classList.remove("waiting", "badge-none");
+        badgeNode.classList.add("badge-valid");
+        badgeNode.dataset.state = "saved";
+        badgeNode.textContent = text.saved_short;
+        link.classList.add("done");
       }
       if (!here && !link.classList.contains("done")) allIn = false;
     });
