@@ -268,50 +268,11 @@ def uses_database(item) -> bool:
         DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
-@pytest.hookimpl(trylast=True)  # after -m, -k and the other deselections: the final list
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--database-tests-only"):
-        keep = [item for item in items if uses_database(item)]
-        dropped = [item for item in items if not uses_database(item)]
-        if dropped:
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = keep
-    items[:] = long_ones_first(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-
-
-# --- the order of a parallel run --------------------------------------------------------------
-# xdist's worksteal hands each worker one contiguous share of the collected order and lets an
-# idle worker steal the back half of another's queue. In the order of the files, the browser
-# journeys sat together in one share and the longest (the seven tablets, several minutes) could
-# start when the others had little left: the run ended waiting for it alone. So each share
-# starts with its turn of the long tests and the journeys, dealt round in turn, and ends with
-# the quick ones, kept in file order (module fixtures built once) for the others to steal.
-
-
-def _front_rank(item) -> int | None:
-    if item.get_closest_marker("long"):
-        return 0
-    if item.get_closest_marker("e2e") or item.get_closest_marker("worker"):
-        return 1
-    return None
-
-
-def long_ones_first(items: list, workers: int) -> list:
-    if workers <= 1:
-        return items  # one process: pytest-django's order (plain database tests first)
-    front = sorted((item for item in items if _front_rank(item) is not None), key=_front_rank)
-    rest = [item for item in items if _front_rank(item) is None]
-    sizes, left = [], len(items)
-    for k in range(workers):  # as worksteal splits its pending list at the start
-        sizes.append(left // (workers - k))
-        left -= sizes[-1]
-    shares = [[] for _ in range(workers)]
-    for i, item in enumerate(front):  # dealt round, each share up to its size
-        open_shares = [k for k in range(workers) if len(shares[k]) < sizes[k]]
-        shares[open_shares[i % len(open_shares)]].append(item)
-    start = 0
-    for k, share in enumerate(shares):
-        take = sizes[k] - len(share)
-        share.extend(rest[start:start + take])
-        start += take
-    return [item for share in shares for item in share]
+    if not config.getoption("--database-tests-only"):
+        return
+    keep = [item for item in items if uses_database(item)]
+    dropped = [item for item in items if not uses_database(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep

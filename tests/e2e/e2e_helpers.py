@@ -15,10 +15,13 @@ LANGUAGES = ("es", "pt", "en")
 
 def journey_languages(own: str) -> list[str]:
     """The languages a journey runs in: all three, or only its ``own`` where
-    CLUBSITE_JOURNEY_LANGUAGES=own (`.ci/run`: each of these journeys in one language, the
-    three shared out among them, to keep CI under 20 minutes on 2 cores; every page's words
-    in all three are read by tests/tournaments/test_language_tokens.py, without a browser).
-    `make test` on its own runs each journey in all three."""
+    CLUBSITE_JOURNEY_LANGUAGES=own (`.ci/run`, for time: four journeys a language). What a
+    journey checks only in the browser (a board fetched again through the table's service
+    worker, a decimal typed with a comma, a message built by a view) goes in a language
+    other than English, the source strings', so a string left untranslated shows.
+    tests/tournaments/test_language_tokens.py still checks the public, member and table
+    pages in all three, without a browser; `make test` on its own runs each of these
+    journeys in all three."""
     assert own in LANGUAGES
     return [own] if os.environ.get("CLUBSITE_JOURNEY_LANGUAGES") == "own" else list(LANGUAGES)
 

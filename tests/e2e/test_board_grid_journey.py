@@ -37,7 +37,7 @@ def cell_state(page, board):
     return page.get_attribute(f"#board-state-grid a[data-board='{board}']", "data-state")
 
 
-@pytest.mark.parametrize("language", journey_languages("pt"))
+@pytest.mark.parametrize("language", journey_languages("es"))
 def test_director_follows_the_boards_of_a_round(live_server, new_page, language):
     section = seven_table_mitchell()
     ensure_roles()

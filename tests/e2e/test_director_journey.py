@@ -150,7 +150,6 @@ def _core_ranking(section, direction: str) -> list[tuple[int, Decimal]]:
     return sorted((x.standing.pair, x.place, display_round(x.standing.score)) for x in ranked)
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("viewport", ["desktop", "tablet"])
 def test_director_journey(live_server, new_page, viewport):
     build_club()

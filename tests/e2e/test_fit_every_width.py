@@ -59,7 +59,6 @@ def check(page, base, path, width, language, problems, shot=None, status=200):
         screenshot(page, f"fit-{width}-{language}-{shot}")
 
 
-@pytest.mark.long
 def test_every_page_fits_every_width(live_server, browser):
     from django.conf import settings
 

@@ -65,7 +65,6 @@ def _enter_other_rounds(section) -> None:
             entry_service.confirm_result(submission.result, table_code=codes[slot.table])
 
 
-@pytest.mark.long
 def test_howell_with_a_sitout(live_server, new_page):
     build_club()
     base = live_server.url

@@ -81,7 +81,6 @@ def _round_one_by_buttons(page, section) -> None:
     page.wait_for_selector("#moves")
 
 
-@pytest.mark.long
 def test_sixteen_player_individual(live_server, new_page):
     build_club()
     base = live_server.url

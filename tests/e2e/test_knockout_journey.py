@@ -29,7 +29,6 @@ def _send(device, round_, plays):
     post_stored(device, round_, [[b, *p] for b, p in plays])
 
 
-@pytest.mark.long
 def test_knockout_with_a_tie_break_segment(live_server, new_page):
     build_club()
     base = live_server.url

@@ -25,7 +25,6 @@ def missing_slots(section):
             for b in s.boards if (s.round, s.table, b + section.board_offset) not in done]
 
 
-@pytest.mark.long
 def test_the_live_ranking_follows_the_tables_without_a_reload(live_server, new_page, settings,
                                                               monkeypatch):
     settings.LIVE_RANKING_POLL_SECONDS = 1

@@ -178,7 +178,7 @@ def player_reads_points_on_a_phone(page, base, language, name):
     fits_its_box(page, "#season-points")
 
 
-@pytest.mark.parametrize("language", journey_languages("en"))
+@pytest.mark.parametrize("language", journey_languages("es"))
 def test_master_points_journey(live_server, new_page, language):
     build_club()
     tournament = played_howell()

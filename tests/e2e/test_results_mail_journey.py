@@ -34,7 +34,7 @@ def published():
     return Tournament.objects.get(status="final")
 
 
-@pytest.mark.parametrize("language", journey_languages("en"))
+@pytest.mark.parametrize("language", journey_languages("pt"))
 def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, published,
                                                          language):
     base = live_server.url

@@ -11,7 +11,7 @@ from tournaments.models import Tournament
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("language", journey_languages("pt"))
+@pytest.mark.parametrize("language", journey_languages("en"))
 def test_secretary_creates_a_tournament_when_the_club_allows(live_server, new_page, language):
     build_club()
     base = live_server.url

@@ -27,7 +27,7 @@ def tap_correction(page, name: str, value: str) -> None:
     page.click(f"#correct-form input[name={name}][value='{value}'] + span")
 
 
-@pytest.mark.parametrize("language", journey_languages("es"))
+@pytest.mark.parametrize("language", journey_languages("pt"))
 def test_table_corrects_opponents_reject_director_decides(live_server, new_page, language):
     section = seven_table_mitchell()
     ensure_roles()

@@ -56,7 +56,6 @@ def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
     return {frozenset(int(x) for x in t.split("-")) for t in texts}
 
 
-@pytest.mark.long
 def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     build_club()
     base = live_server.url

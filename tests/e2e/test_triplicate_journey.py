@@ -68,7 +68,6 @@ def _course_totals(session) -> dict[int, int]:
     return teams_
 
 
-@pytest.mark.long
 def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     build_club()
     base = live_server.url

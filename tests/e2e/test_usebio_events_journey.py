@@ -82,7 +82,7 @@ def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(live_serve
     screenshot(page, "usebio-replaced-phone")
 
 
-@pytest.mark.parametrize("language", journey_languages("en"))
+@pytest.mark.parametrize("language", journey_languages("es"))
 def test_a_cross_imp_file_shows_its_conventions_and_the_line_it_does_not_reproduce(
         live_server, new_page, tmp_path, language):
     """Another program's cross-IMP file (marks summed over the comparisons, rounded to 0.1

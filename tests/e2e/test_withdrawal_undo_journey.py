@@ -12,7 +12,7 @@ from tournaments.models import AuditAction, AuditEntry, EntryStatus
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("language", journey_languages("es"))
+@pytest.mark.parametrize("language", journey_languages("en"))
 def test_director_undoes_a_withdrawal(live_server, new_page, language):
     section = seven_table_mitchell()
     tournament = section.session.tournament

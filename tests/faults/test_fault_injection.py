@@ -31,7 +31,6 @@ EXPECTED = ["redis_down", "worker_killed", "postgres_restarted", "replayed_twice
             "directors_at_once", "answer_lost"]
 
 
-@pytest.mark.long
 def test_six_faults_end_exactly_as_a_fault_free_run(tmp_path):
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         pytest.skip("runs in the PostgreSQL pass (.ci/run), on servers of its own")

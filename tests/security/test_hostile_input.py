@@ -576,7 +576,6 @@ def post_views():
     return found
 
 
-@pytest.mark.long
 @pytest.mark.engine_neutral  # PostgreSQL, the stricter engine (lengths, NUL bytes), takes it
 def test_every_post_view_is_driven(world):
     values = corpus()

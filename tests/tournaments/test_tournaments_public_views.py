@@ -342,7 +342,6 @@ def _ranking_keys() -> list[str]:
     return [key for key in cache._cache if "ranking-html" in key]
 
 
-@pytest.mark.long
 @pytest.mark.engine_neutral  # the cache's keys, whatever stores the rankings
 def test_invented_sorts_and_parameters_do_not_grow_the_cache(client, mitchell):
     """Anyone may invent query strings; only the table's own sorts make cache entries."""
