@@ -85,6 +85,26 @@ def test_dealing_is_reproducible_and_keeps_existing_deals(director_client, mitch
                 .values_list("number", "deal")) == again
 
 
+def test_analysis_reports_its_count_while_another_thread_runs_a_task(director_client,
+                                                                    mitchell_session):
+    """Tasks that run in the web process (the embedded set-up) share Celery's process-wide
+    "inside a task" flag with the server's other threads: the analysis still says how many
+    boards it analysed, not a server error."""
+    from celery.result import denied_join_result
+    from django.contrib import messages
+    from django.contrib.messages import get_messages
+
+    section = mitchell_session
+    board = Board.objects.get(session=section.session, number=1)
+    board.deal = boards.normalise_deal(ONE_SUIT_EACH)
+    board.save()
+    with denied_join_result():  # as while another thread's task runs
+        response = director_client.post(reverse("director:analyse", args=[section.session_id]))
+    assert response.status_code == 302
+    done = [m for m in get_messages(response.wsgi_request) if m.level == messages.SUCCESS]
+    assert len(done) == 1 and " 1 " in str(done[0])
+
+
 def test_double_dummy_task_stores_table_and_par(director_client, mitchell_session):
     section = mitchell_session
     board = Board.objects.get(session=section.session, number=1)  # dealer N, nobody vul

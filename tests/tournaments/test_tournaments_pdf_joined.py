@@ -246,7 +246,9 @@ def test_the_parent_heap_is_frozen_only_while_the_children_run():
         frozen = gc.get_freeze_count()
         with pdf_render.frozen_heap():
             pass
-        assert gc.get_freeze_count() >= frozen > 0
+        # Still frozen, not unfrozen (0); the count itself may fall a little meanwhile, as
+        # reference counting frees a frozen object (another thread of this test process).
+        assert gc.get_freeze_count() > frozen * 0.99 > 0
     finally:
         gc.unfreeze()
 
