@@ -391,10 +391,7 @@ def analyse(request, pk):
     """Compute double-dummy tables and par for the session's deals (in the background)."""
     session = get_session(pk)
     result = analyse_session_boards.delay(session.pk, bool(request.POST.get("replace")))
-    if result.ready():  # done here (tasks run in this process): reading it waits for nothing
-        # Celery's "never call get() within a task" guard is one flag for the whole process:
-        # an eager task on another of the server's threads sets it, and two at once can leave
-        # it set, so a plain get() here failed with a server error.
+    if result.ready():  # done: no wait (Celery's in-a-task flag is per process, not thread)
         messages.success(request, _("Hand analysis done for %(count)s boards.")
                          % {"count": result.get(disable_sync_subtasks=False)})
     else:  # pragma: no cover - only with a broker
