@@ -48,6 +48,19 @@ def tap_offline(page, c: dict) -> None:
     tap_contract(page, c)
 
 
+def offline_on_board_one(live_server, new_page):
+    """A signed-in phone whose round is kept by the worker, the Wi-Fi down, on board 1."""
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    phone.context.set_offline(True)
+    phone.click("a[data-board-key='1-1']")
+    phone.wait_for_selector("#result-form")
+    return section, phone
+
+
 def enter_round_offline(page, section, round_: int, reload_after: int | None = None) -> list:
     slot = plan.slot_for(section.movement, round_, TABLE)
     page.wait_for_selector(f"#round[data-round='{round_}']")
@@ -134,14 +147,7 @@ def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_serv
 
 
 def test_a_result_differing_from_the_directors_is_shown_as_a_conflict(live_server, new_page):
-    section = seven_table_mitchell()
-    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
-    phone = new_page("phone")
-    sign_in(phone, live_server.url, table_code)
-    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
-    phone.context.set_offline(True)
-    phone.click("a[data-board-key='1-1']")
-    phone.wait_for_selector("#result-form")
+    section, phone = offline_on_board_one(live_server, new_page)
     c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "+1",
          "lead": None}
     tap_offline(phone, c)
@@ -175,14 +181,7 @@ THIS_PAGE_CANNOT_POST = """() => { const send = window.fetch;
 def test_a_result_sent_by_another_sender_shows_as_saved_on_the_board(live_server, new_page):
     """The queue is shared by the table's tabs and the service worker: whichever sends a
     result first, the board that showed it as waiting turns into the saved board."""
-    section = seven_table_mitchell()
-    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
-    phone = new_page("phone")
-    sign_in(phone, live_server.url, table_code)
-    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
-    phone.context.set_offline(True)
-    phone.click("a[data-board-key='1-1']")
-    phone.wait_for_selector("#result-form")
+    section, phone = offline_on_board_one(live_server, new_page)
     c = choice(TABLE, 1, 1)
     tap_offline(phone, c)
     phone.click("#save-button")
@@ -232,14 +231,7 @@ KEPT_COPY_IS_SAVED = """(boardUrl) => caches.open(OfflineQueue.CACHE)
 def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_page):
     """Back online the result is sent; the board shown after it is the server's saved board
     even when the first answer for it is the empty form the worker kept."""
-    section = seven_table_mitchell()
-    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
-    phone = new_page("phone")
-    sign_in(phone, live_server.url, table_code)
-    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
-    phone.context.set_offline(True)
-    phone.click("a[data-board-key='1-1']")
-    phone.wait_for_selector("#result-form")
+    section, phone = offline_on_board_one(live_server, new_page)
     board_url = phone.locator("#board-screen").get_attribute("data-url")
     assert phone.evaluate(ASK_THE_WORKER, board_url) == [True, "error"]
 
