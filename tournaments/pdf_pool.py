@@ -153,8 +153,8 @@ class PartPool:
     event's results (each touch writes a reference count): forked at the first part, a
     child kept its own copy of them (60 tables: 6 MiB more in all, for the ~50 ms the last
     parts' HTML takes). Then this process lays out parts, the longest first
-    (``layout_cost``), while each child takes the next part as soon as it hands one back (a thread per child does the
-    handing). This process renders too, rather than waiting on two children: a child's
+    (``layout_cost``), while each child takes the next part as soon as it hands one back
+    (a thread per child does the handing). This process renders too, rather than waiting on two children: a child's
     memory is the pages it copies from this one (the objects the layout touches) and its
     own WeasyPrint caches, 20-40 MiB each, and this process holds both already.
 
