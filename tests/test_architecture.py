@@ -27,6 +27,7 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.setup",  # imports create the tournament and its sessions
     "tournaments.services.registration",  # … and register its entries
     "tournaments.services.entry",  # imports write results the way a table does
+    "tournaments.services.result_checks",  # … checked and scored as a table's are
     "tournaments.services.board_states",  # … and settle each one's board state as writers do
     "tournaments.services.classification",  # imports classify what they wrote
     "tournaments.services.team_events",  # imports start a teams event

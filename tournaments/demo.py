@@ -36,6 +36,7 @@ from .models import (
     TournamentStatus,
 )
 from .scoring import contract_score, is_vulnerable
+from .scoring.deals import SUITS, hands, opening_leader
 from .services import (
     corrections,
     entry,
@@ -117,6 +118,22 @@ def table_play(rng: random.Random, planned: tuple[str, str, int],
     return {"contract": contract, "declarer": declarer, "tricks": tricks}
 
 
+def lead_held(lead: str, deal: str, played: dict) -> str:
+    """The demo's lead, made one the opening leader holds (the top card of that suit, or of
+    the leader's first suit); none on a passed-out board."""
+    if not lead or played["contract"] == "PASS":
+        return ""
+    try:
+        hand = hands(deal).get(opening_leader(played["declarer"]))
+    except ValueError:
+        hand = None
+    if not hand or lead[1] in hand[SUITS.index(lead[0])]:
+        return lead
+    suit = SUITS.index(lead[0]) if hand[SUITS.index(lead[0])] else \
+        next(i for i, cards in enumerate(hand) if cards)
+    return SUITS[suit] + hand[suit][0]
+
+
 def deal_from_data(section: Section) -> int:
     """Give the section's boards the shipped deals with their analysis (see demo_deals)."""
     deals = {d["number"]: d for d in demo_deals.load()}
@@ -149,12 +166,13 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
             number = b + section.board_offset
             board = boards[number]
             planned = plans.setdefault(number, board_plan(rng, board))
+            lead = rng.choice(["SA", "HK", "D2", "C7", ""])
+            played = table_play(rng, planned, board.double_dummy)
             try:
                 outcome = entry.submit_result(
                     table_code=codes[slot.table], round=slot.round, board=number,
                     idempotency_key=f"demo-{section.pk}-{slot.round}-{slot.table}-{number}",
-                    lead=rng.choice(["SA", "HK", "D2", "C7", ""]),
-                    **table_play(rng, planned, board.double_dummy))
+                    lead=lead_held(lead, board.deal, played), **played)
             except KeyReused:
                 continue  # played by an earlier call: its key holds that result
             except entry.InvalidResult:

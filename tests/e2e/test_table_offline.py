@@ -10,7 +10,14 @@ import time
 
 import pytest
 from e2e_helpers import screenshot
-from table_device import choice, expected_score, sign_in, tap_contract
+from table_device import (
+    choice,
+    confirm_and_check,
+    expected_score,
+    fill_board,
+    sign_in,
+    tap_contract,
+)
 from test_table_entry import seven_table_mitchell
 
 from tournaments.models import Result, ResultStatus, TableCode
@@ -250,3 +257,51 @@ def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_pa
     while not phone.evaluate(KEPT_COPY_IS_SAVED, board_url) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert phone.evaluate(KEPT_COPY_IS_SAVED, board_url)
+
+
+def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
+        live_server, new_page):
+    """The round page loads online (its boards' pages kept, each with a "next" drawn then);
+    board 1 is saved online, the Wi-Fi drops, board 2 is tapped in: the device shows its
+    score at once, East-West see it before they confirm, and "Next" no longer offers board 1
+    (played): the round page is the way on."""
+    section = seven_table_mitchell()
+    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
+    phone = new_page("phone")
+    sign_in(phone, live_server.url, table_code)
+    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    first, second = plan.slot_for(section.movement, 1, TABLE).boards
+    phone.click(f"a[data-board-key='1-{first}']")
+    c = choice(TABLE, 1, first)
+    fill_board(phone, c, expected_score(section.session.boards.get(number=first), c))
+    phone.click("#save-button")
+    confirm_and_check(phone)
+    assert phone.get_attribute("#next-board", "href").endswith(f"/1/{second}/")
+    phone.context.set_offline(True)
+    phone.click("#next-board")
+    phone.wait_for_selector(f"#board-screen[data-board='{second}'] #result-form")
+    c = choice(TABLE, 1, second)
+    if c["level"] == "PASS":
+        c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
+             "lead": None}
+    points = expected_score(section.session.boards.get(number=second), c)
+    tap_offline(phone, c)
+    # worked out on the phone: the server cannot be asked
+    phone.wait_for_selector(f"#preview .preview-score[data-points='{abs(points)}']")
+    side = "NS" if points > 0 else "EW"
+    assert phone.inner_text("#preview .score-side") == side
+    phone.click("#save-button")
+    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    phone.wait_for_selector("#offline-score .preview-score")
+    assert phone.get_attribute("#offline-score .preview-score", "data-points") == str(abs(points))
+    screenshot(phone, "table-offline-score-before-confirm")
+    phone.wait_for_selector("#offline-nav")
+    assert not phone.locator("#next-board").is_visible()  # board 1 was played: no way back
+    assert phone.locator("#round-link").is_visible()
+    phone.click("#offline-confirm-button")
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
+    assert sorted(Result.objects.filter(section=section, table=TABLE)
+                  .values_list("board__number", "ns_score")) == sorted(
+        [(first, expected_score(section.session.boards.get(number=first),
+                                choice(TABLE, 1, first))), (second, points)])

@@ -267,3 +267,36 @@ test("a correction the server refuses (already confirmed) is marked, not resent"
   assert.equal(again.length, 0);
   assert.equal(s.rows.get("r1").made, "=");
 });
+
+test("a result the server holds back (its round not open yet) waits, and the rest are sent", async () => {
+  const queue = await fresh();
+  const stored = new Set();
+  const post = async (url, text) => {
+    const fields = new URLSearchParams(text);
+    const board = fields.get("board");
+    // round 2 (board 3) opens once board 1 and board 2 of round 1 are stored
+    if (board === "3" && !(stored.has("1") && stored.has("2"))) {
+      return { status: 409, data: { outcome: "round_not_open", error: "Round 2 is not open." } };
+    }
+    stored.add(board);
+    return { status: 201, data: { outcome: "created", result: stored.size } };
+  };
+  await queue.addResult(result(1, "=", "b1"));
+  await queue.addResult({ ...result(3, "=", "b3"), round: 2 });
+  await queue.addConfirm({ table: 7, round: 2, board: 3, key: "c3", after: "b3",
+    url: "/table/confirm/{pk}/" });
+  await queue.addResult(result(2, "=", "b2")); // typed after board 3: sent in the same flush
+  const first = await queue.flush("7", post);
+  assert.deepEqual(first.map((a) => [a.entry.key, a.outcome.state, !!a.outcome.held]),
+    [["b1", OfflineQueue.SAVED, false], ["b3", OfflineQueue.WAITING, true],
+      ["b2", OfflineQueue.SAVED, false]]);
+  const left = await queue.list(7);
+  assert.deepEqual(left.map((e) => [e.key, e.state]), [["b3", "waiting"], ["c3", "waiting"]]);
+  assert.equal(left[0].message, "Round 2 is not open.");
+  const second = await queue.flush("7", async (url, text) =>
+    url.startsWith("/table/confirm/") ? { status: 200, data: { confirmed: true, result: 3 } }
+      : post(url, text));
+  assert.deepEqual(second.map((a) => [a.entry.key, a.outcome.state]),
+    [["b3", OfflineQueue.SAVED], ["c3", OfflineQueue.SAVED]]);
+  assert.equal(await queue.pending(7), 0);
+});

@@ -70,6 +70,20 @@ def members(db):
             for i in range(60)]
 
 
+def play_rounds_before(section, table: int, round_number: int, user) -> None:
+    """The director stores 3NT= by South on every board ``table`` plays before ``round_number``,
+    so that round is open to the table (``services.play_order``)."""
+    from tournaments.services import entry, plan
+
+    for slot in plan.slots(section.movement):
+        if slot.table == table and slot.round < round_number:
+            for board in slot.boards:
+                entry.submit_result(user=user, section=section, table=table, round=slot.round,
+                                    board=board + section.board_offset, contract="3NT",
+                                    declarer="S", tricks=9,
+                                    idempotency_key=f"before-{table}-{slot.round}-{board}")
+
+
 def make_pairs(tournament, members, count):
     return [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(count)]
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from tests.tournaments.conftest import play_rounds_before
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.services import entry, plan, setup, table_round
 from tournaments.views.table_device import SESSION_KEY
@@ -385,6 +386,7 @@ def test_opponents_confirm_then_the_traveller_shows_once_every_table_played(
     from django.test import Client
 
     # table 7 played board 1 in round 2 already (boards move down): +450 for NS there
+    play_rounds_before(mitchell_session, 7, 2, director)
     other = sign_in(Client(), mitchell_session, 7)
     post_json(other, result_data(round_=2, board=1, level="4", strain="S", made="+1"))
     sign_in(client, mitchell_session, 1)
@@ -405,6 +407,7 @@ def test_opponents_confirm_then_the_traveller_shows_once_every_table_played(
     # the five other tables play it: the whole traveller shows
     for slot in plan.slots(mitchell_session.movement):
         if 1 in slot.boards and slot.table not in (1, 7):
+            play_rounds_before(mitchell_session, slot.table, slot.round, director)
             entry.submit_result(user=director, section=mitchell_session, table=slot.table,
                                 round=slot.round, board=1, contract="3NT", declarer="S",
                                 tricks=9, idempotency_key=f"late-{slot.round}")

@@ -25,8 +25,7 @@ from ..models import (
 )
 from ..models.points import results_version
 from ..scoring import board_conditions
-from ..services import board_states
-from ..services import entry as entry_service
+from ..services import board_states, result_checks
 from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError
@@ -96,7 +95,7 @@ def pools_of(sections: list[FileSection], per_section: bool = False) -> dict[int
 
 def _lead(text: str) -> str:
     try:
-        return entry_service.normalise_lead(text)
+        return result_checks.normalise_lead(text)
     except TournamentError:
         return ""
 
@@ -131,7 +130,7 @@ def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -
     passed = contract.upper() in PASS_WORDS
     if contract and (passed or line.tricks is not None):
         try:
-            played = entry_service.scored(board, contract, "" if passed else line.declarer,
+            played = result_checks.scored(board, contract, "" if passed else line.declarer,
                                           None if passed else line.tricks)
         except TournamentError as exc:
             raise UsebioError(_("%(where)s: %(problem)s") % {"where": where,

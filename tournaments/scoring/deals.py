@@ -38,3 +38,20 @@ def deal_text(by_seat: dict[str, list[str]]) -> str:
     if not by_seat:
         return ""
     return "N:" + " ".join(".".join(by_seat[s]) for s in SEATS)
+
+
+def opening_leader(declarer: str) -> str:
+    """The seat on declarer's left, who makes the opening lead (Law 41A)."""
+    return SEATS[(SEATS.index(declarer) + 1) % 4]
+
+
+def holds(deal: str, seat: str, card: str) -> bool | None:
+    """Whether ``seat`` holds ``card`` (``"HT"``: suit then rank) in ``deal``; None when the
+    deal is not known (empty or unreadable), so nothing can be said."""
+    try:
+        by_seat = hands(deal)
+    except ValueError:
+        return None
+    if seat not in by_seat or len(card) != 2 or card[0] not in SUITS:
+        return None
+    return card[1] in by_seat[seat][SUITS.index(card[0])]

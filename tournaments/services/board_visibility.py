@@ -4,9 +4,9 @@ Provisional results are published while boards are still going round: a deal or 
 table's score shown then tells a pair what is in a board it has yet to play. So a board's
 hand record, traveller, frequencies and the scores at other tables are shown to the public,
 to players and to table devices only once **every table the stored movement schedules to
-play that board has a line stored for it** (a result, an adjusted score or a not-played
-line), or once the director has closed the session (``Session.status`` finished, or the
-tournament's results final). The director (and a superuser) sees everything all along.
+play that board has a line stored for it in a round that table has reached** (a result, an
+adjusted score or a not-played line; ``play_order``), or once the director has closed the
+session (``Session.status`` finished, or the tournament's results final). The director (and a superuser) sees everything all along.
 
 The rule lives here alone; the views, the results PDF and the teams pages only ask it.
 ``scheduled_plays`` and ``complete_boards`` are pure (the rule itself); ``visibility`` reads a
@@ -30,7 +30,7 @@ from ..models import (
     SessionStatus,
     TournamentStatus,
 )
-from . import plan
+from . import plan, play_order
 
 BoardKey = tuple[str, int]  # (pool, board number): a board of a session
 PlayKey = tuple[int, int, int]  # (section id, round, table): one table in one round
@@ -109,7 +109,10 @@ def boards_complete(session: Session) -> frozenset[BoardKey]:
                  .values_list("section_id", "number", "direction"))
     played = Result.objects.filter(section__session=session, status=ResultStatus.OK) \
         .values_list("section_id", "round", "table", "board__number")
-    return complete_boards(scheduled_plays(sections, seated), played,
+    # A line counts once its table has reached its round (``play_order``): a result stored
+    # ahead of the table's play (by the director) shows nothing of the board before then.
+    return complete_boards(scheduled_plays(sections, seated),
+                           play_order.open_lines(sections, seated, played),
                            {s.id: s.pool for s in sections})
 
 

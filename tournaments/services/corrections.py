@@ -22,16 +22,10 @@ from ..models import (
 )
 from . import line_write, reclassification, revisions
 from .adjustments import core_entry
-from .entry import (
-    legal_score,
-    normalise_lead,
-    resolve_line,
-    retrying,
-    save_result,
-    scored,
-)
+from .entry import resolve_line, retrying, save_result
 from .errors import InvalidResult
 from .publish import correction_allowed
+from .result_checks import legal_score, scored
 
 
 def _require_reason(reason: str) -> str:
@@ -56,10 +50,9 @@ def correct_result(result: Result, *, user, contract: str, declarer: str = "",
         row = Result.objects.select_for_update(of=("self",), no_key=True).select_related(
             "board", "section__session").get(pk=result.pk)
         before = row.snapshot()
-        data = scored(row.board, contract, declarer, tricks)
+        data = scored(row.board, contract, declarer, tricks, lead)
         if ns_score is not None:
             data["ns_score"] = legal_score(ns_score)
-        data["lead"] = normalise_lead(lead)
         revisions.check(row, revision, proposed=data | {"reason": reason, "law": law}, user=user)
         for field, value in data.items():
             setattr(row, field, value)

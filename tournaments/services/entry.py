@@ -16,7 +16,6 @@ Every change after the first entry is the director's (``corrections``) and leave
 round is ``table_round``.
 """
 
-import re
 import time
 from dataclasses import dataclass
 
@@ -38,13 +37,11 @@ from ..models import (
     Section,
     TableCode,
 )
-from ..scoring import ScoringError, is_legal_score, ns_score, parse_contract
-from . import board_states, individual, line_write, plan, reclassification
+from . import board_states, individual, line_write, plan, play_order, reclassification
 from .errors import InvalidResult, KeyReused, NotAllowed
+from .result_checks import legal_score, scored
 
 RETRIES = 6
-_LEAD_RE = re.compile(r"^([SHDC])(A|K|Q|J|T|10|[2-9])$")
-_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "P": "S", "C": "C", "E": "H", "O": "D"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,52 +128,7 @@ def _board(section: Section, board_number: int) -> Board:
     return board
 
 
-# --- validation -----------------------------------------------------------------------------
-
-
-def normalise_lead(lead: str) -> str:
-    """``"♠K"``, ``"sk"``, ``"H10"`` → ``"SK"``, ``"HT"``; empty stays empty."""
-    text = (lead or "").strip().upper().replace(" ", "")
-    if not text:
-        return ""
-    if text[0] in _SUITS:
-        text = _SUITS[text[0]] + text[1:]
-    match = _LEAD_RE.match(text)
-    if match is None:
-        raise InvalidResult(_("The lead is a suit and a card, like ♠K or H10."), "lead")
-    rank = "T" if match.group(2) == "10" else match.group(2)
-    return match.group(1) + rank
-
-
-def scored(board: Board, contract: str, declarer: str, tricks: int | None) -> dict:
-    """Validate a played result against Law 77 and compute its NS score."""
-    try:
-        parsed = parse_contract(contract or "")
-    except ScoringError as exc:
-        raise InvalidResult(_("The contract is not valid (level 1–7, a strain, X or XX, or "
-                              "pass)."), "contract") from exc
-    if parsed is None:
-        return {"contract": "PASS", "declarer": "", "tricks": None, "ns_score": 0}
-    if declarer not in ("N", "E", "S", "W"):
-        raise InvalidResult(_("Say who declared: N, E, S or W."), "declarer")
-    if tricks is None or isinstance(tricks, bool) or not 0 <= int(tricks) <= 13:
-        raise InvalidResult(_("Tricks won by declarer must be between 0 and 13."), "tricks")
-    score = ns_score(parsed, declarer, int(tricks), board.vulnerability_core)
-    return {"contract": str(parsed), "declarer": declarer, "tricks": int(tricks),
-            "ns_score": score}
-
-
-def legal_score(value, field: str = "ns_score") -> int:
-    """A score typed by the director, refused unless some contract scores it (Law 77): a
-    traveller's 4200 for 420, or a number too big to store, never reaches the rankings."""
-    try:
-        score = int(value)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise InvalidResult(_("A score is a whole number."), field) from exc
-    if not is_legal_score(score):
-        raise InvalidResult(_("%(score)s is not a score any contract can make (Law 77).")
-                            % {"score": score if abs(score) < 10**9 else "…"}, field)
-    return score
+# --- validation (``result_checks``) and comparison ---------------------------------------
 
 
 def _same_result(row: Result, data: dict) -> bool:
@@ -238,8 +190,10 @@ def submit_result(*, round: int, board: int, contract: str, declarer: str = "",
     if not idempotency_key or len(idempotency_key) > 80:
         raise InvalidResult(_("A result needs an idempotency key (at most 80 characters)."))
     line = resolve_line(section, round, table, board, table_code=table_code)
-    data = scored(line.board, contract, declarer, tricks)
-    data["lead"] = normalise_lead(lead)
+    if table_code is not None:  # a device posts only for rounds its table has reached
+        play_order.refuse_unreached_round(section, table, round, replay=Result.objects.filter(
+            _key_scope(line, idempotency_key, table_code, None)))
+    data = scored(line.board, contract, declarer, tricks, lead)
     data["adjustment"] = None
     if ns_score is not None:
         data["ns_score"] = legal_score(ns_score)

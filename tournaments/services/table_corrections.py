@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 from ..models import AuditAction, AuditEntry, BoardState, Result, ResultStatus, TableCode
 from . import board_states, reclassification
 from .board_states import CONFIRMED, CORRECTED, DIRECTOR_ACTIONS, DISPUTED, ENTERED  # noqa: F401
-from .entry import normalise_lead, save_result, scored
+from .entry import save_result
 from .errors import InvalidResult, NotAllowed
 from .publish import correction_allowed
+from .result_checks import scored
 
 STATE_LABELS = dict(BoardState.choices)
 MAX_REASON = 500
@@ -117,8 +118,7 @@ def correct_at_table(result: Result, *, table_code: TableCode, contract: str,
     with transaction.atomic():
         row = Result.objects.select_for_update(no_key=True).select_related(
             "board", "section__session__tournament").get(pk=result.pk)
-        data = scored(row.board, contract, declarer, tricks)
-        data["lead"] = normalise_lead(lead)
+        data = scored(row.board, contract, declarer, tricks, lead)
         if row.status == ResultStatus.OK and all(
                 getattr(row, f) == v for f, v in data.items()) and not row.is_adjusted:
             return row

@@ -34,7 +34,14 @@ from ..forms.table import (
 )
 from ..models import Result, ResultStatus, TableCode
 from ..scoring import parse_contract
-from ..services import board_visibility, entry, table_corrections, table_round, table_signin
+from ..services import (
+    board_visibility,
+    entry,
+    play_order,
+    table_corrections,
+    table_round,
+    table_signin,
+)
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
 from . import table_app
 from .table_device import (
@@ -217,6 +224,7 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
         "traveller": _traveller(line.board) if show_traveller and not in_play else None,
         "in_play": in_play,
         "next_board": later[0] if later else None,
+        "round_boards": [b.board.number for b in tr.boards],
         "choices": {"levels": LEVELS, "strains": STRAINS, "doubles": DOUBLES, "seats": SEATS,
                     "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},
         "js_text": js_text(),
@@ -267,8 +275,8 @@ def board(request, round, board):
                 return refuse(request, _("This form belongs to another board."))
             try:
                 submission = _submit(request, form)
-            except KeyReused as exc:
-                form.add_error(None, exc.message)
+            except (KeyReused, play_order.RoundNotOpen) as exc:
+                form.add_error(None, str(exc))
                 return render(request, "tournaments/table/board.html",
                               _board_context(request, round, board, form), status=409)
             if submission is not None:
@@ -337,6 +345,10 @@ def result(request):
         # Not a replay: the device must not mark its entry as sent, and nothing was stored.
         return JsonResponse({"outcome": "key_reused", "error": exc.message,
                              "errors": {"__all__": [exc.message]}}, status=409)
+    except play_order.RoundNotOpen as exc:
+        # Nothing stored; the device keeps it waiting and sends it again once the round
+        # before is complete (offline_queue.js), so a result typed ahead is not lost.
+        return JsonResponse({"outcome": "round_not_open", "error": str(exc)}, status=409)
     if submission is None:
         return JsonResponse({"errors": {field: [str(e) for e in errors]
                                         for field, errors in form.errors.items()}}, status=400)

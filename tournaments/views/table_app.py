@@ -71,6 +71,7 @@ def offline_urls(table_code, tr) -> list[str]:
             urls += [reverse("table:board", args=[number, b.board.number]) for b in shown.boards]
     urls += [static(path) for path in (
         "css/site.css", "vendor/htmx.min.js", "js/site.js", "tournaments/table.css",
-        "tournaments/table.js", "tournaments/offline_queue.js")]
+        "tournaments/table.js", "tournaments/offline_queue.js", "tournaments/table_score.js",
+        "tournaments/table_round.js")]
     urls += [static(path) for path, _sizes, _kind in ICONS]
     return urls

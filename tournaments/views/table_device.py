@@ -102,5 +102,9 @@ def js_text() -> dict:
         "dispute_waiting": _("East-West's rejection is waiting to be sent to the director."),
         "offline_preview": _("No connection: the score will be shown once it is back."),
         "discard": _("Discard"),
+        "choose": _("Choose the contract, the declarer and the result to see the score."),
+        "ns": _("NS"),
+        "ew": _("EW"),
+        "next_board": _("Next: board %(number)s"),
         "board": _("Board %(board)s"),
     }

@@ -56,6 +56,10 @@
       Object.keys(errors).forEach(function (k) { messages = messages.concat(errors[k]); });
       return { state: INVALID, message: messages.join(" "), errors: errors };
     }
+    if (answer.status === 409 && data.outcome === "round_not_open") {
+      // Typed ahead of the table's round: nothing stored, kept to send once it opens.
+      return { state: WAITING, held: true, message: data.error || "" };
+    }
     if (answer.status >= 400) return { state: REFUSED, message: data.error || "" };
     if (entry.kind === "result" && data.outcome === "conflict") {
       return { state: CONFLICT, pk: data.result };
@@ -199,11 +203,13 @@
     return this.list(table).then(function (rows) {
       var waiting = rows.filter(function (e) { return e.state === WAITING; });
       var known = {}; // result key → its stored row's id (null: not stored), for its confirm
+      var held = {}; // result keys the server holds back (their round is not open yet)
       function next(i) {
         if (i >= waiting.length) return Promise.resolve(answered);
         var entry = waiting[i];
         var url = entry.url;
         if (entry.kind === "confirm") {
+          if (held[entry.after]) return next(i + 1); // waits with its result
           var pk = entry.pk || known[entry.after];
           if (!pk) {
             // Its result went to the director (a conflict), was refused or was discarded
@@ -216,8 +222,15 @@
           .then(function (answer) { return interpret(entry, answer); },
             function () { return { state: WAITING }; })
           .then(function (outcome) {
-            if (outcome.state === WAITING) return answered; // no answer: stop, keep the order
+            if (outcome.state === WAITING && !outcome.held) return answered; // no answer: stop
             answered.push({ entry: entry, outcome: outcome });
+            if (outcome.held) {
+              // The others are still sent (the round before may be among them); this one
+              // is sent again at the next flush.
+              held[entry.key] = true;
+              return self.update(entry.key, { message: outcome.message })
+                .then(function () { return next(i + 1); });
+            }
             var write;
             if (outcome.state === SAVED) {
               write = self.remove(entry.key);

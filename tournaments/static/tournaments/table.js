@@ -59,6 +59,100 @@
     return (template || "").replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
   }
 
+  /* --- the score and the next board, worked out on the device ---------------------------- */
+
+  var Score = window.TableScore;
+  var Round = window.TableRound;
+  var saved = null; // the boards this device saw saved (table_round.js)
+  try {
+    if (Round && window.localStorage) saved = new Round.Saved(window.localStorage, tableId);
+  } catch (e) { /* no storage: "Next" as the page drew it */ }
+
+  function picks(source) {
+    // The pad's choices, from a form or a queued body.
+    var get = source instanceof URLSearchParams ? function (name) { return source.get(name); }
+      : function (name) {
+        var checked = source.querySelector("input[name=" + name + "]:checked");
+        return checked ? checked.value : "";
+      };
+    return { level: get("level") || "", strain: get("strain") || "", double: get("double") || "",
+      declarer: get("declarer") || "", made: get("made") || "" };
+  }
+
+  function showScore(target, scored) {
+    // As _score.html draws it: "NS +400", "0", or the hint while something is missing.
+    if (!target) return;
+    target.textContent = "";
+    if (!scored) {
+      var hint = document.createElement("span");
+      hint.className = "muted";
+      hint.textContent = text.choose;
+      target.appendChild(hint);
+      return;
+    }
+    var box = document.createElement("span");
+    box.className = "preview-score";
+    box.dataset.points = String(Math.abs(scored.ns));
+    box.dataset.local = "1";
+    if (scored.ns === 0) box.textContent = "0";
+    else {
+      var side = document.createElement("span");
+      side.className = "score-side";
+      side.textContent = scored.ns > 0 ? text.ns : text.ew;
+      box.appendChild(side);
+      box.appendChild(document.createTextNode(" +" + Math.abs(scored.ns)));
+    }
+    target.appendChild(box);
+  }
+
+  function scoreOf(source) {
+    var s = screen();
+    if (!Score || !s) return null;
+    return Score.fromPad(picks(source), s.dataset.vulnerability || "");
+  }
+
+  function showPadScore(form) {
+    var target = form.querySelector(".preview");
+    if (target && Score) showScore(target, scoreOf(form));
+  }
+
+  function playedHere(round, board) {
+    return (saved && saved.has(round, board)) || inQueue(round, board);
+  }
+
+  function renderNext() {
+    // "Next board" from the round's boards and what is saved or queued: never one played.
+    var s = screen();
+    var link = document.getElementById("next-board");
+    if (!s || !link || !s.dataset.boards || !s.dataset.boardUrl) return;
+    var round = s.dataset.round;
+    var next = Round ? Round.nextBoard(s.dataset.boards.split(","), s.dataset.board,
+      function (b) { return playedHere(round, b); }) : null;
+    var back = document.getElementById("round-link");
+    link.hidden = !next;
+    if (back) back.classList.toggle("secondary", !!next);
+    if (!next) return;
+    link.href = s.dataset.boardUrl.replace(/0\/$/, next + "/");
+    link.textContent = format(text.next_board, { number: next });
+  }
+
+  function rememberRound() {
+    // The server's round page is the truth for its round; a saved board screen for its board.
+    var round = document.getElementById("round");
+    var links = document.querySelectorAll("[data-board-key]");
+    if (saved && round && links.length) {
+      var boards = [], done = [];
+      links.forEach(function (link) {
+        var parts = link.dataset.boardKey.split("-");
+        boards.push(parts[1]);
+        if (link.classList.contains("done")) done.push(parts[1]);
+      });
+      saved.reset(round.dataset.round, boards, done);
+    }
+    var s = screen();
+    if (saved && s && s.dataset.state === "saved") saved.add(s.dataset.round, s.dataset.board);
+  }
+
   /* --- the service worker and the pages it keeps ---------------------------------------- */
 
   function registerWorker() {
@@ -134,6 +228,7 @@
     dispute: "dispute_waiting", result: "waiting" };
 
   function describe(e) {
+    if (e.state === Q.WAITING && e.message) return e.message; // held: its round is not open
     if (e.state === Q.WAITING) return text[WAITING_TEXT[e.kind] || "waiting"];
     if (e.state === Q.CONFLICT) return text.conflict_director;
     if (e.state === Q.INVALID) return text.invalid + " " + (e.message || "");
@@ -175,6 +270,7 @@
     renderRound();
     noticeSentElsewhere();
     renderBoard();
+    renderNext();
   }
 
   var shownWaiting = null; // {key, round, board}: the action this screen showed as waiting
@@ -260,6 +356,11 @@
     var here = queuedResult(s.dataset.round, s.dataset.board);
     var nav = document.getElementById("offline-nav");
     if (nav) nav.hidden = !here;
+    var queuedScore = document.getElementById("offline-score");
+    if (queuedScore) {
+      queuedScore.hidden = !here;
+      if (here) showScore(queuedScore, scoreOf(new URLSearchParams(here.body)));
+    }
     var confirmBox = document.getElementById("offline-confirm");
     var confirmed = here && entries.some(function (e) {
       return e.kind === "confirm" && e.after === here.key;
@@ -338,6 +439,9 @@
   function answered(item) {
     var entry = item.entry;
     var outcome = item.outcome;
+    if (outcome.state === Q.SAVED && saved && entry.kind === "result") {
+      saved.add(entry.round, entry.board);
+    }
     if (!onThisBoard(entry)) return;
     if (outcome.state === Q.SAVED) {
       // Sent: the fresh screen must not show it as still waiting.
@@ -348,7 +452,8 @@
       if (outcome.url) return swapInSaved(outcome.url);
       return;
     }
-    if (outcome.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
+    if (outcome.held) setStatus("waiting", outcome.message);
+    else if (outcome.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
     else if (outcome.state === Q.INVALID) {
       setStatus("invalid", text.invalid);
       showFieldErrors(outcome.errors, entry.kind === "correct" ? "correct-form"
@@ -446,6 +551,7 @@
       form.addEventListener("submit", submit);
       form.addEventListener("change", function (event) {
         if (event.target.name === "level") fitToLevel(form);
+        showPadScore(form);
       });
       fitToLevel(form);
     }
@@ -457,6 +563,7 @@
       });
       correctForm.addEventListener("change", function (event) {
         if (event.target.name === "level") fitToLevel(correctForm);
+        showPadScore(correctForm);
       });
       fitToLevel(correctForm);
     }
@@ -491,17 +598,39 @@
         });
       });
     }
+    rememberRound();
     render();
   }
 
   document.body.addEventListener("htmx:sendError", function (event) {
+    // Offline the server cannot score the pad: the device does (table_score.js).
     var target = event.detail && event.detail.target;
-    if (target && target.id === "preview") target.textContent = text.offline_preview;
+    var form = target && target.closest("form");
+    if (!form || !target.classList.contains("preview")) return;
+    if (Score) showScore(target, scoreOf(form));
+    else target.textContent = text.offline_preview;
   });
+  var wakeLock = null;
+
+  function keepAwake() {
+    // The screen stays on while the table plays (Screen Wake Lock, where the browser has it);
+    // the browser lets it go when the page is hidden, so it is asked for again on return.
+    if (!navigator.wakeLock || wakeLock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      app.dataset.awake = "1";
+      lock.addEventListener("release", function () { wakeLock = null; delete app.dataset.awake; });
+    }, function () { /* refused (battery saver): the screen may sleep */ });
+  }
+
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") flush();
+    if (document.visibilityState === "visible") {
+      flush();
+      keepAwake();
+    }
   });
+  keepAwake();
   setInterval(flush, RETRY_MS);
 
   function adoptOldQueue() {
