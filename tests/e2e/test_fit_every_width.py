@@ -29,6 +29,7 @@ WIDE_RANKINGS = """() => [...document.querySelectorAll(
 # The header's lines: its height in touch-high lines (the brand's height, 44px) with the gap
 # between them.
 HEADER_ROWS = """() => {
+  if (!document.querySelector('.site-header')) return 1;  // table mode: the table's own bar
   const bar = document.querySelector('.site-header .bar').getBoundingClientRect().height;
   const line = document.querySelector('.site-header .brand').getBoundingClientRect().height;
   return Math.floor((bar + 4) / (line + 4));

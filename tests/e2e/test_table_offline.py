@@ -305,3 +305,51 @@ def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
                   .values_list("board__number", "ns_score")) == sorted(
         [(first, expected_score(section.session.boards.get(number=first),
                                 choice(TABLE, 1, first))), (second, points)])
+
+
+def test_offline_a_waiting_result_is_locked_and_changed_only_by_an_explicit_correction(
+        live_server, new_page):
+    """Saved offline, the pad is locked on the waiting result; "Correct the result" opens it,
+    and saving a different result asks first, showing the old one struck and the new one:
+    "Keep" leaves the queue as it was, "Replace" swaps the waiting result and asks East-West
+    to confirm again. Back online exactly the correction is stored, once."""
+    section, phone = offline_on_board_one(live_server, new_page)
+    first = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
+             "lead": None}
+    tap_offline(phone, first)
+    phone.click("#save-button")
+    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    phone.wait_for_selector("#result-form.locked")
+    assert phone.locator("#result-form input[name=level][value='3']").is_disabled()
+    phone.click("#save-button")  # a second tap on a locked pad: still one result waiting
+    phone.click("#offline-confirm-button")
+    phone.wait_for_selector("#offline-confirm", state="hidden")
+    phone.click("#offline-correct")
+    phone.wait_for_selector("#result-form:not(.locked)")
+    tap_offline(phone, first | {"made": "+1"})
+    phone.click("#save-button")
+    phone.wait_for_selector("#offline-replace:not([hidden])")
+    old, new = phone.inner_text("#replace-old"), phone.inner_text("#replace-new")
+    assert "+400" in old and "+430" in new and "=" in old and "+1" in new
+    screenshot(phone, "table-offline-replace-asks")
+    phone.click("#replace-no")
+    phone.wait_for_selector("#result-form.locked")
+    assert phone.locator("#result-form input[name=made][value='=']").is_checked()
+    queued = json.loads(phone.evaluate(READ_QUEUE))
+    assert [(q["kind"], q["key"]) for q in queued][0][0] == "result" and len(queued) == 2
+    kept_key = queued[0]["key"]
+    phone.click("#offline-correct")
+    tap_offline(phone, first | {"made": "+1"})
+    phone.click("#save-button")
+    phone.click("#replace-yes")
+    phone.wait_for_selector("#offline-confirm:not([hidden])")  # East-West confirm again
+    assert "+430" in phone.inner_text("#offline-score")
+    queued = json.loads(phone.evaluate(READ_QUEUE))
+    results = [q for q in queued if q["kind"] == "result"]
+    assert len(results) == 1 and results[0]["key"] != kept_key
+    screenshot(phone, "table-offline-replaced")
+    phone.click("#offline-confirm-button")
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
+    rows = Result.objects.filter(section=section, table=TABLE)
+    assert [(r.board.number, r.ns_score, r.confirmed) for r in rows] == [(1, 430, True)]

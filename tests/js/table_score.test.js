@@ -44,3 +44,15 @@ test("the pad's buttons: Pass scores 0, a missing pick or an impossible result n
   assert.deepEqual(TableScore.fromPad({ level: "4", strain: "S", double: "X", declarer: "N",
     made: "+1" }, "NS"), { ns: 990 });
 });
+
+test("a result described as players read it, in the page's words", () => {
+  const words = { nt: "SA", ns: "NS", ew: "EO", passed: "Todos pasan",
+    seats: { N: "N", E: "E", S: "S", W: "O" } };
+  const line = (picks, vul) => TableScore.describe(Object.assign(
+    { level: "3", strain: "NT", double: "", declarer: "S", made: "=" }, picks), vul || "", words);
+  assert.equal(line({}), "3SA= S · NS +400");
+  assert.equal(line({ strain: "S", double: "X", declarer: "W", made: "-1" }, "All"),
+    "3♠X−1 O · NS +200");
+  assert.equal(line({ level: "PASS" }), "Todos pasan · 0");
+  assert.equal(line({ made: "" }), "");
+});

@@ -182,6 +182,8 @@ DECISIONS: dict[str, Decision] = {
                       "penalties", "line", "teams", "teams_lineups", "results_mail"),
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
+    # table mode: a table's call answered, the PIN that lets a device leave its table
+    **_director_actions("answer_call", "table_pin"),
     **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
                         "entry_reinstate",
                         "section_add", "session_start", "session_finish", "analyse",
@@ -207,6 +209,7 @@ DECISIONS: dict[str, Decision] = {
     "table:manifest": page(PUBLIC_VIEW, EVERYONE),  # the web app manifest  # the QR link asks; only its button signs in
     "table:leave": action(PUBLIC_VIEW, EVERYONE_MOVED),
     "table:home": page(DEVICE_VIEW, EACH_DEVICE),
+    "table:call": page(DEVICE_VIEW, EACH_DEVICE),  # its state; a POST calls the director
     "table:match": page(DEVICE_VIEW, EACH_DEVICE),
     "table:lineups": page(DEVICE_VIEW, NO_DEVICE),
     "table:board": page(DEVICE_VIEW, DEVICE_A_ONLY),

@@ -46,7 +46,18 @@ def _table_fee(w):
     return table_fees.charge_session(_running_session(w))[0]
 
 
+def _director_call(w):
+    """Table A1's open call for the director."""
+    from tournaments.models import TableCode
+    from tournaments.services import director_calls
+
+    code = TableCode.objects.filter(section=w.section, active=True).order_by("table").first()
+    return director_calls.call_director(code)
+
+
 ARGS = {
+    "director:answer_call": lambda w: [_director_call(w).pk],
+    "director:table_pin": lambda w: [_running_session(w).pk],
     "director:table_fees": lambda w: [_running_session(w).pk],
     "director:table_fees_update": lambda w: [_running_session(w).pk],
     "director:cash_sheet": lambda w: [_running_session(w).pk],

@@ -205,7 +205,7 @@ def test_pages_need_a_signed_in_device(client, mitchell_session):
 
 def test_leaving_the_table(client, mitchell_session):
     sign_in(client, mitchell_session, 1)
-    client.post(reverse("table:leave"))
+    client.post(reverse("table:leave"), {"pin": mitchell_session.session.table_pin})
     assert SESSION_KEY not in client.session
     assert client.get(reverse("table:home")).status_code == 302
 

@@ -6,6 +6,7 @@ Split by what each module holds; import from ``tournaments.models`` as usual.
 from . import uploads  # noqa: F401  (background jobs: uploads, imports, PDFs)
 from .audit import AuditAction, AuditEntry
 from .boards import Board, TableCode, Vulnerability
+from .calls import DirectorCall
 from .entries import Direction, Entry, EntryPlayer, EntryStatus, Seating
 from .event import (
     EventType,
@@ -54,7 +55,8 @@ from .teams import (
 __all__ = [
     "BalanceKind", "BalanceMove", "CashSheet", "FeeCategory", "TableFee", "TableFeeMove",
     "TableFeeRates", "TableMethod",
-    "AuditAction", "AuditEntry", "Board", "Direction", "Entry", "EntryPlayer", "EntryStatus",
+    "AuditAction", "AuditEntry", "Board", "Direction", "DirectorCall", "Entry", "EntryPlayer",
+    "EntryStatus",
     "BoardState", "EventType", "Penalty", "RankingScope", "Result", "ResultStatus", "ScoringMethod", "Seating",
     "SeasonRankingRule", "SeasonRule", "Section", "Session", "SessionStatus", "StoredMark",
     "StoredMatch",

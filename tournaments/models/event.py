@@ -6,6 +6,7 @@ database never depends on the generator's classes; sections of a session that sh
 """
 
 import datetime
+import secrets
 
 from django.conf import settings
 from django.db import models
@@ -160,6 +161,11 @@ class SessionStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+def new_table_pin() -> str:
+    """The PIN that takes a device out of table mode: four digits the director reads out."""
+    return f"{secrets.randbelow(10000):04d}"
+
+
 class Session(models.Model):
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
@@ -178,6 +184,11 @@ class Session(models.Model):
     # stale when a newer change exists, so pages can re-classify only when needed.
     classified_through = models.DateTimeField(null=True, blank=True, editable=False)
     ranking_version = models.PositiveIntegerField(default=0, editable=False)
+    table_pin = models.CharField(
+        _("table PIN"), max_length=8, blank=True, default=new_table_pin,
+        help_text=_("Typed on a table's device to leave table mode; empty: any device may "
+                    "leave."),
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -15,6 +15,7 @@ successes. The cache is shared by the web processes with Redis, and in-process w
 it fails, sign-in goes on unthrottled rather than failing for everyone.
 """
 
+import hmac
 import logging
 import math
 import re
@@ -25,6 +26,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from clubsite.permissions import Role, has_role
 
 from ..models import SessionStatus, TableCode
 from .errors import NotAllowed
@@ -175,3 +178,15 @@ def sign_in_with_code(table: str, code: str, *, ip: str) -> TableCode:
         raise NotAllowed(_("This code is not the code of table %(table)s in a session being "
                            "played.") % {"table": attempt.table})
     return table_code
+
+
+def leave_allowed(table_code: TableCode, pin: str, user) -> bool:
+    """Leaving table mode takes the director: the session's PIN, or a director signed in on
+    the device. A session without a PIN, or no longer played, lets any device go."""
+    session = table_code.section.session
+    expected = session.table_pin
+    if not expected or not session.is_running or not table_code.active:
+        return True
+    if getattr(user, "is_authenticated", False) and has_role(user, Role.DIRECTOR):
+        return True
+    return hmac.compare_digest(expected.encode(), (pin or "").strip().encode())

@@ -11,6 +11,7 @@ from ..views import (
     director_run,
     director_sessions,
     director_setup,
+    director_table_mode,
     online_entry,
     points,
     results_mail,
@@ -82,6 +83,8 @@ urlpatterns = [
     # running the session
     path("sessions/<int:pk>/console/", director_run.console, name="console"),
     path("sessions/<int:pk>/console/line/", director_run.find_line, name="find_line"),
+    path("sessions/<int:pk>/console/pin/", director_table_mode.table_pin, name="table_pin"),
+    path("calls/<int:pk>/answer/", director_table_mode.answer_call, name="answer_call"),
     path("sessions/<int:pk>/penalties/", director_run.penalties, name="penalties"),
     path("sections/<int:pk>/line/<int:rnd>/<int:table>/<int:board>/", director_run.line,
          name="line"),

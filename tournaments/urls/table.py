@@ -3,13 +3,13 @@ table card's token)."""
 
 from django.urls import path
 
-from ..views import table, table_app, table_corrections, teams_table
+from ..views import table, table_app, table_corrections, table_signin, teams_table
 
 urlpatterns = [
-    path("", table.index, name="index"),
+    path("", table_signin.index, name="index"),
     path("sw.js", table_app.service_worker, name="service_worker"),
     path("manifest.webmanifest", table_app.manifest, name="manifest"),
-    path("leave/", table.leave, name="leave"),
+    path("leave/", table_signin.leave, name="leave"),
     path("play/", table.home, name="home"),
     path("play/match/", teams_table.match, name="match"),
     path("play/match/lineups/", teams_table.lineups, name="lineups"),
@@ -19,5 +19,6 @@ urlpatterns = [
     path("confirm/<int:pk>/", table.confirm, name="confirm"),
     path("correct/<int:pk>/", table_corrections.correct, name="correct"),
     path("dispute/<int:pk>/", table_corrections.dispute, name="dispute"),
-    path("<str:token>/", table.enter, name="enter"),
+    path("call/", table_signin.call, name="call"),
+    path("<str:token>/", table_signin.enter, name="enter"),
 ]

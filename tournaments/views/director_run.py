@@ -88,6 +88,7 @@ def _console_context(session, round_number=None):
         return _line_url(result.section_id, result.round, result.table, result.board.number)
 
     from ..services import (
+        director_calls,
         knockout,
         team_schedule,
     )
@@ -107,6 +108,7 @@ def _console_context(session, round_number=None):
                         if i in rows],
         "round_minutes": sorted(state.round_minutes.items()),
         "poll": POLL_SECONDS,
+        "calls": director_calls.open_calls(session),  # "Call the director" at the tables
         **_board_grid(session, round_number),
     }
 

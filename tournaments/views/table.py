@@ -15,10 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from clubsite.jsonbody import BadJSON, read_json
-from clubsite.permissions import public
 
 from ..forms.table import (
     DOUBLES,
@@ -32,7 +31,7 @@ from ..forms.table import (
     ResultForm,
     made_text,
 )
-from ..models import Result, ResultStatus, TableCode
+from ..models import Result, ResultStatus
 from ..scoring import parse_contract
 from ..services import (
     board_visibility,
@@ -40,16 +39,13 @@ from ..services import (
     play_order,
     table_corrections,
     table_round,
-    table_signin,
 )
 from ..services.errors import InvalidResult, KeyReused, NotAllowed
 from . import table_app
 from .table_device import (
-    SESSION_KEY,
     js_text,
     refuse,
     round_param,
-    signed_in_code,
     table_device_required,
     wants_json,
 )
@@ -59,81 +55,6 @@ from .teams_table import teams_context
 FORM_FIELD = {"contract": "level", "declarer": "declarer", "tricks": "made", "lead": "lead_suit"}
 # NT is a word (SA in Spanish, ST in Portuguese): translated when the page is drawn.
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "NT": gettext_lazy("NT")}
-
-
-# --- the guard ------------------------------------------------------------------------------
-
-
-# --- signing in and out ---------------------------------------------------------------------
-
-
-def _current(request) -> TableCode | None:
-    current = signed_in_code(request)
-    if current is not None and not (current.active and current.section.session.is_running):
-        return None
-    return current
-
-
-def _signed_in(request, table_code: TableCode):
-    request.session.cycle_key()  # a new session id for the device now trusted with a table
-    request.session[SESSION_KEY] = table_code.pk
-    return redirect("table:home")
-
-
-@public
-def index(request):
-    """The sign-in page: the table (e.g. A3) and the short code on its card, sent by POST.
-
-    The card's link page posts its token here too; ``services.table_signin`` decides and
-    throttles, a refusal comes back as the form with the reason (403, or 429 when throttled).
-    """
-    error, table, code, status = None, "", "", 200
-    if request.method == "POST":
-        ip = table_signin.client_ip(request.META)
-        token = request.POST.get("token")
-        try:
-            if token is not None:
-                table_code = table_signin.sign_in_with_token(token, ip=ip)
-            else:
-                table = request.POST.get("table", "").strip()[:12]
-                code = request.POST.get("code", "").strip()[:12]
-                table_code = table_signin.sign_in_with_code(table, code, ip=ip)
-        except table_signin.TooManyAttempts as exc:
-            error, status = str(exc), 429
-        except NotAllowed as exc:
-            error, status = str(exc), 403
-        else:
-            return _signed_in(request, table_code)
-        if token is not None:
-            return render(request, "tournaments/table/refused.html",
-                          {"message": error}, status=status)
-    return render(request, "tournaments/table/index.html",
-                  {"error": error, "table": table, "code": code, "current": _current(request)},
-                  status=status)
-
-
-@public
-@require_GET
-def enter(request, token):
-    """The table card's QR code and link open this: it asks, and only the button (a POST
-    with the token) signs the device in, so a link opened by a preview or a crawler does
-    nothing."""
-    table_code = table_signin.table_for_token(token)
-    if table_code is None:
-        return render(request, "tournaments/table/refused.html", {
-            "message": _("This table link is not valid for a session being played. "
-                         "Ask the director for the table's card.")}, status=404)
-    return render(request, "tournaments/table/enter.html",
-                  {"target": table_code, "token": token, "current": _current(request)})
-
-
-@public
-@require_POST
-def leave(request):
-    """Sign this device out of its table (the code keeps working on other devices)."""
-    request.session.pop(SESSION_KEY, None)
-    messages.info(request, _("This device has left the table."))
-    return redirect("table:index")
 
 
 # --- the table's round ----------------------------------------------------------------------

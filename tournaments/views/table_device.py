@@ -12,11 +12,14 @@ from django.utils.translation import gettext as _
 
 from clubsite.permissions import declare
 
+from ..forms.table import SEATS, STRAINS
 from ..models import TableCode
 from ..services import entry
 from ..services.errors import NotAllowed
 
 SESSION_KEY = "tournaments.table_code"
+LEFT_KEY = "tournaments.table_left"  # set once by leaving: the next page forgets the kept pages
+SUIT_WORDS = dict(STRAINS)  # NT in the reader's language (SA, ST)
 TABLE_DEVICE = "table device"
 
 
@@ -106,5 +109,14 @@ def js_text() -> dict:
         "ns": _("NS"),
         "ew": _("EW"),
         "next_board": _("Next: board %(number)s"),
+        "nt": str(SUIT_WORDS["NT"]),
+        "passed": _("Passed out"),
+        "seats": {seat: str(name) for seat, name in SEATS},
+        "correcting": _("Change the result and save it: East-West will be asked to confirm "
+                        "it again."),
+        "call_offline": _("No connection: the call was not sent. Raise your hand for the "
+                          "director."),
+        "replaced": _("The correction replaced the result waiting to be sent: East-West, "
+                      "confirm it again."),
         "board": _("Board %(board)s"),
     }

@@ -20,12 +20,9 @@
   if (!app) return;
   var Q = window.OfflineQueue;
 
-  // Leaving the table forgets the pages kept for it (the queue stays until sent or discarded).
-  document.querySelectorAll("form.leave").forEach(function (form) {
-    form.addEventListener("submit", function () {
-      if (window.caches && Q) caches.delete(Q.CACHE);
-    });
-  });
+  // Once the device has left its table (the director's PIN taken), the sign-in page forgets
+  // the pages kept for it; the queue stays until sent or discarded.
+  if (app.dataset.forget && window.caches && Q) caches.delete(Q.CACHE);
   registerWorker();
   if (!app.dataset.table || !Q) return;
 
@@ -361,15 +358,78 @@
       queuedScore.hidden = !here;
       if (here) showScore(queuedScore, scoreOf(new URLSearchParams(here.body)));
     }
+    if (correcting && (!here || here.key !== correcting)) correcting = null; // sent meanwhile
+    var form = document.getElementById("result-form");
+    if (form) lockPad(form, here && correcting !== here.key ? here : null);
+    var correctButton = document.getElementById("offline-correct");
+    if (correctButton) {
+      correctButton.hidden = !here || here.state !== Q.WAITING || correcting === here.key;
+    }
     var confirmBox = document.getElementById("offline-confirm");
     var confirmed = here && entries.some(function (e) {
       return e.kind === "confirm" && e.after === here.key;
     });
-    if (confirmBox) confirmBox.hidden = !here || here.state !== Q.WAITING || confirmed;
+    if (confirmBox) {
+      confirmBox.hidden = !here || here.state !== Q.WAITING || confirmed || !!correcting;
+    }
     if (!here) return;
     if (here.state === Q.CONFLICT) setStatus("conflict", text.conflict_director);
+    else if (correcting) setStatus("waiting", text.correcting);
     else if (confirmed) setStatus("waiting", text.waiting + " " + text.confirm_waiting);
+    else if (replaced === here.key) setStatus("waiting", text.replaced);
     else setStatus("waiting", text.waiting);
+  }
+
+  /* --- a result waiting to be sent is locked: changing it is an explicit correction ------- */
+
+  var correcting = null; // the key of the waiting result the table chose to correct
+  var replaced = null; // the key of a correction that replaced a waiting result
+
+  var PICKS = ["level", "strain", "double", "declarer", "made", "lead_suit", "lead_rank"];
+
+  function setPicks(form, params) {
+    PICKS.forEach(function (name) {
+      var value = params.get(name) || "";
+      form.querySelectorAll("input[name=" + name + "]").forEach(function (input) {
+        input.checked = input.value === value;
+      });
+    });
+    fitToLevel(form);
+  }
+
+  function lockPad(form, waiting) {
+    // ``waiting``: the queued result the pad shows, its buttons locked; null: free to tap.
+    var locked = !!waiting;
+    if (locked) setPicks(form, new URLSearchParams(waiting.body));
+    form.classList.toggle("locked", locked);
+    form.querySelectorAll(".picks input").forEach(function (input) { input.disabled = locked; });
+    if (locked) showPadScore(form);
+  }
+
+  function words() {
+    return { nt: text.nt, ns: text.ns, ew: text.ew, passed: text.passed, seats: text.seats };
+  }
+
+  function askToReplace(form, waiting, params, send) {
+    // The old and the new result side by side; only "Replace" changes the queue.
+    var box = document.getElementById("offline-replace");
+    var s = screen();
+    if (!box || !Score) return send();
+    var vul = s.dataset.vulnerability || "";
+    document.getElementById("replace-old").textContent =
+      Score.describe(picks(new URLSearchParams(waiting.body)), vul, words());
+    document.getElementById("replace-new").textContent = Score.describe(picks(params), vul, words());
+    box.hidden = false;
+    document.getElementById("replace-yes").onclick = function () {
+      box.hidden = true;
+      correcting = null;
+      send().then(function () { replaced = params.get("idempotency_key"); render(); });
+    };
+    document.getElementById("replace-no").onclick = function () {
+      box.hidden = true;
+      correcting = null;
+      render(); // the pad shows the waiting result again
+    };
   }
 
   function refresh() {
@@ -489,17 +549,27 @@
     params.delete("csrfmiddlewaretoken");
     var round = params.get("round");
     var board = params.get("board");
-    var content = Q.content(params);
     var same = queuedResult(round, board);
-    var key = same && same.state === Q.WAITING && same.content === content ? same.key : newKey();
+    if (same && correcting !== same.key) return; // locked: it waits already (a second tap)
+    var content = Q.content(params);
+    if (same && same.content === content) { // "corrected" to what waits: nothing changes
+      correcting = null;
+      return render();
+    }
+    var key = newKey();
     params.set("idempotency_key", key);
     form.querySelector("[name=idempotency_key]").value = key;
     form.querySelectorAll(".js-error").forEach(function (node) { node.remove(); });
-    queue.addResult({ key: key, table: tableId, round: round, board: board, url: resultUrl,
-      body: params.toString(), content: content, csrf: csrfToken() }).then(function () {
-      setStatus("waiting", navigator.onLine === false ? text.waiting : text.sending);
-      return refresh();
-    }).then(flush);
+    function send() {
+      return queue.addResult({ key: key, table: tableId, round: round, board: board,
+        url: resultUrl, body: params.toString(), content: content, csrf: csrfToken() })
+        .then(function () {
+          setStatus("waiting", navigator.onLine === false ? text.waiting : text.sending);
+          return refresh();
+        }).then(flush);
+    }
+    if (same) return askToReplace(form, same, params, send);
+    send();
   }
 
   function queueConfirm(fields) {
@@ -575,6 +645,16 @@
         if (queueChange("dispute", disputeForm)) event.preventDefault();
       });
     }
+    var offlineCorrect = document.getElementById("offline-correct");
+    if (offlineCorrect && !offlineCorrect.dataset.ready) {
+      offlineCorrect.dataset.ready = "1";
+      offlineCorrect.addEventListener("click", function () {
+        var s = screen();
+        var here = queuedResult(s.dataset.round, s.dataset.board);
+        if (here) correcting = here.key;
+        render();
+      });
+    }
     var offlineConfirm = document.getElementById("offline-confirm-button");
     if (offlineConfirm && !offlineConfirm.dataset.ready) {
       offlineConfirm.dataset.ready = "1";
@@ -605,6 +685,14 @@
   document.body.addEventListener("htmx:sendError", function (event) {
     // Offline the server cannot score the pad: the device does (table_score.js).
     var target = event.detail && event.detail.target;
+    if (target && target.id === "director-call") {
+      var note = target.querySelector(".call-offline") || document.createElement("span");
+      note.className = "call-offline";
+      note.setAttribute("role", "alert");
+      note.textContent = text.call_offline;
+      target.appendChild(note);
+      return;
+    }
     var form = target && target.closest("form");
     if (!form || !target.classList.contains("preview")) return;
     if (Score) showScore(target, scoreOf(form));

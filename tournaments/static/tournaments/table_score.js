@@ -63,6 +63,22 @@
       picks.declarer, tricks, vulnerability) };
   }
 
+  var SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+  /* The pad's result as a line a player reads: "3NT= N · NS +400", "4♠X−1 E · NS +100",
+   * "Passed out · 0"; ``words``: the page's translations {nt, ns, ew, passed, seats}. */
+  function describe(picks, vulnerability, words) {
+    var scored = fromPad(picks, vulnerability);
+    if (!scored) return "";
+    var points = scored.ns === 0 ? "0"
+      : (scored.ns > 0 ? words.ns : words.ew) + " +" + Math.abs(scored.ns);
+    if (picks.level === "PASS") return words.passed + " · " + points;
+    var made = picks.made === "=" ? "=" : picks.made.replace("-", "−");
+    var seat = (words.seats || {})[picks.declarer] || picks.declarer;
+    return picks.level + (SUIT[picks.strain] || words.nt) + (picks.double || "") + made + " " +
+      seat + " · " + points;
+  }
+
   return { contractScore: contractScore, nsScore: nsScore, fromPad: fromPad,
-    isVulnerable: isVulnerable };
+    isVulnerable: isVulnerable, describe: describe };
 });
