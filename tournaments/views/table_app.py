@@ -72,6 +72,6 @@ def offline_urls(table_code, tr) -> list[str]:
     urls += [static(path) for path in (
         "css/site.css", "vendor/htmx.min.js", "js/site.js", "tournaments/table.css",
         "tournaments/table.js", "tournaments/offline_queue.js", "tournaments/table_score.js",
-        "tournaments/table_round.js")]
+        "tournaments/table_round.js", "tournaments/table_pad.js")]
     urls += [static(path) for path, _sizes, _kind in ICONS]
     return urls

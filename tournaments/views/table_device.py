@@ -110,6 +110,7 @@ def js_text() -> dict:
         "ew": _("EW"),
         "next_board": _("Next: board %(number)s"),
         "nt": str(SUIT_WORDS["NT"]),
+        "back": _("Back"),
         "passed": _("Passed out"),
         "seats": {seat: str(name) for seat, name in SEATS},
         "correcting": _("Change the result and save it: East-West will be asked to confirm "

@@ -397,10 +397,15 @@
     fitToLevel(form);
   }
 
+  var stepper = null; // the pad one step at a time, on a phone (table_pad.js)
+
   function lockPad(form, waiting) {
     // ``waiting``: the queued result the pad shows, its buttons locked; null: free to tap.
     var locked = !!waiting;
+    var was = form.classList.contains("locked");
     if (locked) setPicks(form, new URLSearchParams(waiting.body));
+    if (stepper && locked) stepper.go("score");
+    else if (stepper && was) stepper.go("contract"); // opened for a correction
     form.classList.toggle("locked", locked);
     form.querySelectorAll(".picks input").forEach(function (input) { input.disabled = locked; });
     if (locked) showPadScore(form);
@@ -618,6 +623,9 @@
     var form = document.getElementById("result-form");
     if (form && !form.dataset.ready) {
       form.dataset.ready = "1";
+      if (window.TablePad && window.matchMedia) {
+        stepper = new TablePad.Stepper(form, window.matchMedia("(max-width: 640px)"), text.back);
+      }
       form.addEventListener("submit", submit);
       form.addEventListener("change", function (event) {
         if (event.target.name === "level") fitToLevel(form);
