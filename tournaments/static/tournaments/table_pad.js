@@ -89,9 +89,12 @@
       show(form.dataset.step || firstMissing(chosen(form)));
     }
 
-    form.addEventListener("change", function (event) {
-      if (NAMES.indexOf(event.target.name) < 0) return;
-      show(after(form.dataset.step, event.target.name, event.target.value, hasLead));
+    // A click, not a change: tapping the button already chosen (a correction keeps most of
+    // the result) moves on too.
+    form.addEventListener("click", function (event) {
+      var input = event.target;
+      if (input.type !== "radio" || NAMES.indexOf(input.name) < 0 || input.disabled) return;
+      show(after(form.dataset.step, input.name, input.value, hasLead));
     });
     backButton.addEventListener("click", function () {
       show(before(form.dataset.step, chosen(form), hasLead));
