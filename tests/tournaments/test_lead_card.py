@@ -92,3 +92,20 @@ def test_the_directors_correction_is_checked_too(dealt, director):
     with pytest.raises(InvalidResult):
         corrections.correct_result(row, user=director, contract="3NT", declarer="S",
                                    tricks=9, lead="SK", reason="typo")
+
+
+def test_a_club_that_asks_no_lead_gets_no_lead_picker_and_stores_none(mitchell_session):
+    tournament = mitchell_session.session.tournament
+    code = TableCode.objects.get(section=mitchell_session, table=1, active=True)
+    client = Client()
+    client.post(reverse("table:index"), {"table": code.label, "code": code.code})
+    board_url = reverse("table:board", args=[1, 1])
+    assert 'class="lead-picker' in client.get(board_url).content.decode()
+    tournament.ask_lead = False
+    tournament.save(update_fields=["ask_lead"])
+    assert 'class="lead-picker' not in client.get(board_url).content.decode()
+    data = {"round": 1, "board": 1, "level": "3", "strain": "NT", "double": "",
+            "declarer": "S", "made": "=", "lead_suit": "S", "lead_rank": "A",
+            "idempotency_key": uuid.uuid4().hex}
+    answer = client.post(reverse("table:result"), data, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 201 and Result.objects.get().lead == ""

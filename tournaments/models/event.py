@@ -79,6 +79,7 @@ class Tournament(models.Model):
     public_results = models.BooleanField(_("public results"), default=True)
     show_traveller = models.BooleanField(_("show the traveller at the table"), default=True)
     opponent_confirmation = models.BooleanField(_("opponents confirm each result"), default=True)
+    ask_lead = models.BooleanField(_("ask for the opening lead at the table"), default=True)
     correction_minutes = models.PositiveSmallIntegerField(
         _("correction period (minutes)"), default=30,
         help_text=_("Law 79C: time after the official results are published to ask for a "

@@ -149,6 +149,7 @@ def _board_context(request, round_number: int, board_number: int, form=None) -> 
         "choices": {"levels": LEVELS, "strains": STRAINS, "doubles": DOUBLES, "seats": SEATS,
                     "lead_suits": LEAD_SUITS, "lead_ranks": LEAD_RANKS, "made": MADE},
         "js_text": js_text(),
+        "ask_lead": tournament.ask_lead,
     }
 
 
@@ -179,7 +180,8 @@ def _submit(request, form: ResultForm) -> entry.Submission:
         return entry.submit_result(
             table_code=request.table_code, round=data["round"], board=data["board"],
             contract=data["contract"], declarer=data["declarer"], tricks=data["tricks"],
-            lead=data["lead"], idempotency_key=data["idempotency_key"])
+            lead=data["lead"] if request.table_code.section.session.tournament.ask_lead else "",
+            idempotency_key=data["idempotency_key"])
     except InvalidResult as exc:
         form.add_error(FORM_FIELD.get(exc.field), exc.message)
         return None
