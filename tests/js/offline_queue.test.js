@@ -6,7 +6,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { IDBFactory } = require("fake-indexeddb");
-const OfflineQueue = require("../../tournaments/static/tournaments/offline_queue.js");
+const OfflineQueue = require("../../tournaments/static/tournaments/offline_send.js");
 
 let counter = 0;
 function fresh() {

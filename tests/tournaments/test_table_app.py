@@ -23,7 +23,8 @@ def test_service_worker_is_served_under_table_with_its_scope(client):
     assert response["Service-Worker-Allowed"] == "/table/"
     assert response["Cache-Control"] == "no-cache"
     body = response.content.decode()
-    assert f'importScripts("{static("tournaments/offline_queue.js")}")' in body
+    assert (f'importScripts("{static("tournaments/offline_queue.js")}", '
+            f'"{static("tournaments/offline_send.js")}")') in body
     assert 'addEventListener("sync"' in body and 'addEventListener("fetch"' in body
 
 

@@ -15,6 +15,8 @@ from django.views.decorators.http import require_GET
 
 from clubsite.permissions import public
 
+from ..templatetags.table_mode import TABLE_SCRIPTS
+
 ICONS = (("tournaments/icons/table-192.png", "192x192", "image/png"),
          ("tournaments/icons/table-512.png", "512x512", "image/png"),
          ("tournaments/icons/table.svg", "any", "image/svg+xml"))
@@ -26,6 +28,7 @@ def service_worker(request):
     """The worker's script; never cached by HTTP, so a new version reaches the tablets."""
     body = render_to_string("tournaments/table/sw.js", {
         "queue_url": static("tournaments/offline_queue.js"),
+        "send_url": static("tournaments/offline_send.js"),
         "table_prefix": reverse("table:index"),
         "static_prefix": static(""),
     })
@@ -71,7 +74,6 @@ def offline_urls(table_code, tr) -> list[str]:
             urls += [reverse("table:board", args=[number, b.board.number]) for b in shown.boards]
     urls += [static(path) for path in (
         "css/site.css", "vendor/htmx.min.js", "js/site.js", "tournaments/table.css",
-        "tournaments/table.js", "tournaments/offline_queue.js", "tournaments/table_score.js",
-        "tournaments/table_round.js", "tournaments/table_pad.js")]
+        *TABLE_SCRIPTS)]
     urls += [static(path) for path, _sizes, _kind in ICONS]
     return urls

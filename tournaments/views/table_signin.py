@@ -6,6 +6,7 @@ in ``table`` (a pairs table) and ``teams_table``.
 """
 
 from django.contrib import messages
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -106,6 +107,7 @@ def call(request):
     if request.method == "POST":
         director_calls.call_director(request.table_code)
         if not request.htmx:
-            return redirect(safe_next(request, reverse("table:home")))
+            # not redirect(): a "next" that looks like a view's name would be reversed
+            return HttpResponseRedirect(safe_next(request, reverse("table:home")))
     return render(request, "tournaments/table/_call.html",
                   {"call": director_calls.open_call(request.table_code)})

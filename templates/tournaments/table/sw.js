@@ -17,7 +17,7 @@
  */
 "use strict";
 
-importScripts("{{ queue_url|escapejs }}");
+importScripts("{{ queue_url|escapejs }}", "{{ send_url|escapejs }}");
 
 var CACHE = OfflineQueue.CACHE;
 var TABLE = "{{ table_prefix|escapejs }}";

@@ -1,0 +1,92 @@
+// Sending from the table (tournaments/static/tournaments/table_send.js): saving queues the
+// result once, a locked result is never silently replaced, the answers land on the screen.
+// Run: node --test tests/js/
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { page, queued } = require("./page.js");
+
+const FORM = `<div id="board-screen" data-round="1" data-board="5" data-state="new"
+    data-vulnerability="" data-boards="4,5" data-board-url="/table/play/1/0/">
+  <form id="result-form"><input type="hidden" name="round" value="1">
+    <input type="hidden" name="board" value="5"><input type="hidden" name="idempotency_key">
+    <input type="radio" name="level" value="3" checked><input type="radio" name="strain"
+      value="NT" checked><input type="radio" name="declarer" value="S" checked>
+    <input type="radio" name="made" value="=" checked><p id="entry-status"></p></form>
+</div>`;
+
+function sender() {
+  const p = page(FORM, ["offline_queue", "offline_send", "table_screen", "table_send"]);
+  const added = [];
+  const asked = [];
+  Object.assign(p.T, {
+    queue: { addResult: async (fields) => { added.push(fields); } },
+    refresh: async () => {}, flush: async () => {}, render: () => {}, resultUrl: "/table/result/",
+    askToReplace: (form, waiting, params, send) => { asked.push([waiting.key, params]); return send; },
+  });
+  return { ...p, added, asked };
+}
+
+function save(window, document) {
+  const event = new window.Event("submit", { cancelable: true });
+  Object.defineProperty(event, "target", { value: document.getElementById("result-form") });
+  return event;
+}
+
+test("saving queues the result with a new key and says it is being sent", async () => {
+  const { T, window, document, added } = sender();
+  const event = save(window, document);
+  T.submit(event);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.ok(event.defaultPrevented);
+  assert.equal(added.length, 1);
+  assert.equal(added[0].key, "key-1");
+  assert.equal(added[0].round, "1");
+  assert.equal(added[0].board, "5");
+  assert.match(added[0].body, /idempotency_key=key-1/);
+  assert.equal(document.getElementById("entry-status").dataset.state, "waiting");
+});
+
+test("a result waiting to be sent is not replaced by another tap, only by a correction",
+  async () => {
+    const { T, window, document, added, asked } = sender();
+    const body = "round=1&board=5&level=3&strain=NT&declarer=S&made=%3D";
+    T.entries = [queued({ key: "q", board: "5", body, content: T.Q.content(body) })];
+    T.submit(save(window, document)); // locked: a second tap sends nothing more
+    assert.equal(added.length, 0);
+    T.correcting = "q";
+    T.submit(save(window, document)); // "corrected" to the very same result: nothing
+    assert.equal(added.length, 0);
+    assert.equal(T.correcting, null);
+    T.correcting = "q";
+    document.querySelector("input[name=made]").value = "+1";
+    T.submit(save(window, document)); // a different result: asked first, not sent
+    assert.equal(added.length, 0);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0][0], "q");
+    assert.equal(asked[0][1].get("made"), "+1");
+  });
+
+test("the answers: saved is remembered for Next, held shows why, invalid shows the errors",
+  () => {
+    const { T, document } = sender();
+    const adds = [];
+    T.saved = { add: (round, board) => adds.push(`${round}-${board}`) };
+    T.swapInSaved = () => {};
+    T.answered({ entry: queued({ key: "a", board: "4" }), outcome: { state: "saved" } });
+    assert.deepEqual(adds, ["1-4"]); // another board: remembered, the screen left alone
+    T.answered({ entry: queued({ key: "b", board: "5" }),
+      outcome: { state: "waiting", held: true, message: "Round 1 is not open yet." } });
+    const status = document.getElementById("entry-status");
+    assert.equal(status.dataset.state, "waiting");
+    assert.equal(status.textContent, "Round 1 is not open yet.");
+    T.answered({ entry: queued({ key: "c", board: "5" }),
+      outcome: { state: "invalid", errors: { made: ["Choose the result."] } } });
+    assert.equal(status.dataset.state, "invalid");
+    assert.equal(document.querySelector("#result-form .js-error li").textContent,
+      "Choose the result.");
+    T.answered({ entry: queued({ key: "d", board: "5" }), outcome: { state: "saved",
+      url: "/table/play/1/5/" } });
+    assert.equal(document.getElementById("board-screen").dataset.state, "saved");
+  });
