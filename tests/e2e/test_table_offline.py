@@ -55,6 +55,17 @@ def tap_offline(page, c: dict) -> None:
     tap_contract(page, c)
 
 
+THREE_NT = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
+            "lead": None}
+
+
+def save_offline(page, c: dict) -> None:
+    """Tap ``c`` on the pad and save it with the Wi-Fi down: it waits on the device."""
+    tap_offline(page, c)
+    page.click("#save-button")
+    page.wait_for_selector("#entry-status[data-state=waiting]")
+
+
 def offline_on_board_one(live_server, new_page):
     """A signed-in phone whose round is kept by the worker, the Wi-Fi down, on board 1."""
     section = seven_table_mitchell()
@@ -155,11 +166,8 @@ def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_serv
 
 def test_a_result_differing_from_the_directors_is_shown_as_a_conflict(live_server, new_page):
     section, phone = offline_on_board_one(live_server, new_page)
-    c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "+1",
-         "lead": None}
-    tap_offline(phone, c)
-    phone.click("#save-button")
-    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    c = THREE_NT | {"made": "+1"}
+    save_offline(phone, c)
     # Meanwhile the director stores another result for the board.
     from django.contrib.auth import get_user_model
 
@@ -282,8 +290,7 @@ def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
     phone.wait_for_selector(f"#board-screen[data-board='{second}'] #result-form")
     c = choice(TABLE, 1, second)
     if c["level"] == "PASS":
-        c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
-             "lead": None}
+        c = THREE_NT
     points = expected_score(section.session.boards.get(number=second), c)
     tap_offline(phone, c)
     # worked out on the phone: the server cannot be asked
@@ -314,11 +321,8 @@ def test_offline_a_waiting_result_is_locked_and_changed_only_by_an_explicit_corr
     "Keep" leaves the queue as it was, "Replace" swaps the waiting result and asks East-West
     to confirm again. Back online exactly the correction is stored, once."""
     section, phone = offline_on_board_one(live_server, new_page)
-    first = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
-             "lead": None}
-    tap_offline(phone, first)
-    phone.click("#save-button")
-    phone.wait_for_selector("#entry-status[data-state=waiting]")
+    first = THREE_NT
+    save_offline(phone, first)
     phone.wait_for_selector("#result-form.locked")
     assert phone.locator("#result-form input[name=level][value='3']").is_disabled()
     phone.click("#save-button")  # a second tap on a locked pad: still one result waiting

@@ -90,3 +90,24 @@ test("the answers: saved is remembered for Next, held shows why, invalid shows t
       url: "/table/play/1/5/" } });
     assert.equal(document.getElementById("board-screen").dataset.state, "saved");
   });
+
+test("an opponents' tap queued while its result was being sent keeps the result's id", async () => {
+  const confirms = [];
+  const p = page(FORM, ["offline_queue", "offline_send", "table_screen", "table_send"]);
+  const S = p.T;
+  Object.assign(S, {
+    refresh: async () => {}, render: () => {}, swapInSaved: () => {}, askForSync: () => {},
+    queue: {
+      // the flush that was running sent the result: stored as row 42
+      flush: async () => [{ entry: queued({ key: "r", board: "5" }),
+        outcome: { state: "saved", pk: 42, url: "/table/play/1/5/" } }],
+      addConfirm: async (fields) => { confirms.push(fields); },
+    },
+  });
+  await S.flush();
+  S.queue.flush = async () => [];
+  await S.queueConfirm({ round: "1", board: "5", after: "r" });
+  assert.equal(confirms.length, 1);
+  assert.equal(confirms[0].pk, 42); // not null: the next flush sends it, not drops it
+  assert.equal(confirms[0].after, "r");
+});

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.db import connection, transaction
 
+from tests.tournaments.conftest import play_rounds_before
 from tests.tournaments.test_tournaments_live_rankings import (  # noqa: F401 - fixtures
     broker,
     shown,
@@ -77,7 +78,8 @@ def test_a_withdrawn_pairs_table_is_not_waited_for(shown):  # noqa: F811
 
 
 @pytest.mark.django_db(transaction=True)
-def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_session):
+def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_session,
+                                                                      director):
     if connection.vendor != "postgresql":
         pytest.skip("the line lock is PostgreSQL's (SQLite writes one at a time)")
     section = mitchell_session
@@ -88,6 +90,7 @@ def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_
     board, played = next((b, p) for b, p in by_board.items() if len(p) >= 2)
     (held_round, held_table), (other_round, other_table) = played[:2]
     held = entry.resolve_line(section, held_round, held_table, board)
+    play_rounds_before(section, other_table, other_round, director)  # its round is open
     locked, release = threading.Event(), threading.Event()
 
     def hold() -> None:  # another table's post of the same board, still in its transaction

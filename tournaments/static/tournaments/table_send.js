@@ -8,6 +8,7 @@
   var swapTurn = 0; // the latest swap asked for: an older one's late answer goes nowhere
   var flushing = null;
   var shownWaiting = null; // {key, round, board}: the action this screen showed as waiting
+  var sent = {}; // result key → its stored row's id, for an opponents' tap queued after it
 
   T.post = function post(url, body) {
     return fetch(url, {
@@ -89,7 +90,12 @@
     if (!T.queue) return Promise.resolve();
     if (flushing) return flushing;
     flushing = T.Q.exclusive(function () {
-      return T.queue.flush(T.tableId, T.post);
+      return T.queue.flush(T.tableId, T.post).then(function (done) {
+        done.forEach(function (item) { // before the lock goes: a confirm may follow
+          if (item.entry.kind === "result" && item.outcome.pk) sent[item.entry.key] = item.outcome.pk;
+        });
+        return done;
+      });
     }).then(function (done) {
       return Promise.all(done.map(T.answered));
     }).catch(function () { /* tried again later */ }).then(function () {
@@ -155,8 +161,13 @@
   };
 
   T.queueConfirm = function queueConfirm(fields) {
-    return T.queue.addConfirm(Object.assign({ key: T.newKey(), table: T.tableId, url: T.confirmUrl,
-      csrf: T.csrfToken() }, fields)).then(T.refresh).then(T.flush);
+    // Under the queue's lock, so no flush runs meanwhile: a tap made while its result was
+    // being sent gets that result's id (``sent``) instead of being dropped as an orphan.
+    return T.Q.exclusive(function () {
+      var pk = fields.pk || (fields.after && sent[fields.after]) || null;
+      return T.queue.addConfirm(Object.assign({ key: T.newKey(), table: T.tableId,
+        url: T.confirmUrl, csrf: T.csrfToken() }, fields, { pk: pk }));
+    }).then(T.refresh).then(T.flush);
   };
 
   T.queueChange = function queueChange(kind, form) {
