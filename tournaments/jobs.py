@@ -183,6 +183,8 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
     if classify:
         bring_current(tournament, session_number)
     language = language or settings.LANGUAGE_CODE
+    if language not in dict(settings.LANGUAGES):
+        raise ValueError(f"not a language of the site: {language[:20]!r}")
     with transaction.atomic():
         pdf, created = ResultsPdf.objects.get_or_create(
             tournament=tournament, kind=kind, language=language, session_number=session_number,

@@ -544,3 +544,23 @@ def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
             if process is not None and process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
+
+
+def test_a_pdf_asked_for_in_a_language_the_site_has_not_is_made_in_the_readers(
+        two_sessions, client, director, django_capture_on_commit_callbacks):
+    """A language from the request is one of the site's, or the reader's own: an invented or
+    overlong one neither fails (it did, on PostgreSQL: value too long) nor queues a render."""
+    from django.urls import reverse
+
+    from tournaments import jobs
+
+    client.force_login(director)
+    url = reverse("uploads:pdf", args=[two_sessions.slug])
+    with django_capture_on_commit_callbacks(execute=False):
+        for language in ("xx-invented", "e" * 300, "", "pt"):
+            answer = client.post(url, {"kind": PdfKind.RESULTS, "language": language,
+                                       "session": "0"})
+            assert answer.status_code == 302, language
+    assert sorted(ResultsPdf.objects.values_list("language", flat=True)) == ["es", "pt"]
+    with pytest.raises(ValueError):
+        jobs.request_pdf(two_sessions, PdfKind.RESULTS, "xx")

@@ -95,8 +95,8 @@ def refuse_unreached_round(section: Section, table: int, round_number: int, *,
     rows stored under the post's key) finds the result the device stored earlier: its resend
     still gets its answer, whatever the director changed since.
 
-    Walks back from the round before: the first round the table played must be complete. One
-    query for the table's stored lines of the earlier rounds; the seatings are read only when
+    Walks back from the round before: the latest round the table played before this one must
+    be complete (a sit-out round is passed over). One query for the table's stored lines of the earlier rounds; the seatings are read only when
     a round has none stored (a sit-out round, or one not begun).
     """
     movement = section.movement

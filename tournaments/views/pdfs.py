@@ -3,6 +3,7 @@ final publication, and what was sent to the federation; and the public download 
 published results' PDF. HTTP and permissions only; the work is in ``jobs`` (asking for,
 making and finding the PDFs) and ``services.publish``."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -38,7 +39,9 @@ def pdf_status(request, slug: str):
     """The tournament's PDFs for the current results: ask for one, watch it (the list polls
     while one is queued or running), download it; publish the final results; the uploads."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    language = request.POST.get("language") or request.GET.get("language") or get_language()
+    language = request.POST.get("language") or request.GET.get("language")
+    if language not in dict(settings.LANGUAGES):  # a language the site has, or the reader's
+        language = get_language()
     if request.method == "POST":
         kind = request.POST.get("kind", PdfKind.RESULTS)
         number = request.POST.get("session", "0")
