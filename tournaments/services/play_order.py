@@ -100,26 +100,28 @@ def refuse_unreached_round(section: Section, table: int, round_number: int, *,
     a round has none stored (a sit-out round, or one not begun).
     """
     movement = section.movement
-    earlier = sorted({s.round for s in plan.slots(movement)
-                      if s.table == table and s.round < round_number}, reverse=True)
+    earlier = sorted((s for s in plan.slots(movement)
+                      if s.table == table and s.round < round_number),
+                     key=lambda s: s.round, reverse=True)
     if not earlier:
         return
+    directional = plan.is_directional(movement)
     stored: dict[int, set[int]] = defaultdict(set)
     for rnd, board in Result.objects.filter(
             section=section, table=table, round__lt=round_number,
             status=ResultStatus.OK).order_by().values_list("round", "board__number"):
         stored[rnd].add(board)
     seated = None
-    for rnd in earlier:
-        slot = plan.slot_for(movement, rnd, table)
+    for slot in earlier:
+        rnd = slot.round
         boards = {b + section.board_offset for b in slot.boards}
         if stored[rnd] >= boards:
             return  # the round before is complete: this one is open
         if not stored[rnd]:
             if seated is None:
                 seated = _active_seats(section)
-            if not seats_taken(slot, lambda n, line, seats=seated:
-                               _is_seated(seats, movement, n, line)):
+            if not seats_taken(slot, lambda n, line, seats=seated: n is not None and
+                               (n, line if directional else "") in seats):
                 continue  # the table sat out that round: look at the one before it
         if replay is not None and replay.exists():
             return
@@ -132,9 +134,3 @@ def refuse_unreached_round(section: Section, table: int, round_number: int, *,
 def _active_seats(section: Section) -> set[tuple[int, str]]:
     return set(Seating.objects.filter(section=section, entry__status=EntryStatus.ACTIVE)
                .order_by().values_list("number", "direction"))
-
-
-def _is_seated(seated: set[tuple[int, str]], movement: dict, number, line: str) -> bool:
-    if number is None:
-        return False
-    return (number, line if plan.is_directional(movement) else "") in seated
