@@ -77,12 +77,18 @@ def pick_player(page, slot: int, member) -> None:
 
 
 def no_sideways_scroll(page) -> None:
+    page.wait_for_load_state("load")  # a page's own stylesheets are part of its width
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"page scrolls sideways: {width}px"
 
 
 def fits_its_box(page, selector) -> None:
-    """A table a phone reads whole: no column hidden behind a scroll inside its box."""
+    """A table a phone reads whole: no column hidden behind a scroll inside its box.
+
+    Measured once the page's stylesheets have loaded: a selector can appear before a page's
+    own stylesheet (teams.css hides the phone's secondary columns) has arrived on a busy machine.
+    """
+    page.wait_for_load_state("load")
     table, box = page.evaluate(f"""() => {{ const t = document.querySelector('{selector}');
         return [t.scrollWidth, t.parentElement.clientWidth]; }}""")
     assert table <= box, f"{selector} is {table}px wide in a {box}px box"
