@@ -104,7 +104,8 @@ def _rows_of(letter_of: dict[int, str], many: bool):
 
 
 def _adjusted_text(row: dict) -> pdf_tables.Marked:
-    return pdf_tables.Marked(f"{_('adjusted')} {row['adjusted']}".strip(), "adj")
+    word = _("adjusted")  # outside the f-string: makemessages finds it
+    return pdf_tables.Marked(f"{word} {row['adjusted']}".strip(), "adj")
 
 
 def _frequencies(lines: list[Line] | tuple[Line, ...]) -> list[dict]:

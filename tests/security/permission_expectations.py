@@ -165,6 +165,7 @@ DECISIONS: dict[str, Decision] = {
     "uploads:download": page(SECRETARY_VIEW, SECRETARY_ONLY),
     "uploads:imports": page(OFFICE_VIEW, RESULTS_OFFICE),
     "uploads:import": page(OFFICE_VIEW, RESULTS_OFFICE),
+    "uploads:import_record": action(DIRECTOR_VIEW, DIRECTOR_ACTION),
     "uploads:pdf": page(OFFICE_VIEW, RESULTS_OFFICE),
     "uploads:publish": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
     "uploads:pdf_download": page(OFFICE_VIEW, RESULTS_OFFICE),

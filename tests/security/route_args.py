@@ -76,6 +76,7 @@ ARGS = {
     "uploads:manual": lambda w: [w.upload.upload_id],
     "uploads:download": lambda w: [w.upload.upload_id],
     "uploads:import": lambda w: [w.result_import.pk],
+    "uploads:import_record": lambda w: [w.result_import.pk],
     "uploads:pdf": lambda w: [w.published.slug],
     "uploads:publish": lambda w: [w.published.slug],
     "uploads:pdf_download": lambda w: [w.pdf.pk],

@@ -44,6 +44,9 @@ class Style:
     cross: str = "average"  # cross-IMPs: "average", "sum" or "factored" (to the fullest board)
     cross_places: int | None = None  # cross-IMP marks rounded before totalling (None: exact)
     cross_half: str = "away"  # with cross_places, a half rounded "away" from zero or to "even"
+    total_is_percentage: bool = False  # TOTAL_SCORE carries the percentage, not the points
+    sessions: bool = True  # SECTIONs inside a SESSION, or directly under EVENT
+    equals: bool = True  # ties written "3=", or "3" for each pair sharing it
 
 
 @dataclass
@@ -56,6 +59,7 @@ class Line:
     score: int | str  # an int, or "A6040"-style
     awarded: tuple[Fraction, Fraction] | None = None  # artificial: the % the director gave
     awarded_imps: tuple[int, int] | None = None  # artificial in IMPs (default ±2 / 0)
+    contract: str = ""  # written when given ("NP": a passed-out board, as some programs do)
 
 
 @dataclass
@@ -186,6 +190,8 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
             shown = points * s.full_set / count if style.totals == "factored" else points
             pct = points * 100 / (top * count) if event.kind == "MP_PAIRS" else None
             rows[key] = [rounded(shown, 2), rounded(pct, 2) if pct is not None else "", None]
+            if style.total_is_percentage and pct is not None:
+                rows[key][0] = rows[key][1]
         for line in ("NS", "EW") if s.directional else ("",):
             group = [k for k in rows if k[1] == line]
             column = 1 if event.kind == "MP_PAIRS" else 0
@@ -197,7 +203,7 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
             for k in group:
                 same = [o for o in group if value(o) == value(k)]
                 place = 1 + sum(1 for o in group if value(o) > value(k))
-                rows[k][2] = f"{place}=" if len(same) > 1 else str(place)
+                rows[k][2] = f"{place}=" if len(same) > 1 and style.equals else str(place)
         standings[s.letter] = rows
     return marks, standings
 
@@ -248,7 +254,9 @@ def write(event: Event, style: Style | None = None) -> str:
                 f"<TRAVELLER_LINE><ROUND_NUMBER>{ln.round}</ROUND_NUMBER>"
                 f"<TABLE_NUMBER>{ln.table}</TABLE_NUMBER>"
                 f"<NS_PAIR_NUMBER>{ln.ns}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ln.ew}"
-                f"</EW_PAIR_NUMBER><SCORE>{ln.score}</SCORE>"
+                f"</EW_PAIR_NUMBER>"
+                + (f"<CONTRACT>{ln.contract}</CONTRACT>" if ln.contract else "")
+                + f"<SCORE>{ln.score}</SCORE>"
                 f"<NS_{tag}>{ns}</NS_{tag}><EW_{tag}>{ew}</EW_{tag}></TRAVELLER_LINE>")
         body = "".join(f"<BOARD><BOARD_NUMBER>{b}</BOARD_NUMBER>{''.join(ls)}</BOARD>"
                        for b, ls in sorted(boards.items()))
@@ -263,6 +271,7 @@ def write(event: Event, style: Style | None = None) -> str:
             f"</EVENT_IDENTIFIER><EVENT_DESCRIPTION>Torneo importado</EVENT_DESCRIPTION>"
             f"<PROGRAM_NAME>OtroScorer</PROGRAM_NAME><DATE>12/03/2024</DATE>"
             f"<BOARD_SCORING_METHOD>{scoring}</BOARD_SCORING_METHOD>"
-            f'<SESSION SESSION_ID="1">{"".join(sections)}</SESSION>'
+            + (f'<SESSION SESSION_ID="1">{"".join(sections)}</SESSION>' if style.sessions
+               else "".join(sections))
             + (handset if style.handset == "event" else "") + "</EVENT>"
             + (handset if style.handset == "root" else "") + "</USEBIO>")

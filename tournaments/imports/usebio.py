@@ -9,7 +9,9 @@ traveller). Sections of a session with the same boards are scored together (one 
 
 Then our scoring core scores it (``services.classification``) and ``verify`` lists every
 figure where the file and we disagree beyond the file's own rounding: pair totals,
-percentages, places, each line's marks, and scores that do not match their contract. All of
+percentages, places, each line's marks, and scores that do not match their contract. The
+file's own figures are then kept as the event's result of record (``services.file_record``):
+the pages show what the club published, our re-score is the check beside it. All of
 it happens in one transaction: a file that fails anywhere leaves nothing behind but a
 refused ``ResultImport`` saying why.
 """
@@ -21,14 +23,17 @@ import hashlib
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..models import Result, Tournament
 from ..models.uploads import ImportState, ResultImport
+from ..services import file_record
 from ..services.team_schedule import TEAM_METHODS
 from .usebio_conventions import describe
 from .usebio_individual import import_individual
 from .usebio_pairs import import_event
 from .usebio_parse import FileEvent, UsebioError, parse
+from .usebio_record import figures_of
 from .usebio_teams import import_teams, verify_teams
 from .usebio_verify import verify, what_label
 
@@ -139,6 +144,10 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
                 tournament, outcome = import_event(event, user=user, file_name=file_name)
                 _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
+            if event.scoring_method not in TEAM_METHODS:
+                # verified against our re-score; the pages show the file's own figures
+                file_record.keep(tournament, figures_of(tournament, event))
+                outcome["summary"]["of_record"] = "file"
             Tournament.objects.filter(pk=tournament.pk).update(
                 import_hash=digest, import_identifier=event.identifier)
             summary = outcome["summary"]
@@ -186,8 +195,12 @@ def report_text(record: ResultImport) -> str:
     else:
         lines.append(_("Verify: %(count)s differences between the file and our scoring:")
                      % {"count": len(record.differences)})
+        # the words outside the f-strings: makemessages finds no call inside one
+        file_word = pgettext("verify report", "file")
+        ours_word = pgettext("verify report", "ours")
+        tried_word = pgettext("verify report", "rules tried")
         for d in record.differences:
-            lines.append(f"  {d['where']}: {what_label(d['what'])} {_('file')} {d['file']} · "
-                         f"{_('ours')} {d['ours'] or '-'}"
-                         + (f" · {_('rules tried')}: {d['tried']}" if d.get("tried") else ""))
+            lines.append(f"  {d['where']}: {what_label(d['what'])} {file_word} {d['file']} · "
+                         f"{ours_word} {d['ours'] or '-'}"
+                         + (f" · {tried_word}: {d['tried']}" if d.get("tried") else ""))
     return "\n".join(lines)

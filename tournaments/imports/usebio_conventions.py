@@ -37,60 +37,15 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
-from django.utils.translation import gettext_lazy as _
-
-from ..models import ScoringMethod, VPScale
+from ..models import ScoringMethod
 from ..scoring import imps
 from ..scoring.butler import butler_datum
+from .usebio_convention_words import RULE_NAMES, alternatives, describe  # noqa: F401
 from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
 BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean", "trim2")
                    for round_to in (None, 10)]
-RULE_NAMES = {
-    "marks": {"neuberg": _("Neuberg-factored marks per line"),
-              "raw": _("raw marks per line on the board's own top")},
-    "factoring": {"neuberg": _("Neuberg when totalling"),
-                  "ratio": _("plain ratio when totalling")},
-    "totals": {"played": _("totals on the boards played"),
-               "factored": _("totals factored up to the full set")},
-    "butler_datum": {"course": _("datum without the top and bottom results"),
-                     "mean": _("datum the mean of all results"),
-                     "trim2": _("datum without the two top and two bottom results")},
-    "butler_round_to": {None: _("datum not rounded"), 10: _("datum rounded to 10")},
-    "butler_field": {"section": _("datum per section"), "field": _("datum over the field")},
-    "cross_imps": {"average": _("cross-IMPs averaged over the comparisons"),
-                   "sum": _("cross-IMPs summed over the comparisons"),
-                   "factored": _("cross-IMPs summed and factored up to the fullest board")},
-    "cross_round": {None: _("totals of the exact cross-IMPs"),
-                    2: _("cross-IMPs rounded to 0.01 before totalling"),
-                    1: _("cross-IMPs rounded to 0.1 before totalling"),
-                    0: _("cross-IMPs rounded to whole IMPs before totalling")},
-    "cross_field": {"section": _("cross-IMPs compared within each section"),
-                    "field": _("cross-IMPs compared over the sections sharing the boards")},
-    "cross_half": {"away": _("halves rounded away from zero"),
-                   "even": _("halves rounded to the even figure")},
-    "vp_scale": {scale.value: scale.label for scale in VPScale},
-    "vp_places": {2: _("VPs to two decimals, as the WBF gives them"),
-                  1: _("VPs rounded to 0.1")},
-    "vp_loser": {"own": _("each team's VPs from its own margin"),
-                 "complement": _("the loser's VPs 20 minus the winner's")},
-    "places": {"shared": _("tied places shared (3=)")},
-    "artificial": {"awarded": _("artificial scores as awarded")},
-}
-
-
-def alternatives(conventions: dict) -> list[str]:
-    """The other rules tried for each recognised convention (they reproduced the file less
-    well), in words: a difference left over is one no known convention explains."""
-    return [str(name) for key, value in conventions.items() if key in RULE_NAMES
-            for other, name in RULE_NAMES[key].items() if other != value]
-
-
-def describe(conventions: dict) -> list[str]:
-    """The conventions in words, in the reader's language."""
-    return [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
-            if k in RULE_NAMES]
 
 
 def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
@@ -130,7 +85,7 @@ def file_top(lines: Iterable[FileLine]) -> Fraction | None:
     return max(sums, default=None)
 
 
-def _seats(line: FileLine) -> list[tuple[int, str, Decimal | None]]:
+def seats_of(line: FileLine) -> list[tuple[int, str, Decimal | None]]:
     """Who a line credits with which mark: its two pairs, or an individual's four players
     (North and South the NS mark, East and West the EW one)."""
     return [(who, side, mark) for who, side, mark in (
@@ -143,12 +98,14 @@ def percentage_top(event: FileEvent) -> Fraction | None:
     boards being those played or the full set (whichever way the totals were written gives
     an even top). It sees the top even when every board is short of results (a Howell with a
     sit-out) and its lines are raw on their own top."""
+    if totals_are_percentages(event):
+        return None
     estimates: dict[str, list[Fraction]] = {"played": [], "factored": []}
     for section in event.sections:
         counts = Counter()
         for lines in section.boards.values():
             for ln in lines:
-                for pair, side, _mark in _seats(ln):
+                for pair, side, _mark in seats_of(ln):
                     counts[(pair, side if section.directional else "")] += 1
         full = full_set(section, max(counts.values(), default=0))
         for pair in section.pairs:
@@ -167,6 +124,29 @@ def percentage_top(event: FileEvent) -> Fraction | None:
         if even > 0 and gap < Fraction(1, 20) and (best is None or gap < best[0]):
             best = (gap, Fraction(even))
     return best[1] if best else None
+
+
+def totals_are_percentages(event: FileEvent) -> bool:
+    """Whether the file's ``TOTAL_SCORE`` carries each pair's percentage (some programs write
+    it so): every pair with both figures shows the same number in each, or, with no
+    percentages given, each total is the pair's marks as a percentage of the top."""
+    pairs = [p for s in event.sections for p in s.pairs if p.total is not None]
+    if not pairs:
+        return False
+    if all(p.percentage is not None for p in pairs):
+        return all(p.total == p.percentage for p in pairs)
+    if any(p.percentage is not None for p in pairs):
+        return False
+    for section in event.sections:
+        top = file_top(line for ls in section.boards.values() for line in ls)
+        points = _pair_points(section, lambda _n, _l, mark, _s: mark)
+        for p in section.pairs:
+            got = points.get((p.number, p.direction if section.directional else ""))
+            if not top or got is None or not got[1] or p.total is None:
+                return False
+            if abs(got[0] * 100 / (top * got[1]) - Fraction(p.total)) > Fraction(1, 100):
+                return False
+    return True
 
 
 def event_top(event: FileEvent, lines: Iterable[FileLine]) -> Fraction | None:
@@ -207,7 +187,7 @@ def _pair_points(section: FileSection, convert) -> dict[tuple[int, str], tuple[F
     directional = section.directional
     for number, lines in section.boards.items():
         for line in lines:
-            for pair, side, mark in _seats(line):
+            for pair, side, mark in seats_of(line):
                 key = (pair, side if directional else "")
                 out[key][1] += 1
                 if mark is not None:
@@ -282,7 +262,7 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
     factoring, totals, _hits = best
     if factoring is not None:
         out["factoring"] = factoring
-    out["totals"] = totals
+    out["totals"] = "percentage" if totals_are_percentages(event) else totals
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 
 from django.utils.translation import gettext as _
 
@@ -50,8 +51,10 @@ from .usebio_teams_parse import match_method, matches
 
 def _containers(event: ET.Element) -> list[tuple[int, str, ET.Element]]:
     sessions = event.findall("SESSION")
-    if not sessions:
-        return [(1, "A", event)]
+    if not sessions:  # SECTIONs directly under EVENT, or the event as one section
+        sections = event.findall("SECTION")
+        return [(1, (sec.get("SECTION_ID") or _text(sec, "SECTION_ID") or "ABCDEFGH"[j])[:3]
+                 .upper(), sec) for j, sec in enumerate(sections)] or [(1, "A", event)]
     out = []
     for i, s in enumerate(sessions, start=1):
         number = _int(s.get("SESSION_ID", "") or _text(s, "SESSION_ID"), "SESSION_ID") or i
@@ -122,6 +125,15 @@ def _handsets(root: ET.Element) -> tuple[dict[int, str], dict[int, tuple[str, st
     return deals, conditions
 
 
+def _shared_places(section: FileSection) -> None:
+    """Two participants of one ranking on the same place share it, "=" written or not (some
+    programs write ``10`` twice)."""
+    counts = Counter((p.direction, p.place) for p in section.pairs if p.place is not None)
+    for p in section.pairs:
+        if p.place is not None and counts[(p.direction, p.place)] > 1:
+            p.tied = True
+
+
 def parse(data: bytes | str) -> FileEvent:
     """The file as plain data; raises ``UsebioError`` for anything not importable."""
     raw = data.encode() if isinstance(data, str) else data
@@ -166,6 +178,7 @@ def parse(data: bytes | str) -> FileEvent:
                               _boards(container, where, problems))
         if teams:
             section.matches = matches(container, section, where, problems)
+        _shared_places(section)
         for number, lines in section.boards.items():
             for line in lines:
                 for pair, side in ((line.ns, "NS"), (line.ew, "EW"), (line.south, "NS"),
@@ -188,4 +201,5 @@ def parse(data: bytes | str) -> FileEvent:
                      _date(_text(event, "DATE")), _text(event, "VENUE")[:160],
                      kind if not teams or kind in TEAM_KINDS else "TEAMS", method,
                      _text(event, "PROGRAM_NAME"), sections, deals, conditions,
-                     identifier=_text(event, "EVENT_IDENTIFIER")[:80])
+                     identifier=(_text(event, "EVENT_IDENTIFIER") or _text(event, "EVENT_ID")
+                                 or event.get("EVENT_ID", ""))[:80])

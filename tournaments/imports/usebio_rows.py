@@ -205,7 +205,8 @@ def _pair_ref(value: str, what: str) -> tuple[int, str]:
 
 
 def _date(text: str) -> datetime.date:
-    for fmt in ("%d/%m/%Y", "%Y-%m-%d", "%d-%m-%Y", "%d.%m.%Y"):
+    text = text.split("T")[0].strip() if re.match(r"^\d{4}-\d\d-\d\dT", text) else text
+    for fmt in ("%d/%m/%Y", "%Y-%m-%d", "%d-%m-%Y", "%d.%m.%Y", "%Y.%m.%d", "%Y/%m/%d"):
         try:
             return datetime.datetime.strptime(text, fmt).date()
         except ValueError:

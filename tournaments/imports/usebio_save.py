@@ -127,22 +127,29 @@ def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -
     data = {"contract": "", "declarer": "", "tricks": None, "ns_score": line.score,
             "lead": _lead(line.lead), "adjustment": line.adjustment}
     contract = line.contract.strip()
-    passed = contract.upper() in PASS_WORDS
+    # some programs write a passed-out board's contract NP, its score 0 and its marks
+    passed = contract.upper() in PASS_WORDS or (contract.upper() == "NP"
+                                                 and line.score in (0, None)
+                                                 and line.adjustment is None)
     if contract and (passed or line.tricks is not None):
         try:
-            played = result_checks.scored(board, contract, "" if passed else line.declarer,
+            played = result_checks.scored(board, "PASS" if passed else contract,
+                                          "" if passed else line.declarer,
                                           None if passed else line.tricks)
         except TournamentError as exc:
             raise UsebioError(_("%(where)s: %(problem)s") % {"where": where,
                                                               "problem": exc.message}) from exc
         data.update(contract=played["contract"], declarer=played["declarer"],
                     tricks=played["tricks"])
-        if line.adjustment is None and line.score != played["ns_score"]:
+        if passed:  # no lead on a passed-out board; its score is 0 whatever the file left
+            data.update(lead="", ns_score=0 if line.adjustment is None else line.score)
+        if line.adjustment is None and line.score is not None \
+                and line.score != played["ns_score"]:
             notes.append({"what": "score", "where": where, "file": str(line.score),
                           "ours": str(played["ns_score"])})
     elif contract:
         data.update(contract=contract[:8], declarer=line.declarer)
-    if line.adjustment is None and line.score is None:
+    if line.adjustment is None and data["ns_score"] is None:
         raise UsebioError(_("%(where)s: the line has no score.") % {"where": where})
     return data
 

@@ -104,7 +104,8 @@ def rules_tried(conventions: dict) -> str:
     known convention explains."""
     used = "; ".join(describe(conventions)) or _("the club's own rules")
     others = alternatives(conventions)
-    return used + (f" ({_('also tried')}: {'; '.join(others)})" if others else "")
+    also = _("also tried")  # outside the f-string: makemessages finds it
+    return used + (f" ({also}: {'; '.join(others)})" if others else "")
 
 
 def _shown(value) -> str:
@@ -178,6 +179,8 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                 # our total without a relay's own average, then on the file's terms
                 raw = r.points * count / r.boards if r.boards > count else r.points
                 ours_total = round(total_of(raw, count, max(full_set(fs, most), r.boards)), 2)
+            if conventions.get("totals") == "percentage":  # the file's total is its %
+                ours_total = r.percentage if r else None
             for what, file_value, ours in (
                     ("total", pair.total, ours_total),
                     ("percentage", pair.percentage, r.percentage if r else None)):

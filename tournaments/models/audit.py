@@ -36,6 +36,7 @@ class AuditAction(models.TextChoices):
     CASH_CLOSED = "cash_closed", _("Cash sheet closed")
     CASH_REOPENED = "cash_reopen", _("Cash sheet reopened")
     POINTS = "points", _("Master points awarded")
+    RESCORED = "rescored", _("Imported results re-scored")
 
 
 class AuditEntry(models.Model):

@@ -102,6 +102,10 @@ class Tournament(models.Model):
                                          blank=True, editable=False)
     conventions = models.JSONField(_("scoring conventions of the imported file"), default=dict,
                                    blank=True, editable=False)
+    # The result of record of an imported event is its file's (``Session.file_figures``);
+    # False once a director re-scores it with the club's rules (``services.file_record``).
+    keeps_file_results = models.BooleanField(_("shows the imported file's results"),
+                                             default=False, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
@@ -185,6 +189,9 @@ class Session(models.Model):
     # stale when a newer change exists, so pages can re-classify only when needed.
     classified_through = models.DateTimeField(null=True, blank=True, editable=False)
     ranking_version = models.PositiveIntegerField(default=0, editable=False)
+    # An imported session's figures as its file published them: marks, totals, percentages
+    # and places by entry (``services.file_record``); empty for sessions scored here.
+    file_figures = models.JSONField(default=dict, blank=True, editable=False)
     table_pin = models.CharField(
         _("table PIN"), max_length=8, blank=True, default=new_table_pin,
         help_text=_("Typed on a table's device to leave table mode; empty: any device may "

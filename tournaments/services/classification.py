@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..scoring import Standing, display_round, rank
 from ..scoring.ranking import DEFAULT_TIE_BREAKS
-from . import incremental, plan
+from . import file_record, incremental, plan
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
@@ -60,7 +60,10 @@ def _exact(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredRanking]:
+def ranking_rows(data: SessionData, pools: list[PoolScore], version: int,
+                 file_places: dict[int, tuple[int, bool]] | None = None) -> list[StoredRanking]:
+    """``file_places``: an imported event's places as its file gives them (entry → (place,
+    tied), ``file_record``), kept for each section's ranking."""
     seats = {s["entry_id"]: s for s in data.seatings}
     active = {e for e, s in seats.items() if s["entry__status"] == EntryStatus.ACTIVE}
     rows: list[StoredRanking] = []
@@ -87,11 +90,14 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int) -> lis
             for ranked in rank(standings, tie_breaks=() if shared else DEFAULT_TIE_BREAKS):
                 e = ranked.standing.pair
                 total = pool.totals[e] if pool.totals is not None else None
+                place, tied, decided_by = ranked.place, ranked.tied, ranked.decided_by or ""
+                if file_places and scope == RankingScope.SECTION and e in file_places:
+                    (place, tied), decided_by = file_places[e], ""
                 rows.append(StoredRanking(
                     tournament_id=tournament_id, session=data.session, section=section,
                     scope=scope, pool=pool.pool, direction=line, entry_id=e,
                     number=seats[e]["number"], names=ranked.standing.name,
-                    place=ranked.place, tied=ranked.tied, decided_by=ranked.decided_by or "",
+                    place=place, tied=tied, decided_by=decided_by,
                     points=_decimal(total.points if total else scores[e]),
                     maximum=total.maximum if total else None,
                     percentage=_decimal(total.percentage) if total else None,
@@ -146,12 +152,14 @@ def _classify(session: Session) -> int:
         return classify_teams(data)
     memo = incremental.memo_for(session.pk)
     pools = score_data(data, memo)
+    file_places = file_record.overlay(data, pools)  # an imported event's result of record
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         version = locked.ranking_version + 1
         through = data.stamp or timezone.now()
         StoredRanking.objects.filter(session=locked).delete()
-        StoredRanking.objects.bulk_create(ranking_rows(data, pools, version), batch_size=2000)
+        StoredRanking.objects.bulk_create(ranking_rows(data, pools, version, file_places),
+                                          batch_size=2000)
         # only the boards whose marks changed since this process's last run, when it can tell
         incremental.store_marks(data, pools, locked, version, through, memo)
         StoredMatch.objects.filter(session=locked).delete()

@@ -93,8 +93,8 @@ def results_mail(*, club: str, tournament, member, language: str, line: dict | N
             lines = [_("Dear %(name)s,") % names, "",
                      _("the results of %(tournament)s (%(date)s) were corrected after they "
                        "were published.") % names, "", _("What changed:")]
-            lines += [f"- {change_text(change)}" for change in changes] or [
-                f"- {_('the classification')}"]
+            whole = _("the classification")  # outside the f-string: makemessages finds it
+            lines += [f"- {change_text(change)}" for change in changes] or [f"- {whole}"]
             label = (_("Your overall ranking: %(old)s → %(new)s") if (line or {}).get("overall")
                      else _("Your ranking: %(old)s → %(new)s"))
             lines += ["", label % {"old": line_text(old), "new": line_text(line)}]

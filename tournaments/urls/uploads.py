@@ -17,6 +17,7 @@ urlpatterns = [
     path("<uuid:upload_id>/file/", uploads.download, name="download"),
     path("imports/", uploads.imports, name="imports"),
     path("imports/<int:pk>/", uploads.import_detail, name="import"),
+    path("imports/<int:pk>/record/", uploads.import_record, name="import_record"),
     path("pdf/<slug:slug>/", pdfs.pdf_status, name="pdf"),
     path("pdf/<slug:slug>/publish/", pdfs.publish_final, name="publish"),
     path("pdf/file/<int:pk>/", pdfs.pdf_download, name="pdf_download"),

@@ -35,6 +35,7 @@ from ..models import EventType, Section
 from ..services import (
     board_visibility,
     board_words,
+    file_record,
     master_points,
     player_history,
     reclassification,
@@ -104,6 +105,7 @@ def tournament(request, slug):
         and bool(celery_app.conf.task_always_eager),
         # an imported event says how the other program scored it (ours has none)
         "conventions": describe(tournament.conventions) if tournament.conventions else [],
+        "file_record": file_record.note(tournament),
     })
 
 

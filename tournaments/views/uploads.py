@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from clubsite.models import Season
 from clubsite.params import int_param
 from clubsite.permissions import (
+    director_required,
     secretary_or_director_required,
     secretary_required,
 )
@@ -36,6 +37,7 @@ from ..models.uploads import (
     Upload,
     UploadState,
 )
+from ..services import file_record
 from ..services.errors import TournamentError
 
 BADGES = {UploadState.SENT: "badge-valid", UploadState.MANUAL: "badge-active",
@@ -224,7 +226,29 @@ def import_detail(request, pk: int):
     context = {"record": record, "progress": import_progress(record.key) if running else 0,
                "conventions": describe(record.summary.get("conventions") or {}),
                "differences": shown_differences(record.differences or []),
-               "replace_form": ImportForm(initial={"replace": True})}
+               "replace_form": ImportForm(initial={"replace": True}),
+               "file_record": file_record.note(record.tournament) if record.tournament else None}
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/uploads/_import_progress.html", context)
     return render(request, "tournaments/uploads/import_detail.html", context)
+
+
+@director_required
+@require_POST
+def import_record(request, pk: int):
+    """The director's decision on an imported event's result of record: the file's figures
+    (as the club published them) or a re-score with the club's rules; audited, reversible."""
+    record = get_object_or_404(ResultImport.objects.select_related("tournament"), pk=pk)
+    tournament = record.tournament
+    if record.state != ImportState.DONE or tournament is None \
+            or not file_record.note(tournament):
+        messages.error(request, _("This import has no results of its own to choose from."))
+        return redirect("uploads:import", pk=record.pk)
+    reason = request.POST.get("reason", "").strip()[:300]
+    if request.POST.get("results") == "ours":
+        file_record.rescore(tournament, request.user, reason)
+        messages.success(request, _("The event now shows our scoring with the club's rules."))
+    else:
+        file_record.restore(tournament, request.user, reason)
+        messages.success(request, _("The event shows the imported file's results again."))
+    return redirect("uploads:import", pk=record.pk)

@@ -1,0 +1,69 @@
+"""USEBIO as other programs lay it out: sections straight under the event, a passed-out board
+written ``NP``, the percentage in ``TOTAL_SCORE``, USEBIO 1.3's names and ISO dates. Each file
+comes from ``usebio_writer`` in that style and must import with 0 differences."""
+
+import datetime
+import random
+from decimal import Decimal
+
+import pytest
+from test_tournaments_usebio_conventions import mitchell_sitout
+from usebio_writer import Style, write
+
+from tournaments.imports import usebio
+from tournaments.models import RankingScope, Result, StoredRanking
+from tournaments.models.uploads import ImportState
+
+pytestmark = pytest.mark.django_db
+
+
+def _import(text: str):
+    record = usebio.import_file(text, file_name="otro.xml")
+    assert record.state == ImportState.DONE, record.error
+    return record
+
+
+def test_sections_directly_under_the_event_import_like_a_session():
+    text = write(mitchell_sitout(random.Random(3)), Style(sessions=False))
+    assert "<SESSION" not in text
+    record = _import(text)
+    assert record.differences == []
+    assert record.summary["lines"] == text.count("<TRAVELLER_LINE>")
+
+
+def test_a_passed_out_board_written_np_with_score_0_is_a_pass_without_a_lead():
+    event = mitchell_sitout(random.Random(3))
+    passed = [ln for ln in event.sections[0].lines if ln.board == 1]
+    for ln in passed:
+        ln.score, ln.contract = 0, "NP"
+    text = write(event)
+    assert text.count("<CONTRACT>NP</CONTRACT>") == len(passed)
+    record = _import(text)
+    assert record.differences == []
+    stored = Result.objects.filter(section__session__tournament=record.tournament,
+                                   board__number=1)
+    assert {(r.contract, r.ns_score, r.lead) for r in stored} == {("PASS", 0, "")}
+
+
+def test_a_total_score_carrying_the_percentage_is_read_as_the_percentage():
+    text = write(mitchell_sitout(random.Random(3)), Style(total_is_percentage=True))
+    record = _import(text)
+    assert record.differences == []
+    assert record.tournament.conventions["totals"] == "percentage"
+    row = StoredRanking.objects.filter(tournament=record.tournament,
+                                       scope=RankingScope.SECTION).first()
+    # the file gives no points of its own: ours stay beside its percentage
+    assert row.points > 100 or row.points != row.percentage
+
+
+def test_usebio_1_3_names_and_iso_dates():
+    text = write(mitchell_sitout(random.Random(3)))
+    text = (text.replace('Version="1.2"', 'Version="1.3"')
+            .replace("EVENT_IDENTIFIER>", "EVENT_ID>")
+            .replace("<DATE>12/03/2024</DATE>", "<DATE>2024-03-12T19:30:00</DATE>"))
+    record = _import(text)
+    assert record.differences == []
+    assert record.tournament.date == datetime.date(2024, 3, 12)
+    record.tournament.refresh_from_db()
+    assert record.tournament.import_identifier == "EV-2024-031"
+    assert Decimal(0) < record.tournament.rankings.first().percentage
