@@ -30,6 +30,7 @@ OUTER_SERVICES_ALLOWED = {
     "tournaments.services.result_checks",  # … checked and scored as a table's are
     "tournaments.services.board_states",  # … and settle each one's board state as writers do
     "tournaments.services.classification",  # imports classify what they wrote
+    "tournaments.services.file_record",  # … and keep the file's figures as of record
     "tournaments.services.team_events",  # imports start a teams event
     "tournaments.services.team_schedule",  # … lay out its rounds and matches
     "tournaments.services.team_matches",  # … and compare both rooms of a board

@@ -33,7 +33,7 @@ from ..models import (
 )
 from ..scoring import Standing, display_round, rank
 from ..scoring.ranking import DEFAULT_TIE_BREAKS
-from . import file_record, incremental, plan
+from . import file_figures, incremental, plan
 from .results_pdf import results_corrected
 from .session_data import PoolScore, SessionData, latest_change, load_session
 from .session_scores import event_standings, score_data
@@ -63,7 +63,7 @@ def _exact(value: Fraction) -> str:
 def ranking_rows(data: SessionData, pools: list[PoolScore], version: int,
                  file_places: dict[int, tuple[int, bool]] | None = None) -> list[StoredRanking]:
     """``file_places``: an imported event's places as its file gives them (entry → (place,
-    tied), ``file_record``), kept for each section's ranking."""
+    tied), ``file_figures``), kept for each section's ranking."""
     seats = {s["entry_id"]: s for s in data.seatings}
     active = {e for e, s in seats.items() if s["entry__status"] == EntryStatus.ACTIVE}
     rows: list[StoredRanking] = []
@@ -152,7 +152,7 @@ def _classify(session: Session) -> int:
         return classify_teams(data)
     memo = incremental.memo_for(session.pk)
     pools = score_data(data, memo)
-    file_places = file_record.overlay(data, pools)  # an imported event's result of record
+    file_places = file_figures.overlay(data, pools)  # an imported event's result of record
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         version = locked.ranking_version + 1

@@ -4,8 +4,8 @@ A club that brings its history checks our pages against what it published. The i
 keeps each session's figures as the file gives them (``Session.file_figures``: each
 entry's total, percentage and place, each mark on each board); while the tournament keeps
 them (``Tournament.keeps_file_results``), every classification stores those figures in
-place of ours (``overlay``), so the ranking, travellers, scorecards, PDF and exports show the
-club's published result. Our re-score stays the verification beside it (the import report).
+place of ours (``file_figures.overlay``), so the ranking, travellers, scorecards, PDF and
+exports show the club's published result. Our re-score stays the verification beside it (the import report).
 
 The file's figures hold only for the results it came with: once a result of the session is
 changed here (a correction), the session is scored with our rules, and the event page says
@@ -15,71 +15,19 @@ audited decision that can be undone (``restore``).
 
 from __future__ import annotations
 
-import dataclasses
-from decimal import Decimal
-from fractions import Fraction
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import AuditAction, AuditEntry, PointsAwarding, Result, Session, Tournament
+from ..models import AuditAction, AuditEntry, PointsAwarding, Result, Tournament
 from ..models.points import results_version
-
-
-def _fraction(text: str | None) -> Fraction | None:
-    return None if text in (None, "") else Fraction(Decimal(str(text)))
-
-
-def figures_hold(session: Session, stamp) -> bool:
-    """Whether the file's figures are this session's result of record: the tournament keeps
-    them, the session has them, and no result changed since they were imported."""
-    figures = session.file_figures or {}
-    if not figures.get("entries") or not session.tournament.keeps_file_results:
-        return False
-    through = figures.get("through")
-    return stamp is None or not through or stamp.isoformat() <= through
-
-
-def overlay(data, pools) -> dict[int, tuple[int, bool]] | None:
-    """Put the file's marks and totals in place of ours in ``pools`` (in place); returns each
-    entry's place as the file gives it (entry → (place, tied)), or None when the session
-    is scored with our rules."""
-    session = data.session
-    if not figures_hold(session, data.stamp):
-        return None
-    figures = session.file_figures
-    entries = {int(k): v for k, v in figures["entries"].items()}
-    marks = {tuple(int(x) for x in k.split(":")): _fraction(v)
-             for k, v in figures.get("marks", {}).items() if v not in (None, "")}
-    for pool in pools:
-        pool.marks = [(section, board, entry, direction, opp,
-                       marks.get((board, entry), mark), kind)
-                      for section, board, entry, direction, opp, mark, kind in pool.marks]
-        if pool.totals is not None:
-            for entry, total in list(pool.totals.items()):
-                row = entries.get(entry)
-                if row is None:
-                    continue
-                points = _fraction(row.get("total"))
-                percentage = _fraction(row.get("percentage"))
-                pool.totals[entry] = dataclasses.replace(
-                    total, points=total.points if points is None else points,
-                    percentage=total.percentage if percentage is None else percentage)
-        if pool.imp_totals is not None:
-            for entry in list(pool.imp_totals):
-                points = _fraction((entries.get(entry) or {}).get("total"))
-                if points is not None:
-                    pool.imp_totals[entry] = points
-    return {entry: (row["place"], bool(row.get("tied"))) for entry, row in entries.items()
-            if row.get("place")}
+from .classification import classify_tournament
+from .file_figures import figures_hold
 
 
 def keep(tournament: Tournament, sessions: dict[int, dict]) -> None:
     """Store the file's figures (session number → {"entries", "marks"}) as the event's
     result of record, and classify with them. Master points the file awarded were kept for
     the file's results (``imports.usebio_save``): they stay current with them."""
-    from .classification import classify_tournament
-
     with transaction.atomic():
         before = results_version(tournament)
         for session in tournament.sessions.all():
@@ -117,8 +65,6 @@ def status(tournament: Tournament) -> str:
 
 
 def _switch(tournament: Tournament, keep_file: bool, user, reason: str) -> None:
-    from .classification import classify_tournament
-
     with transaction.atomic():
         Tournament.objects.filter(pk=tournament.pk).update(keeps_file_results=keep_file)
         tournament.keeps_file_results = keep_file
