@@ -163,16 +163,25 @@ def two_sessions(demo_club):
     return tournament
 
 
+MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
+             "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
+
+
 def test_pbn_of_several_sessions_ends_with_the_overall_ranking(two_sessions):
     text = documents.export_text(two_sessions, "pbn")
     games = endplay_pbn.loads(text)
     dealt, closing = games[:-1], games[-1]
-    # PBN 2.1: a game may leave out mandatory tags only in import format, so the file does
-    # not claim export format, and its closing game carries neither Board nor Deal.
-    assert text.startswith("% PBN 2.1\n") and "% EXPORT" not in text
-    last = text.rstrip("\n").split("\n\n")[-1]
+    # PBN 2.1's export format: "% EXPORT", CRLF, and the 15 mandatory tags in every game, in
+    # their order; the closing game sits on the first board, with no results of its own.
+    assert text.startswith("% PBN 2.1\r\n% EXPORT\r\n") and "\n" not in text.replace("\r\n", "")
+    blocks = [b for b in text.split("\r\n\r\n") if b.strip() and b.startswith("[")]
+    for block in blocks:
+        tags = [line.split(" ", 1)[0][1:] for line in block.split("\r\n")
+                if line.startswith("[")]
+        assert [t for t in tags if t in MANDATORY] == list(MANDATORY), tags
+    last = blocks[-1]
     assert last.startswith('[Event "Dos sesiones"]') and "[TotalScoreTable" in last
-    assert "[Board " not in last and "[Deal " not in last
+    assert '[Board "1"]' in last and "[ScoreTable" not in last
     stored = list(Board.objects.filter(session__tournament=two_sessions)
                   .order_by("session__number", "number"))
     assert [(g.info["Event"], g.board_num, g.deal.to_pbn()) for g in dealt] == [
@@ -183,7 +192,7 @@ def test_pbn_of_several_sessions_ends_with_the_overall_ranking(two_sessions):
     # Each session keeps its own total table on its first board.
     assert [len(g.info["TotalScoreTable"]["rows"]) for g in dealt
             if "TotalScoreTable" in g.info] == [6, 6]
-    assert closing.info["Event"] == "Dos sesiones" and closing.board_num is None
+    assert closing.info["Event"] == "Dos sesiones" and closing.board_num == 1
     totals = closing.info["TotalScoreTable"]
     names = [h["name"] for h in totals["headers"]]
     assert names == ["Rank", "PairId", "TotalScore", "TotalPercentage", "NrBoards", "Names"]

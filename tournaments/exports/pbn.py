@@ -2,20 +2,18 @@
 and each pool's ranking as a ``TotalScoreTable`` on its first board.
 
 A tournament of several sessions writes each session as its own event ("Name (2)") and
-ends with one more game for the whole event ("Name"): no deal, only the overall
+ends with one more game for the whole event ("Name"): no results, only the overall
 ``TotalScoreTable`` across sessions (PBN keeps one total table per event; a session's
 first board already holds that session's). Pair ids there are the ones of the last
 session the pair played.
 
-That game has no ``Board`` and no ``Deal`` tag. PBN 2.1 (§3, identification section)
-makes its 15-tag Mandatory Tag Set mandatory only in *export* format, where an unknown
-value is written "?" and an inappropriate one "" and the tag order and CRLF line ends are
-fixed; a file in import format may leave tags out (the PBN FAQ, tistis.nl/pbn: "the
-complete set of Mandatory Tags is only needed when you want to claim that your PBN file
-has Export format"). Our games leave out the player, contract and result tags of the MTS
-too (a traveller holds many tables), so the file is import format and does not write the
-``% EXPORT`` line. ``[Board ""]`` would be the export-format spelling, but PBN readers
-(endplay) refuse a board number that is not a number.
+PBN 2.1 (§3, identification section) makes its Mandatory Tag Set mandatory in *export*
+format: every game carries Event, Site, Date, Board, West, North, East, South, Dealer,
+Vulnerable, Deal, Scoring, Declarer, Contract and Result, in that order, an unknown value
+written "?", lines ending CRLF, and the file says so with ``% EXPORT``. A game of ours is a
+board's traveller, which holds many tables: its players, declarer, contract, result and round
+are "?" there and given per table in its ``ScoreTable``. The closing game sits on the event's
+first board (PBN readers such as endplay refuse a board number that is not a number).
 
 Sections that share boards (a pool) share one traveller per board; pair ids then carry
 the section letter ("A3"). Columns follow PBN 2.1's names; empty cells are ``-``; a
@@ -107,19 +105,25 @@ def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
     return [line.table, line.round, *ids, *play_cells(line), *score_cells(line), *marks]
 
 
+EOL = "\r\n"  # export format's line end
+UNKNOWN = "?"
+
+
 def header(data: EventSnapshot) -> list[str]:
-    return ["% PBN 2.1", "% Content-type: text/x-pbn; charset=UTF-8",
+    return ["% PBN 2.1", "% EXPORT", "% Content-type: text/x-pbn; charset=UTF-8",
             "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
 
 
-def board_tags(t: EventInfo, event: str, board) -> list[str]:
-    """Event, Site, Date, Board, Dealer, Vulnerable and the Deal when known."""
-    out = [_tag("Event", event), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
-           _tag("Board", board.number), _tag("Dealer", board.dealer),
-           _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None"))]
-    if board.deal:
-        out.append(_tag("Deal", board.deal))
-    return out
+def board_tags(t: EventInfo, event: str, board, scoring: str) -> list[str]:
+    """The Mandatory Tag Set in its order, then Round: a traveller's per-table tags are "?"
+    (its ScoreTable holds them); a deal not known is "" (readers refuse "?" there)."""
+    return [_tag("Event", event), _tag("Site", t.venue or UNKNOWN),
+            _tag("Date", f"{t.date:%Y.%m.%d}"), _tag("Board", board.number),
+            *(_tag(seat, UNKNOWN) for seat in ("West", "North", "East", "South")),
+            _tag("Dealer", board.dealer),
+            _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None")),
+            _tag("Deal", board.deal), _tag("Scoring", scoring),
+            *(_tag(name, UNKNOWN) for name in ("Declarer", "Contract", "Result", "Round"))]
 
 
 def render(data: EventSnapshot) -> str:
@@ -144,8 +148,7 @@ def render(data: EventSnapshot) -> str:
             standings = [(p, s.letter) for s in pool_sections for p in s.participants]
             for index, number in enumerate(sorted(boards)):
                 board = boards[number]
-                out += board_tags(t, event, board)
-                out.append(_tag("Scoring", SCORING.get(t.scoring_method, "MatchPoints")))
+                out += board_tags(t, event, board, SCORING.get(t.scoring_method, "MatchPoints"))
                 if board.par and board.par.get("score") is not None:
                     out.append(_tag("OptimumScore", f"NS {board.par['score']}"))
                 out.append(_tag("ScoreTable", ";".join(score_columns(imp, individual))))
@@ -164,7 +167,7 @@ def render(data: EventSnapshot) -> str:
                 out.append("")
     if data.totals:
         out += _event_totals(data)
-    return "\n".join(out) + "\n"
+    return EOL.join(out) + EOL
 
 
 def _event_totals(data: EventSnapshot) -> list[str]:
@@ -176,8 +179,9 @@ def _event_totals(data: EventSnapshot) -> list[str]:
         for section in session.sections:
             for p in section.participants:
                 last_id[p.entry_id] = _pair_id(p, section.letter, many) + p.direction
-    out = [_tag("Event", t.name), _tag("Site", t.venue), _tag("Date", f"{t.date:%Y.%m.%d}"),
-           _tag("Scoring", SCORING.get(t.scoring_method, "MatchPoints")),
+    first = min((b for s in data.sessions[:1] for sec in s.sections for b in sec.boards),
+                key=lambda b: b.number)
+    out = [*board_tags(t, t.name, first, SCORING.get(t.scoring_method, "MatchPoints")),
            _tag("TotalScoreTable", ";".join(EVENT_TOTAL_COLUMNS))]
     for p in data.totals:
         out.append(_row([p.place, last_id.get(p.entry_id), number_text(p.points),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..services.snapshot import EventSnapshot, Line
 from .numbers import number_text
-from .pbn import SCORING, _row, _tag, board_tags, header, play_cells, score_cells
+from .pbn import EOL, SCORING, _row, _tag, board_tags, header, play_cells, score_cells
 
 ROOMS = (("Open", "open"), ("Closed", "closed"))
 SCORE_COLUMNS = ["Table\\2R", "Round\\2R", "PairId_NS\\4R", "PairId_EW\\4R", "Contract\\5L",
@@ -48,15 +48,14 @@ def render_teams(data: EventSnapshot) -> str:
         standings = [p for s in session.sections for p in s.participants]
         for number in sorted(boards):
             for room, key in ROOMS:
-                out += board_tags(t, event, boards[number])
-                out += [_tag("Room", room), _tag("Scoring", scoring),
-                        _tag("ScoreTable", ";".join(SCORE_COLUMNS)),
+                out += board_tags(t, event, boards[number], scoring)
+                out += [_tag("Room", room), _tag("ScoreTable", ";".join(SCORE_COLUMNS)),
                         *rows.get((number, key), [])]
                 if first:
                     out += _totals(standings)
                     first = False
                 out.append("")
-    return "\n".join(out) + "\n"
+    return EOL.join(out) + EOL
 
 
 def _totals(teams) -> list[str]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Board, Section
 from ..scoring.deals import RANKS, SEATS, SUITS
+from . import pbn_tags
 from .errors import TournamentError
 
 STRAINS = ("C", "D", "H", "S", "NT")  # the order players read a double-dummy table in
@@ -95,33 +96,39 @@ def takes_deal(number: int, label: str, seen: set[int], numbers: set[int],
 def read_pbn(text: str, numbers: set[int]) -> list[ImportedDeal]:
     """Every deal of a PBN file, checked against the boards in play (``numbers``).
 
-    Raises ``PBNImportError`` listing every problem; returns nothing half-checked.
+    Only ``[Board]`` and ``[Deal]`` are read (``pbn_tags``): a results file's auctions, play
+    and score tables never refuse a hand record. A results file writes one game per table,
+    each repeating its board's deal: the same deal again is the same board; two different
+    deals for one board are an error naming it. Raises ``PBNImportError`` listing every
+    problem; returns nothing half-checked.
     """
-    from endplay.parsers import pbn
-
-    try:
-        boards = pbn.loads(text)
-    except Exception as exc:  # endplay raises several types for malformed files
-        raise PBNImportError([_("The file is not valid PBN: %(error)s") % {"error": exc}]) \
-            from exc
     problems: list[str] = []
     out: list[ImportedDeal] = []
     seen: set[int] = set()
-    for index, board in enumerate(boards, start=1):
-        number = board.board_num
-        label = _("Board %(number)s") % {"number": number} if number else \
+    dealt: dict[int, str] = {}
+    for index, game in enumerate(pbn_tags.games(text), start=1):
+        board_text, deal_text = game.get("Board", "").strip(), game.get("Deal", "").strip()
+        if not deal_text:
+            continue  # a game of the file that carries no hand (a header, an event's totals)
+        label = _("Board %(number)s") % {"number": board_text} if board_text else \
             _("Deal %(index)s of the file") % {"index": index}
-        if not number:
+        if not board_text.isdigit() or int(board_text) < 1:
             problems.append(_("%(label)s has no board number.") % {"label": label})
             continue
-        if not takes_deal(number, label, seen, numbers, problems):
-            continue
+        number = int(board_text)
         try:
-            deal = normalise_deal(board.deal.to_pbn())
+            deal = normalise_deal(deal_text)
         except ValueError as exc:
             problems.append(_("%(label)s: %(error)s.") % {"label": label, "error": exc})
             continue
-        out.append(ImportedDeal(number, deal))
+        if number in dealt:
+            if dealt[number] != deal:
+                problems.append(_("%(label)s appears twice in the file with two different "
+                                  "deals.") % {"label": label})
+            continue
+        dealt[number] = deal
+        if takes_deal(number, label, seen, numbers, problems):
+            out.append(ImportedDeal(number, deal))
     if not out and not problems:
         problems.append(_("The file holds no deals."))
     if problems:
