@@ -1,5 +1,5 @@
 """An individual board with fewer results than expected brought up to the top by Neuberg's
-formula or the plain ratio (an imported file's convention), credited to both partners."""
+formula, the plain ratio or an average for each missing result (an imported file's convention), credited to both partners."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ BOARD = IndividualBoard(1, (IndividualLine(1, 2, 3, 4, 100), IndividualLine(5, 6
 @pytest.mark.parametrize(("factoring", "north"), [
     ("neuberg", Fraction(4 * 5, 3) - 1),  # N (mp + 1) / n − 1 on the top 6
     ("ratio", Fraction(4 * 3, 2)),  # mp × (N − 1) / (n − 1)
+    ("average", Fraction(4 + 1)),  # mp + (N − n): the missing result an average comparison
 ])
 def test_a_short_board_is_factored_as_the_file_was(factoring, north):
     scored = score_individual_session([BOARD], expected=4, factoring=factoring)

@@ -485,21 +485,24 @@ def test_imp_pairs_marks_equal_the_definitions_on_any_field(board, rule, round_t
 
 @given(st.lists(st.sampled_from([-600, -100, 0, 110, 140, 420, 450, 620]), min_size=2,
                 max_size=9), st.integers(min_value=0, max_value=4))
-def test_ratio_and_neuberg_factoring_keep_the_top_and_the_order(scores, missing):
-    """A board short of ``missing`` results: both factorings give NS + EW = top, keep the
-    results' order, and agree with the plain marks when nothing is missing."""
+def test_every_factoring_keeps_the_top_and_the_order(scores, missing):
+    """A board short of ``missing`` results: each factoring gives NS + EW = top, keeps the
+    results' order, and agrees with the plain marks when nothing is missing; "average" gives
+    each missing result one point, half a comparison (S + (N − n))."""
     from tournaments.scoring import score_board
 
     expected = len(scores) + missing
     top = 2 * (expected - 1)
     marks = {f: [m.ns for m in score_board(scores, expected, factoring=f).lines]
-             for f in ("neuberg", "ratio")}
+             for f in ("neuberg", "ratio", "average")}
+    plain = [m.ns for m in score_board(scores).lines]
+    assert marks["average"] == [m + missing for m in plain]
     for f, ns in marks.items():
         assert all(0 <= m <= top for m in ns), f
         for a, b, ma, mb in zip(scores, scores[1:], ns, ns[1:], strict=False):
             assert (a < b) == (ma < mb) and (a == b) == (ma == mb)
     if missing == 0:
-        assert marks["neuberg"] == marks["ratio"]
+        assert marks["neuberg"] == marks["ratio"] == marks["average"]
 
 
 @given(st.integers(min_value=1, max_value=30), st.integers(min_value=0, max_value=10),

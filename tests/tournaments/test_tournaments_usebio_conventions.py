@@ -15,6 +15,8 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 from django.utils.html import escape
 from endplay.parsers import pbn as endplay_pbn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from usebio_writer import Event, Line, Section, Style, write
 
 from tournaments import documents
@@ -104,6 +106,8 @@ MP_STYLES = {
     "raw_lines_neuberg": Style(marks="raw"),
     "raw_lines_ratio": Style(marks="raw", factoring="ratio"),
     "raw_lines_ratio_factored_totals": Style(marks="raw", factoring="ratio", totals="factored"),
+    "average_lines": Style(marks="average"),
+    "raw_lines_average": Style(marks="raw", factoring="average"),
 }
 
 
@@ -116,10 +120,33 @@ def test_matchpoint_files_in_every_convention_reproduce_exactly(scenario, style)
     conventions = record.tournament.conventions
     chosen = MP_STYLES[style]
     if scenario == "two_sections_board_short":  # the one with a board short of results
-        assert conventions["marks"] == chosen.marks
+        assert conventions["marks"] == ("raw" if chosen.marks == "raw" else "neuberg")
         if chosen.marks == "raw":
             assert conventions["factoring"] == chosen.factoring
+        elif chosen.marks != "neuberg":
+            assert conventions["factoring"] == chosen.marks
     assert conventions["totals"] == chosen.totals
+
+
+@pytest.mark.parametrize(("main", "other"), [("neuberg", "raw"), ("raw", "neuberg"),
+                                             ("average", "raw")])
+def test_each_short_board_is_read_in_its_own_style(main, other):
+    """A file that writes one short board one way and another short board another (Neuberg
+    on most, raw marks on the one board played fewer times) reproduces line by line."""
+    event = two_sections_board_short(random.Random(7))
+    event.sections[0].lines = [ln for ln in event.sections[0].lines
+                               if not (ln.board == 5 and ln.table == 1)]
+    factoring = "neuberg" if main == "raw" else main  # raw boards totalled as the others
+    text = write(event, Style(marks=main, factoring=factoring, board_marks={5: other}))
+    record = _import(text)
+    assert record.differences == [], record.differences[:5]
+    conventions = record.tournament.conventions
+    # with one board each way either may be the file's main style: each board keeps its own
+    first = "raw" if conventions["marks"] == "raw" else conventions.get("factoring", "neuberg")
+    assert {key: conventions["board_marks"].get(key, first) for key in ("1A-3", "1A-5")} \
+        == {"1A-3": main, "1A-5": other}
+    with translation.override("es"):
+        assert "1A-" in "; ".join(describe(conventions))
 
 
 def test_a_pair_that_sat_out_is_ranked_on_the_boards_it_played():
@@ -318,3 +345,28 @@ def test_a_running_import_shows_its_progress_and_polls_until_done(client, direct
     assert record.state == ImportState.DONE and ResultImport.objects.count() == 1
     done = client.get(reverse("uploads:import", args=[record.pk]), HTTP_HX_REQUEST="true")
     assert done.status_code == 204 and done["HX-Refresh"] == "true"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), main=st.sampled_from(["neuberg", "raw", "average", "ratio"]),
+       raw_board=st.booleans(), totals=st.sampled_from(["played", "factored"]),
+       equals=st.booleans(), percentage_total=st.booleans(), sessions=st.booleans())
+def test_any_mix_of_conventions_reproduces_every_figure(seed, main, raw_board, totals, equals,
+                                                        percentage_total, sessions):
+    """Two short boards, each written in the file's style or raw, ties with or without "=",
+    the total as points or as the percentage, sections in a session or under the event."""
+    from django.db import transaction
+
+    rng = random.Random(seed)
+    event = two_sections_board_short(rng)
+    event.identifier = f"EV-{seed}"
+    event.sections[0].lines = [ln for ln in event.sections[0].lines
+                               if not (ln.board == 5 and ln.table == 1)]
+    factoring = "neuberg" if main == "raw" else main
+    style = Style(marks=main, factoring=factoring, totals=totals, equals=equals,
+                  total_is_percentage=percentage_total, sessions=sessions,
+                  board_marks={5: "raw"} if raw_board else {})
+    with transaction.atomic():
+        record = _import(write(event, style))
+        assert record.differences == [], record.differences[:3]
+        transaction.set_rollback(True)

@@ -35,8 +35,10 @@ def rounded(value: Fraction, places: int, mode=ROUND_HALF_UP) -> str:
 @dataclass
 class Style:
     handset: str = "root"  # "root", "event" or "" (no hand records)
-    marks: str = "neuberg"  # per line: "neuberg" (factored) or "raw" (the board's own top)
-    factoring: str = "neuberg"  # raw marks totalled by "neuberg" or "ratio"
+    # per line: factored ("neuberg", "average": S + (N − n), "ratio") or "raw" (own top)
+    marks: str = "neuberg"
+    factoring: str = "neuberg"  # raw marks totalled by "neuberg", "ratio" or "average"
+    board_marks: dict = field(default_factory=dict)  # board → its own "marks" style
     totals: str = "played"  # a short pair's total: "played" or "factored" up to the full set
     datum: str = "course"  # Butler: "course" (without top and bottom), "trim2" (two), "mean"
     round_to: int | None = None  # Butler datum rounded to 10 or not
@@ -91,17 +93,21 @@ def _mp_marks(event: Event, style: Style, lines: list[Line]) -> dict[int, tuple]
     real = [ln for ln in lines if isinstance(ln.score, int)]
     n = len(real)
     out = {}
+    marks_style = style.board_marks.get(lines[0].board, style.marks) if lines else style.marks
+    how = style.factoring if marks_style == "raw" else marks_style
     for ln in real:
         mp = sum(2 if o.score < ln.score else 1 if o.score == ln.score else 0
                  for o in real if o is not ln)
         own = 2 * (n - 1)
         if n == big_n:
             ns = Fraction(mp)
-        elif style.marks == "neuberg" or style.factoring == "neuberg":
+        elif how == "neuberg":
             ns = Fraction(big_n * (mp + 1), n) - 1
+        elif how == "average":
+            ns = Fraction(mp + big_n - n)
         else:
             ns = Fraction(mp * (big_n - 1), n - 1)
-        if style.marks == "raw" and n != big_n:
+        if marks_style == "raw" and n != big_n:
             out[id(ln)] = (str(mp), str(own - mp), ns, top - ns)
         else:
             out[id(ln)] = (rounded(ns, 1, ROUND_HALF_EVEN), rounded(top - ns, 1, ROUND_HALF_EVEN),

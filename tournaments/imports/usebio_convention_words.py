@@ -11,7 +11,8 @@ RULE_NAMES = {
     "marks": {"neuberg": _("Neuberg-factored marks per line"),
               "raw": _("raw marks per line on the board's own top")},
     "factoring": {"neuberg": _("Neuberg when totalling"),
-                  "ratio": _("plain ratio when totalling")},
+                  "ratio": _("plain ratio when totalling"),
+                  "average": _("each missing result an average (S + (E − N))")},
     "totals": {"played": _("totals on the boards played"),
                "factored": _("totals factored up to the full set"),
                "percentage": _("the total written as the percentage")},
@@ -48,7 +49,16 @@ def alternatives(conventions: dict) -> list[str]:
             for other, name in RULE_NAMES[key].items() if other != value]
 
 
+BOARD_STYLES = {"raw": _("raw marks"), "neuberg": _("Neuberg"), "ratio": _("plain ratio"),
+                "average": _("averages for the missing results")}
+
+
 def describe(conventions: dict) -> list[str]:
     """The conventions in words, in the reader's language."""
-    return [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
-            if k in RULE_NAMES]
+    out = [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
+           if k in RULE_NAMES]
+    boards = conventions.get("board_marks") or {}
+    if boards:
+        out.append(_("boards written otherwise: %(boards)s") % {"boards": ", ".join(
+            f"{key} ({BOARD_STYLES.get(style, style)})" for key, style in sorted(boards.items()))})
+    return out

@@ -40,21 +40,13 @@ from fractions import Fraction
 from ..models import ScoringMethod
 from ..scoring import imps
 from ..scoring.butler import butler_datum
+from .usebio_board_marks import board_styles, close, in_style, shown
 from .usebio_convention_words import RULE_NAMES, alternatives, describe  # noqa: F401
 from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
 BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean", "trim2")
                    for round_to in (None, 10)]
-
-
-def _close(file_value: Decimal | None, ours: Fraction | None) -> bool:
-    """Equal within the file's rounding."""
-    if file_value is None or ours is None:
-        return file_value is None
-    places = max(-file_value.as_tuple().exponent, 0)
-    return abs(Fraction(ours) - Fraction(file_value)) <= Fraction(5, 10 ** (places + 1)) \
-        + Fraction(1, 200)
 
 
 def _real(line: FileLine) -> bool:
@@ -154,31 +146,11 @@ def event_top(event: FileEvent, lines: Iterable[FileLine]) -> Fraction | None:
     return percentage_top(event) or file_top(lines)
 
 
-def _marks_style(event: FileEvent, groups: list[dict[int, list[FileLine]]]) -> str:
-    evidence = Counter()
-    for boards in groups:
-        top = event_top(event, [line for ls in boards.values() for line in ls])
-        if top is None:
-            continue
-        for lines in boards.values():
-            real = [ln for ln in lines if _real(ln) and ln.ns_mark is not None
-                    and ln.ew_mark is not None]
-            own = 2 * (len(real) - 1)
-            if not real or own >= top:
-                continue
-            sums = Counter(Fraction(ln.ns_mark) + Fraction(ln.ew_mark) for ln in real)
-            common = sums.most_common(1)[0][0]
-            evidence["raw" if abs(common - own) < Fraction(1, 10) else "neuberg"] += 1
-    return "raw" if evidence["raw"] > evidence["neuberg"] else "neuberg"
-
-
 def factored(raw: Fraction, n: int, big_n: int, factoring: str) -> Fraction:
     """A raw mark among ``n`` results brought up to ``big_n`` results."""
     if n == big_n or n < 2:
         return raw if n == big_n else Fraction(big_n - 1)
-    if factoring == "ratio":
-        return raw * (big_n - 1) / (n - 1)
-    return Fraction(big_n * (raw + 1), n) - 1
+    return shown(raw, n, big_n, factoring)
 
 
 def _pair_points(section: FileSection, convert) -> dict[tuple[int, str], tuple[Fraction, int]]:
@@ -228,30 +200,54 @@ def _totals_style(event: FileEvent, convert) -> tuple[str, Fraction]:
     return best, gap[best]
 
 
+def keyed_fields(event: FileEvent) -> list[tuple[str, dict[int, list[FileLine]]]]:
+    """``field_boards`` (sections of a session sharing boards) with a name for each field,
+    so a board's convention can be recorded as ``"<name>-<board>"``."""
+    groups: dict[tuple, tuple[str, dict]] = {}
+    for s in event.sections:
+        name, group = groups.setdefault((s.session, tuple(sorted(s.boards))),
+                                        (f"{s.session}{s.letter}", defaultdict(list)))
+        for number, lines in s.boards.items():
+            group[number].extend(lines)
+    return list(groups.values())
+
+
+def line_keys(event: FileEvent) -> dict[int, str]:
+    """id(line) → its board's key in ``board_marks``."""
+    return {id(line): f"{name}-{number}" for name, boards in keyed_fields(event)
+            for number, lines in boards.items() for line in lines}
+
+
 def _matchpoint_conventions(event: FileEvent) -> dict:
-    groups = field_boards(event, per_section=False)
-    marks = _marks_style(event, groups)
-    out = {"marks": marks}
-    counts: dict[tuple[int, int], int] = {}  # (group, board) → real results
-    theoretical: dict[int, int] = {}
-    for g, boards in enumerate(groups):
+    """Each short board's style (``usebio_board_marks``); the file's main style is the one
+    most boards use, the others are kept by board (``board_marks``); raw boards are brought
+    up when totalling by the factoring the factored boards use, or else by the one that
+    reproduces the pairs' totals."""
+    fields = keyed_fields(event)
+    big_ns: dict[str, int] = {}
+    for name, boards in fields:
         top = event_top(event, [line for ls in boards.values() for line in ls])
-        theoretical[g] = int(top / 2 + 1) if top else max(map(len, boards.values()), default=1)
-        for number, lines in boards.items():
-            counts[(g, number)] = sum(1 for ln in lines if _real(ln))
-    group_of = {}
-    for g, boards in enumerate(groups):
-        for lines in boards.values():
-            for line in lines:
-                group_of[id(line)] = g
-    candidates = ["neuberg", "ratio"] if marks == "raw" else [None]
+        big_ns[name] = int(top / 2 + 1) if top else max(map(len, boards.values()), default=1)
+    styles = board_styles([(name, boards, big_ns[name]) for name, boards in fields])
+    kinds = Counter("raw" if st == "raw" else "factored" for st in styles.values())
+    marks = "raw" if kinds["raw"] > kinds["factored"] else "neuberg"
+    made = Counter(st for st in styles.values() if st != "raw")
+    core = max(made, key=lambda st: (made[st], st == "neuberg")) if made else None
+    out: dict = {"marks": marks}
+    counts = {f"{name}-{number}": sum(1 for ln in lines if _real(ln))
+              for name, boards in fields for number, lines in boards.items()}
+    field_of = {id(line): name for name, boards in fields for ls in boards.values()
+                for line in ls}
+    keys = line_keys(event)
+    raw_boards = any(st == "raw" for st in styles.values())
+    candidates = ([core] if core else ["neuberg", "ratio", "average"]) if raw_boards else [None]
     best = None
     for factoring in candidates:
         def convert(number, line, mark, side, factoring=factoring):
-            if factoring is None or not _real(line):
+            key = keys[id(line)]
+            if factoring is None or not _real(line) or styles.get(key) != "raw":
                 return mark
-            g = group_of[id(line)]
-            n, big_n = counts[(g, number)], theoretical[g]
+            n, big_n = counts[key], big_ns[field_of[id(line)]]
             if side == "NS":
                 return factored(mark, n, big_n, factoring)
             return 2 * (big_n - 1) - factored(2 * (n - 1) - mark, n, big_n, factoring)
@@ -259,9 +255,14 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
         totals, gap = _totals_style(event, convert)
         if best is None or gap < best[2]:
             best = (factoring, totals, gap)
-    factoring, totals, _hits = best
-    if factoring is not None:
+    factoring, totals, _gap = best
+    factoring = factoring or core
+    if factoring is not None and (marks == "raw" or factoring != "neuberg"):
         out["factoring"] = factoring
+    main = "raw" if marks == "raw" else (factoring or "neuberg")
+    exceptions = {key: st for key, st in styles.items() if st != main}
+    if exceptions:
+        out["board_marks"] = exceptions
     out["totals"] = "percentage" if totals_are_percentages(event) else totals
     return out
 
@@ -277,7 +278,7 @@ def _butler_conventions(event: FileEvent) -> dict:
                     if not real:
                         continue
                     datum = butler_datum([ln.score for ln in real], rule, round_to)
-                    hits += sum(_close(ln.ns_mark, Fraction(imps(ln.score - datum)))
+                    hits += sum(close(ln.ns_mark, Fraction(imps(ln.score - datum)))
                                 for ln in real if ln.ns_mark is not None)
             if best is None or hits > best[0]:
                 best = (hits, rule, round_to, per_section)
@@ -352,12 +353,4 @@ def awarded_percentages(line: FileLine, top: Fraction) -> dict | None:
 
 def raw_mark(ours: Fraction, side: str, n: int, big_n: int, factoring: str) -> Fraction:
     """Our factored mark back on the board's own top (to compare with a raw-marks file)."""
-    top, own = 2 * (big_n - 1), 2 * (n - 1)
-    ns = ours if side == "NS" else top - ours
-    if n == big_n:
-        raw_ns = ns
-    elif factoring == "ratio":
-        raw_ns = ns * (n - 1) / (big_n - 1) if big_n > 1 else ns
-    else:
-        raw_ns = (ns + 1) * n / big_n - 1
-    return raw_ns if side == "NS" else own - raw_ns
+    return in_style(ours, side, n, big_n, factoring, "raw")

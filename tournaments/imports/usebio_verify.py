@@ -12,14 +12,15 @@ from django.utils.translation import pgettext_lazy
 
 from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
 from ..services.team_schedule import TEAM_METHODS
+from .usebio_board_marks import in_style
 from .usebio_conventions import (
     alternatives,
     describe,
     event_top,
     field_boards,
     full_set,
+    line_keys,
     per_section,
-    raw_mark,
 )
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
@@ -81,15 +82,19 @@ def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str
 
 
 def _ours_vs_file(conventions: dict):
-    """Our figure on the file's terms: a raw-marks file's lines are compared with our mark
-    brought back to the board's own top, a factored-totals file's pair totals with our points
-    on the boards played factored up to the full set."""
+    """Our figure on the file's terms: each short board's lines are compared with our mark
+    written as that board was (raw on its own top, or factored another way:
+    ``usebio_board_marks``), a factored-totals file's pair totals with our points on the
+    boards played factored up to the full set."""
     factoring = conventions.get("factoring", "neuberg")
+    main = "raw" if conventions.get("marks") == "raw" else factoring
+    boards = conventions.get("board_marks") or {}
 
-    def line_mark(ours, side: str, n: int, big_n: int):
-        if ours is None or conventions.get("marks") != "raw" or n == big_n or n < 1:
+    def line_mark(ours, side: str, n: int, big_n: int, key: str = ""):
+        style = boards.get(key, main)
+        if ours is None or n >= big_n or n < 1 or style == factoring:
             return ours
-        return raw_mark(Fraction(ours), side, n, big_n, factoring)
+        return in_style(Fraction(ours), side, n, big_n, factoring, style)
 
     def total(played_points, count: int, full: int):
         if conventions.get("totals") == "factored" and count:
@@ -138,6 +143,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
         if m.result_id:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
+    keys = line_keys(event)
     real = {}  # (session, board) → real results in the field, and the field's N
     for boards in field_boards(event, per_section(conventions)):
         top = event_top(event, [line for ls in boards.values() for line in ls])
@@ -164,7 +170,7 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                     played[key][0] += ours or 0
                     played[key][1] += 1
                     if line.adjustment is None and line.score is not None:
-                        ours = line_mark(ours, side, n, big_n)
+                        ours = line_mark(ours, side, n, big_n, keys.get(id(line), ""))
                     if differs(file_value, ours):
                         out.append({"what": f"mark {side}", "where": where,
                                     "file": str(file_value), "tried": tried,

@@ -32,8 +32,9 @@ from .matchpoints import base_matchpoints, neuberg, top_for, value_against
 
 SplitRule = Literal["course", "insert"]
 # How a board with fewer real results than N is brought up to the top: Neuberg (the course,
-# C03 l.606) or the plain ratio top / the board's own top that some scorers use.
-Factoring = Literal["neuberg", "ratio"]
+# C03 l.606), the plain ratio top / the board's own top, or each missing result counted as
+# an average comparison (S + (N − n) on the 2-unit scale), as some scorers do.
+Factoring = Literal["neuberg", "ratio", "average"]
 Deferred = Role | Unplayed | None
 
 
@@ -59,6 +60,15 @@ class BoardScore:
     lines: tuple[LineMarks, ...]
 
 
+def factored(mp: int, n: int, big_n: int, factoring: Factoring) -> Fraction:
+    """A preliminary mark among ``n`` real results brought up to ``big_n`` results."""
+    if factoring == "average":
+        return Fraction(mp + big_n - n)
+    if factoring == "neuberg" or n < 2:
+        return neuberg(mp, n, big_n)
+    return Fraction(mp * (big_n - 1), n - 1)
+
+
 def _group_of(entry: Entry) -> Hashable:
     return getattr(entry, "group", None)
 
@@ -79,7 +89,8 @@ def score_board(
     ``split_rule="course"`` values an assigned result at its existing table mark
     when it occurs in the table (C03 l.696); "insert" always inserts it as one
     extra result. ``factoring="ratio"`` scales the n real results' marks by
-    (N − 1)/(n − 1) instead of Neuberg (an imported file scored that way).
+    (N − 1)/(n − 1) instead of Neuberg, ``"average"`` adds one point (half a top of a
+    comparison) for each of the N − n missing results (imported files scored those ways).
     """
     items = [as_entry(e) for e in entries]
     big_n = len(items) if expected is None else expected
@@ -107,9 +118,7 @@ def score_board(
         else:
             n = len(idx)
             for i, s, mp in zip(idx, scores, base_matchpoints(scores), strict=True):
-                ns = Fraction(mp) if n == big_n else (
-                    neuberg(mp, n, big_n) if factoring == "neuberg" or n < 2
-                    else Fraction(mp * (big_n - 1), n - 1))
+                ns = Fraction(mp) if n == big_n else factored(mp, n, big_n, factoring)
                 marks[i] = LineMarks(ns, top - ns, real=True)
                 by_score[s] = ns
         table[key] = by_score
