@@ -350,11 +350,13 @@ def test_a_running_import_shows_its_progress_and_polls_until_done(client, direct
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), main=st.sampled_from(["neuberg", "raw", "average", "ratio"]),
        raw_board=st.booleans(), totals=st.sampled_from(["played", "factored"]),
-       equals=st.booleans(), percentage_total=st.booleans(), sessions=st.booleans())
+       equals=st.booleans(), percentage_total=st.booleans(), sessions=st.booleans(),
+       display=st.sampled_from([None, 20]))
 def test_any_mix_of_conventions_reproduces_every_figure(seed, main, raw_board, totals, equals,
-                                                        percentage_total, sessions):
+                                                        percentage_total, sessions, display):
     """Two short boards, each written in the file's style or raw, ties with or without "=",
-    the total as points or as the percentage, sections in a session or under the event."""
+    the total as points or as the percentage, sections in a session or under the event,
+    factored marks shown on a top of 20 (the true top is 10)."""
     from django.db import transaction
 
     rng = random.Random(seed)
@@ -365,7 +367,8 @@ def test_any_mix_of_conventions_reproduces_every_figure(seed, main, raw_board, t
     factoring = "neuberg" if main == "raw" else main
     style = Style(marks=main, factoring=factoring, totals=totals, equals=equals,
                   total_is_percentage=percentage_total, sessions=sessions,
-                  board_marks={5: "raw"} if raw_board else {})
+                  board_marks={5: "raw"} if raw_board else {},
+                  display_top=display if main != "raw" and not raw_board else None)
     with transaction.atomic():
         record = _import(write(event, style))
         assert record.differences == [], record.differences[:3]

@@ -11,7 +11,7 @@ from test_tournaments_usebio_conventions import mitchell_sitout
 from usebio_writer import Style, write
 
 from tournaments.imports import usebio
-from tournaments.models import RankingScope, Result, StoredRanking
+from tournaments.models import RankingScope, Result, StoredMark, StoredRanking
 from tournaments.models.uploads import ImportState
 
 pytestmark = pytest.mark.django_db
@@ -67,3 +67,16 @@ def test_usebio_1_3_names_and_iso_dates():
     record.tournament.refresh_from_db()
     assert record.tournament.import_identifier == "EV-2024-031"
     assert Decimal(0) < record.tournament.rankings.first().percentage
+
+
+@pytest.mark.parametrize("shown", [10, 20])
+def test_marks_shown_on_another_top_in_whole_numbers(shown, client):
+    """The lines' marks rescaled to a top of 10 (or 20) and rounded, the totals and the
+    percentages from the exact marks: 0 differences, and the traveller shows the file's."""
+    text = write(mitchell_sitout(random.Random(3)), Style(display_top=shown))
+    record = _import(text)
+    assert record.differences == [], record.differences[:3]
+    assert record.tournament.conventions["display_top"] == shown
+    marks = StoredMark.objects.filter(session__tournament=record.tournament)
+    assert all(m.mark == m.mark.to_integral_value() and 0 <= m.mark <= shown for m in marks)
+    assert {m.mark for m in marks} - set(range(0, 7))  # above the true top of 6

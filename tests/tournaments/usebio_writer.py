@@ -39,6 +39,7 @@ class Style:
     marks: str = "neuberg"
     factoring: str = "neuberg"  # raw marks totalled by "neuberg", "ratio" or "average"
     board_marks: dict = field(default_factory=dict)  # board → its own "marks" style
+    display_top: int | None = None  # line marks rescaled to this top, in whole numbers
     totals: str = "played"  # a short pair's total: "played" or "factored" up to the full set
     datum: str = "course"  # Butler: "course" (without top and bottom), "trim2" (two), "mean"
     round_to: int | None = None  # Butler datum rounded to 10 or not
@@ -109,6 +110,9 @@ def _mp_marks(event: Event, style: Style, lines: list[Line]) -> dict[int, tuple]
             ns = Fraction(mp * (big_n - 1), n - 1)
         if marks_style == "raw" and n != big_n:
             out[id(ln)] = (str(mp), str(own - mp), ns, top - ns)
+        elif style.display_top:  # shown on another top, whole numbers; the exact ns counts
+            scale = Fraction(style.display_top, top)
+            out[id(ln)] = (rounded(ns * scale, 0), rounded((top - ns) * scale, 0), ns, top - ns)
         else:
             out[id(ln)] = (rounded(ns, 1, ROUND_HALF_EVEN), rounded(top - ns, 1, ROUND_HALF_EVEN),
                            ns, top - ns)

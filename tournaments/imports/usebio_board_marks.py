@@ -58,11 +58,12 @@ def in_style(ours: Fraction, side: str, n: int, big_n: int, ours_style: str,
     return (2 * (n - 1) if style == "raw" and n < big_n else top) - written
 
 
-def board_styles(fields: list[tuple[str, dict[int, list[FileLine]], int]]) -> dict[str, str]:
+def board_styles(fields: list[tuple[str, dict[int, list[FileLine]], int, Fraction]]
+                 ) -> dict[str, str]:
     """``"<field>-<board>"`` → the style of each board short of results whose lines carry
-    marks; ``fields`` are (name, boards, N)."""
+    marks; ``fields`` are (name, boards, N, the display scale: 1, or shown top / true top)."""
     out: dict[str, str] = {}
-    for name, boards, big_n in fields:
+    for name, boards, big_n, scale in fields:
         for number, lines in boards.items():
             real = [ln for ln in lines if ln.adjustment is None and ln.score is not None
                     and ln.ns_mark is not None]
@@ -71,8 +72,9 @@ def board_styles(fields: list[tuple[str, dict[int, list[FileLine]], int]]) -> di
                 continue
             raw = base_matchpoints([ln.score for ln in real])
 
-            def hits(style: str, real=real, raw=raw, n=n, big_n=big_n) -> tuple[int, int]:
-                found = sum(close(ln.ns_mark, shown(Fraction(mp), n, big_n, style))
+            def hits(style: str, real=real, raw=raw, n=n, big_n=big_n,
+                     scale=scale) -> tuple[int, int]:
+                found = sum(close(ln.ns_mark, shown(Fraction(mp), n, big_n, style) * scale)
                             for ln, mp in zip(real, raw, strict=True))
                 return found, -STYLES.index(style)
 

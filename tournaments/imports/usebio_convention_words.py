@@ -57,6 +57,9 @@ def describe(conventions: dict) -> list[str]:
     """The conventions in words, in the reader's language."""
     out = [str(RULE_NAMES[k].get(v, f"{k}={v}")) for k, v in conventions.items()
            if k in RULE_NAMES]
+    if conventions.get("display_top"):
+        out.append(_("marks shown on a top of %(top)s, the totals and percentages from the "
+                     "exact marks") % {"top": conventions["display_top"]})
     boards = conventions.get("board_marks") or {}
     if boards:
         out.append(_("boards written otherwise: %(boards)s") % {"boards": ", ".join(

@@ -200,6 +200,45 @@ def _totals_style(event: FileEvent, convert) -> tuple[str, Fraction]:
     return best, gap[best]
 
 
+def _display_top(event: FileEvent, fields, big_ns: dict[str, int]) -> int | None:
+    """The usual NS + EW of a board with every result, when it is not the true top."""
+    sums: Counter = Counter()
+    for name, boards in fields:
+        for lines in boards.values():
+            real = [ln for ln in lines if _real(ln) and ln.ns_mark is not None
+                    and ln.ew_mark is not None]
+            if len(real) == big_ns[name]:
+                sums.update(Fraction(ln.ns_mark) + Fraction(ln.ew_mark) for ln in real)
+    if not sums:
+        return None
+    shown_top = sums.most_common(1)[0][0]
+    tops = {2 * (n - 1) for n in big_ns.values()}
+    if shown_top.denominator != 1 or any(abs(shown_top - t) < 1 for t in tops):
+        return None
+    return int(shown_top)
+
+
+def field_sizes(event: FileEvent) -> tuple[dict[str, int], int | None]:
+    """Each field's N (results a board has when everyone plays it), by ``keyed_fields``
+    name, and the top the file shows its line marks on when it rescaled them for display
+    (e.g. 10, whole numbers) while its totals and percentages keep the true top.
+
+    N comes from the top the percentages imply; without them, from the lines' own top, or,
+    when the lines are rescaled, from the results a board has at most."""
+    fields = keyed_fields(event)
+    counted = {name: max((sum(1 for ln in ls if _real(ln)) for ls in boards.values()),
+                         default=1) for name, boards in fields}
+    implied = percentage_top(event)
+    big_ns: dict[str, int] = {}
+    for name, boards in fields:
+        top = implied or file_top(line for ls in boards.values() for line in ls)
+        big_ns[name] = int(top / 2 + 1) if top else counted[name]
+    shown = _display_top(event, fields, big_ns if implied else counted)
+    if shown and not implied:
+        big_ns = counted
+    return big_ns, shown
+
+
 def keyed_fields(event: FileEvent) -> list[tuple[str, dict[int, list[FileLine]]]]:
     """``field_boards`` (sections of a session sharing boards) with a name for each field,
     so a board's convention can be recorded as ``"<name>-<board>"``."""
@@ -224,11 +263,11 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
     up when totalling by the factoring the factored boards use, or else by the one that
     reproduces the pairs' totals."""
     fields = keyed_fields(event)
-    big_ns: dict[str, int] = {}
-    for name, boards in fields:
-        top = event_top(event, [line for ls in boards.values() for line in ls])
-        big_ns[name] = int(top / 2 + 1) if top else max(map(len, boards.values()), default=1)
-    styles = board_styles([(name, boards, big_ns[name]) for name, boards in fields])
+    big_ns, shown_top = field_sizes(event)
+    scale = {name: Fraction(shown_top, 2 * (big_ns[name] - 1)) if shown_top and big_ns[name] > 1
+             else Fraction(1) for name, _boards in fields}
+    styles = board_styles([(name, boards, big_ns[name], scale[name])
+                           for name, boards in fields])
     kinds = Counter("raw" if st == "raw" else "factored" for st in styles.values())
     marks = "raw" if kinds["raw"] > kinds["factored"] else "neuberg"
     made = Counter(st for st in styles.values() if st != "raw")
@@ -245,6 +284,7 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
     for factoring in candidates:
         def convert(number, line, mark, side, factoring=factoring):
             key = keys[id(line)]
+            mark = mark / scale[field_of[id(line)]]  # a displayed mark back on the true top
             if factoring is None or not _real(line) or styles.get(key) != "raw":
                 return mark
             n, big_n = counts[key], big_ns[field_of[id(line)]]
@@ -264,6 +304,8 @@ def _matchpoint_conventions(event: FileEvent) -> dict:
     if exceptions:
         out["board_marks"] = exceptions
     out["totals"] = "percentage" if totals_are_percentages(event) else totals
+    if shown_top:
+        out["display_top"] = shown_top
     return out
 
 

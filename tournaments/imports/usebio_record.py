@@ -5,7 +5,8 @@ line's marks, exactly as the club published them.
 A place is shared when the file writes it so (``3=``) and also when two participants of one
 ranking carry the same place without the ``=`` (some programs write ``10`` twice). A file
 whose ``TOTAL_SCORE`` carries the percentage (``conventions["totals"] == "percentage"``)
-gives no points of its own: ours stay beside its percentages.
+gives no points of its own: ours stay beside its percentages. Marks the file shows on
+another top (``display_top``) are kept as shown, with that top.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
     seat = {(s["session__number"], s["section__letter"], s["number"], s["direction"]):
             s["entry_id"] for s in Seating.objects.filter(session__tournament=tournament)
             .values("session__number", "section__letter", "number", "direction", "entry_id")}
-    percentage_totals = (tournament.conventions or {}).get("totals") == "percentage"
+    conventions = tournament.conventions or {}
+    percentage_totals = conventions.get("totals") == "percentage"
     out: dict[int, dict] = {}
     for fs in event.sections:
         figures = out.setdefault(fs.session, {"entries": {}, "marks": {}})
+        if conventions.get("display_top"):  # the marks as shown, on the file's display top
+            figures["display_top"] = conventions["display_top"]
         directional = fs.directional
         shared = Counter((p.direction, p.place) for p in fs.pairs if p.place is not None)
         for pair in fs.pairs:

@@ -18,6 +18,7 @@ from .usebio_conventions import (
     describe,
     event_top,
     field_boards,
+    field_sizes,
     full_set,
     line_keys,
     per_section,
@@ -90,11 +91,15 @@ def _ours_vs_file(conventions: dict):
     main = "raw" if conventions.get("marks") == "raw" else factoring
     boards = conventions.get("board_marks") or {}
 
+    shown_top = conventions.get("display_top")
+
     def line_mark(ours, side: str, n: int, big_n: int, key: str = ""):
         style = boards.get(key, main)
-        if ours is None or n >= big_n or n < 1 or style == factoring:
-            return ours
-        return in_style(Fraction(ours), side, n, big_n, factoring, style)
+        if ours is not None and not (n >= big_n or n < 1 or style == factoring):
+            ours = in_style(Fraction(ours), side, n, big_n, factoring, style)
+        if ours is not None and shown_top and big_n > 1:  # marks rescaled for display
+            ours = Fraction(ours) * shown_top / (2 * (big_n - 1))
+        return ours
 
     def total(played_points, count: int, full: int):
         if conventions.get("totals") == "factored" and count:
@@ -144,14 +149,17 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
             marks[(m.section_id, m.board_number, m.result.round, m.result.table,
                    m.direction)] = m.mark
     keys = line_keys(event)
-    real = {}  # (session, board) → real results in the field, and the field's N
+    big_ns, _display = (field_sizes(event) if event.scoring_method == ScoringMethod.MATCHPOINTS
+                      else ({}, None))
+    real = {}  # id(line) → real results in its field, and the field's N
     for boards in field_boards(event, per_section(conventions)):
         top = event_top(event, [line for ls in boards.values() for line in ls])
         big_n = int(top / 2 + 1) if top else 0
         for lines in boards.values():
             for line in lines:
+                n = big_ns.get(keys[id(line)].rsplit("-", 1)[0], big_n)
                 real[id(line)] = (sum(1 for ln in lines if ln.adjustment is None
-                                      and ln.score is not None), big_n)
+                                      and ln.score is not None), n)
     for fs in event.sections:
         section = sections[(fs.session, fs.letter)]
         plays = meetings(fs)
@@ -171,6 +179,8 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                     played[key][1] += 1
                     if line.adjustment is None and line.score is not None:
                         ours = line_mark(ours, side, n, big_n, keys.get(id(line), ""))
+                    else:  # an adjusted line: only the display scale applies
+                        ours = line_mark(ours, side, big_n, big_n)
                     if differs(file_value, ours):
                         out.append({"what": f"mark {side}", "where": where,
                                     "file": str(file_value), "tried": tried,

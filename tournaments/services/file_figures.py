@@ -40,6 +40,8 @@ def overlay(data, pools) -> dict[int, tuple[int, bool]] | None:
     marks = {tuple(int(x) for x in k.split(":")): _fraction(v)
              for k, v in figures.get("marks", {}).items() if v not in (None, "")}
     for pool in pools:
+        if figures.get("display_top"):  # marks as the file showed them, on its display top
+            pool.top = int(figures["display_top"])
         pool.marks = [(section, board, entry, direction, opp,
                        marks.get((board, entry), mark), kind)
                       for section, board, entry, direction, opp, mark, kind in pool.marks]
