@@ -27,18 +27,30 @@ def _place(p: Participant) -> str:
     return ("" if p.place is None else str(p.place)) + ("=" if p.tied else "")
 
 
+def _handicap_place(p: Participant) -> str:
+    return ("" if p.handicap_place is None else str(p.handicap_place)) + (
+        "=" if p.handicap_tied else "")
+
+
 def section_ranking(rows: list[Participant], *, imps: bool, vps: bool) -> Block:
     """Place, pair (number and line), players, boards, points (or IMPs, VPs) and, scored
-    by matchpoints, the percentage."""
+    by matchpoints, the percentage; a handicap event adds each pair's handicap, its
+    percentage with half of it and the place that gives (``scoring.handicap``)."""
     points = _("VPs") if vps else _("IMPs") if imps else _("Points")
+    handicaps = not imps and any(p.handicap_percentage is not None for p in rows)
     columns = [Column(_("Place")), Column(_("Pair")),
                Column(_("Players"), right=False, flexible=True, minimum=12),
                Column(_("Boards")), Column(points)]
     if not imps:
         columns.append(Column("%"))
+    if handicaps:
+        columns += [Column(_("Handicap")), Column(_("% with handicap")),
+                    Column(_("Place with handicap"))]
     return layout(columns, [
         [_place(p), f"{p.number}{seat_word(p.direction)}", p.name, p.boards,
-         _number(p.points), *(() if imps else (_number(p.percentage),))] for p in rows])
+         _number(p.points), *(() if imps else (_number(p.percentage),)),
+         *((_number(p.handicap), _number(p.handicap_percentage), _handicap_place(p))
+           if handicaps else ())] for p in rows])
 
 
 def overall_ranking(totals: tuple[Participant, ...] | list[Participant]) -> Block:

@@ -83,8 +83,33 @@ class IndividualImpRankingTable(ImpRankingTable):
         pass
 
 
+class HandicapRankingTable(RankingTable):
+    """A handicap event's matchpoint ranking: the scratch one, then each pair's handicap,
+    its percentage with half the handicap and the place that gives. On a phone the pair's
+    number, the points and the handicap itself give way, so both places and percentages fit."""
+
+    number = tables.Column(verbose_name=_("Pair"), attrs=_num_attrs("number", "hide-phone"))
+    points = tables.Column(verbose_name=_("Points"), attrs=_num_attrs("points", "hide-phone"))
+    handicap = tables.Column(verbose_name=_("Handicap"),
+                             attrs=_num_attrs("handicap", "hide-phone"),
+                             order_by=("handicap", "place"))
+    handicap_percentage = tables.Column(verbose_name=_("% hcp"),
+                                        attrs=_num_attrs("handicap_percentage"),
+                                        order_by=("handicap_percentage", "place"))
+    handicap_place = tables.Column(verbose_name=_("Place hcp"),
+                                   accessor="handicap_place_label",
+                                   order_by=("handicap_place", "number"),
+                                   attrs=_num_attrs("handicap_place"))
+
+    class Meta(RankingTable.Meta):
+        pass
+
+
 def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
-                  individual: bool = False, vps: bool = False) -> RankingTable:
+                  individual: bool = False, vps: bool = False,
+                  handicaps: bool = False) -> RankingTable:
+    if handicaps and not imps and not individual:
+        return HandicapRankingTable(rows, prefix=prefix)
     if vps:
         return VpRankingTable(rows, prefix=prefix)
     if individual:

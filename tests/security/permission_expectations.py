@@ -175,7 +175,7 @@ DECISIONS: dict[str, Decision] = {
     # the director
     # secretaries too where the club allows it (not in the matrix's club: refused)
     "director:tournament_create": page(OFFICE_VIEW, DIRECTOR_ONLY),
-    **_director_pages("index", "tournament", "tournament_edit", "entries",
+    **_director_pages("index", "tournament", "tournament_edit", "entries", "handicaps",
                       "member_search", "audit", "audit_csv", "entry_substitute", "session",
                       "seat_from_previous", "movement", "individual_movement",
                       "individual_tables", "individual_players", "seating", "boards",

@@ -87,6 +87,7 @@ ARGS = {
     "director:tournament": lambda w: [w.running.pk],
     "director:tournament_edit": lambda w: [w.running.pk],
     "director:entries": lambda w: [w.running.pk],
+    "director:handicaps": lambda w: [w.running.pk],
     "director:member_search": lambda w: ([w.running.pk], "q1=a&slot=1"),
     "director:audit": lambda w: [w.running.pk],
     "director:audit_csv": lambda w: ([w.running.pk], f"session={_running_session(w).pk}"),

@@ -27,6 +27,24 @@ def _lines(block) -> list[str]:
     return [_visible(line) for line in block.head + block.rows]
 
 
+def test_a_handicap_event_prints_both_rankings():
+    import dataclasses
+
+    rows = [dataclasses.replace(_pair(3, "Pérez – Gómez", 1, Decimal("190.50"), Decimal("61.06")),
+                                handicap=Decimal("-4"), handicap_percentage=Decimal("59.06"),
+                                handicap_place=2),
+            dataclasses.replace(_pair(1, "Mora – Luna", 2, Decimal("160.00"), Decimal("51.28")),
+                                handicap=Decimal("20"), handicap_percentage=Decimal("61.28"),
+                                handicap_place=1)]
+    with translation.override("es"):
+        block = section_ranking(rows, imps=False, vps=False)
+    head = " ".join(" ".join(_visible(line).split()) for line in block.head)
+    body = [_visible(line) for line in block.rows]
+    assert all(word in head for word in ("Hándicap", "hándicap", "% con"))  # headers wrap
+    assert body[0].split()[-3:] == ["-4", "59,06", "2"]
+    assert body[1].split()[-3:] == ["20", "61,28", "1"]
+
+
 def test_a_section_ranking_prints_a_line_a_pair_in_the_reader_language():
     rows = [_pair(3, "Pérez – Gómez", 1, Decimal("190.50"), Decimal("61.06")),
             _pair(7, "<b>Ruiz</b> & Sanz – Vidal", 2, Decimal("160.00"), Decimal("51.28"),

@@ -80,3 +80,24 @@ def test_marks_shown_on_another_top_in_whole_numbers(shown, client):
     marks = StoredMark.objects.filter(session__tournament=record.tournament)
     assert all(m.mark == m.mark.to_integral_value() and 0 <= m.mark <= shown for m in marks)
     assert {m.mark for m in marks} - set(range(0, 7))  # above the true top of 6
+
+
+@pytest.mark.parametrize(("given", "places"), [("pair", True), ("player", True),
+                                               ("pair", False)])
+def test_a_handicap_event_reproduces_and_ranks_both_ways(given, places):
+    """HANDICAP per pair (or per player, summed); the published % is scratch + handicap / 2,
+    places in the handicapped order (or the scratch one): 0 differences, both rankings kept,
+    the file's places where it put them."""
+    text = write(mitchell_sitout(random.Random(3)), Style(handicaps=given,
+                                                          handicap_places=places))
+    assert "<HANDICAP>" in text
+    record = _import(text)
+    assert record.differences == [], record.differences[:3]
+    tournament = record.tournament
+    assert tournament.handicap_ranking
+    assert tournament.conventions["handicap"] == "half"
+    assert tournament.conventions["places_by"] == ("handicap" if places else "scratch")
+    rows = StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION)
+    for r in rows:
+        assert r.handicap_percentage == r.percentage + r.handicap / 2
+    assert any(r.handicap for r in rows) and any(r.place != r.handicap_place for r in rows)

@@ -40,6 +40,8 @@ class Style:
     factoring: str = "neuberg"  # raw marks totalled by "neuberg", "ratio" or "average"
     board_marks: dict = field(default_factory=dict)  # board → its own "marks" style
     display_top: int | None = None  # line marks rescaled to this top, in whole numbers
+    handicaps: str = ""  # "pair" or "player": HANDICAP given, % = scratch + handicap / 2
+    handicap_places: bool = True  # with handicaps: places in the handicapped order
     totals: str = "played"  # a short pair's total: "played" or "factored" up to the full set
     datum: str = "course"  # Butler: "course" (without top and bottom), "trim2" (two), "mean"
     round_to: int | None = None  # Butler datum rounded to 10 or not
@@ -199,6 +201,8 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
         for key, (points, count) in got.items():
             shown = points * s.full_set / count if style.totals == "factored" else points
             pct = points * 100 / (top * count) if event.kind == "MP_PAIRS" else None
+            if style.handicaps and pct is not None:
+                pct += Fraction(handicap_of(*key)) / 2
             rows[key] = [rounded(shown, 2), rounded(pct, 2) if pct is not None else "", None]
             if style.total_is_percentage and pct is not None:
                 rows[key][0] = rows[key][1]
@@ -209,6 +213,10 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
             def value(k, column=column, rows=rows):
                 return Decimal(rows[k][column])
 
+            if style.handicaps and not style.handicap_places:  # places by scratch order
+                def value(k, rows=rows):  # noqa: F811
+                    return Decimal(rows[k][1]) - handicap_of(*k) / 2
+
             group.sort(key=value, reverse=True)
             for k in group:
                 same = [o for o in group if value(o) == value(k)]
@@ -216,6 +224,12 @@ def figures(event: Event, style: Style) -> tuple[dict, dict]:
                 rows[k][2] = f"{place}=" if len(same) > 1 and style.equals else str(place)
         standings[s.letter] = rows
     return marks, standings
+
+
+def handicap_of(number: int, line: str) -> Decimal:
+    """The writer's handicap for a pair: -12 to 14 percentage points (even: a player's half
+    is whole)."""
+    return Decimal((number * 5 + (line == "EW") * 3) % 14 - 6) * 2
 
 
 HANDS = ("N", "E", "S", "W")
@@ -251,9 +265,13 @@ def write(event: Event, style: Style | None = None) -> str:
                 + f"<TOTAL_SCORE>{total}</TOTAL_SCORE>"
                 + (f"<PERCENTAGE>{pct}</PERCENTAGE>" if pct else "")
                 + f"<PLACE>{place}</PLACE>"
+                + (f"<HANDICAP>{handicap_of(number, line)}</HANDICAP>"
+                   if style.handicaps == "pair" else "")
                 + "".join(f"<PLAYER><PLAYER_NAME>{escape(name)}</PLAYER_NAME>"
                           f"<NATIONAL_ID_NUMBER>{s.letter}{number}{line}{k}"
-                          f"</NATIONAL_ID_NUMBER></PLAYER>"
+                          f"</NATIONAL_ID_NUMBER>"
+                          + (f"<HANDICAP>{handicap_of(number, line) / 2}</HANDICAP>"
+                             if style.handicaps == "player" else "") + "</PLAYER>"
                           for k, name in enumerate((f"Jugador {s.letter}{number}{line} Norte",
                                                     f"Jugador {s.letter}{number}{line} Sur")))
                 + "</PAIR>")

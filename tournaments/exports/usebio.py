@@ -115,11 +115,18 @@ def master_points(el: ET.Element, player) -> None:
 
 
 def _totals(el: ET.Element, p: Participant) -> None:
+    """A handicap event writes the pair's ``HANDICAP``, and its percentage and place with
+    the handicap (scratch + handicap / 2), as the programs that run such events publish them;
+    the importer finds the scratch figures again from the handicap."""
     _sub(el, "BOARDS_PLAYED", p.boards or None)
     _sub(el, "TOTAL_SCORE", number_text(p.points))
-    _sub(el, "PERCENTAGE", number_text(p.percentage))
-    if p.place is not None:
-        _sub(el, "PLACE", f"{p.place}=" if p.tied else p.place)
+    handicapped = p.handicap_percentage is not None
+    _sub(el, "PERCENTAGE", number_text(p.handicap_percentage if handicapped else p.percentage))
+    place, tied = (p.handicap_place, p.handicap_tied) if handicapped else (p.place, p.tied)
+    if place is not None:
+        _sub(el, "PLACE", f"{place}=" if tied else place)
+    if handicapped:
+        _sub(el, "HANDICAP", number_text(p.handicap or 0))
 
 
 def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str,

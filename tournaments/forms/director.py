@@ -35,6 +35,7 @@ class TournamentForm(forms.ModelForm):
         fields = ["name", "date", "venue", "event_type", "scoring_method", "match_vp_scale",
                   "session_count",
                   "mixed", "public_results", "show_traveller", "opponent_confirmation", "ask_lead",
+                  "handicap_ranking",
                   "correction_minutes", *ENTRY_FIELDS]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),

@@ -92,7 +92,8 @@ def percentage_top(event: FileEvent) -> Fraction | None:
     sit-out) and its lines are raw on their own top."""
     if totals_are_percentages(event):
         return None
-    estimates: dict[str, list[Fraction]] = {"played": [], "factored": []}
+    # a handicapped percentage may hold half the pair's handicap: both readings are tried
+    estimates: dict[tuple, list[Fraction]] = defaultdict(list)
     for section in event.sections:
         counts = Counter()
         for lines in section.boards.values():
@@ -104,9 +105,14 @@ def percentage_top(event: FileEvent) -> Fraction | None:
             count = counts.get((pair.number, pair.direction if section.directional else ""))
             if not count or not pair.total or not pair.percentage:
                 continue
-            base = Fraction(pair.total) * 100 / Fraction(pair.percentage)
-            estimates["played"].append(base / count)
-            estimates["factored"].append(base / full)
+            for reading in ("scratch", "half"):
+                pct = Fraction(pair.percentage) - (Fraction(pair.handicap or 0) / 2
+                                                   if reading == "half" else 0)
+                if pct <= 0:
+                    continue
+                base = Fraction(pair.total) * 100 / pct
+                estimates[("played", reading)].append(base / count)
+                estimates[("factored", reading)].append(base / full)
     best = None
     for values in estimates.values():
         if not values:
@@ -369,28 +375,6 @@ def detect(event: FileEvent) -> dict:
            for line in ls):
         out["artificial"] = "awarded"
     return out
-
-
-def awarded_percentages(line: FileLine, top: Fraction) -> dict | None:
-    """An artificial line's adjustment with the points the file awarded, as percentages of
-    the top (exact: ``"425/7"`` when not a decimal), or None when the code's own
-    percentages (``A6040``) already give them."""
-    if top <= 0 or line.ns_mark is None or line.ew_mark is None:
-        return None
-    adjustment = dict(line.adjustment or {})
-    changed = False
-    for side, mark in (("ns", line.ns_mark), ("ew", line.ew_mark)):
-        value = Fraction(mark) * 100 / top
-        if value == Fraction(str(adjustment.get(side))):
-            continue
-        changed = True
-        if value.denominator == 1:
-            adjustment[side] = value.numerator
-        else:
-            as_decimal = Decimal(value.numerator) / Decimal(value.denominator)
-            adjustment[side] = (format(as_decimal.normalize(), "f")
-                                if Fraction(as_decimal) == value else str(value))
-    return adjustment if changed else None
 
 
 def raw_mark(ours: Fraction, side: str, n: int, big_n: int, factoring: str) -> Fraction:

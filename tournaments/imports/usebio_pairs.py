@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -15,13 +16,12 @@ from ..models import Board, Entry, Result, ScoringMethod, Tournament
 from ..services import registration, setup
 from ..services.errors import TournamentError
 from .usebio_conventions import (
-    awarded_percentages,
     detect,
     event_top,
     field_boards,
     per_section,
 )
-from .usebio_parse import FileEvent, FileSection, UsebioError
+from .usebio_parse import FileEvent, FileLine, FileSection, UsebioError
 from .usebio_save import (
     People,
     finish,
@@ -172,6 +172,8 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
                     raise UsebioError(_("Pair %(number)s: %(problem)s")
                                       % {"number": pair.number, "problem": exc.message}) from exc
                 entries[key] = entry
+                if pair.handicap is not None:  # a handicap event: ranked with them too
+                    Entry.objects.filter(pk=entry.pk).update(handicap=pair.handicap)
             pair_entry[(i, f"{pair.number}{pair.direction}")] = entry
             assignments.append((entry, pair.number, pair.direction))
         numbers = {(m.ns, "NS" if fs.directional else "") for m in plays} | {
@@ -180,6 +182,9 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         setup.seat_section(section, movement, [a[0] for a in assignments],
                            assignments=assignments)
         made.append((section, fs, plays))
+    if any(p.handicap is not None for fs in event.sections for p in fs.pairs):
+        Tournament.objects.filter(pk=tournament.pk).update(handicap_ranking=True)
+        tournament.handicap_ranking = True
     deals = event.deals
     save_deals(tournament, deals, event.conditions)
     notes: list[dict] = []
@@ -213,6 +218,28 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
         "lines": len(rows), "deals": len(deals), "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
+
+
+def awarded_percentages(line: FileLine, top: Fraction) -> dict | None:
+    """An artificial line's adjustment with the points the file awarded, as percentages of
+    the top (exact: ``"425/7"`` when not a decimal), or None when the code's own
+    percentages (``A6040``) already give them."""
+    if top <= 0 or line.ns_mark is None or line.ew_mark is None:
+        return None
+    adjustment = dict(line.adjustment or {})
+    changed = False
+    for side, mark in (("ns", line.ns_mark), ("ew", line.ew_mark)):
+        value = Fraction(mark) * 100 / top
+        if value == Fraction(str(adjustment.get(side))):
+            continue
+        changed = True
+        if value.denominator == 1:
+            adjustment[side] = value.numerator
+        else:
+            as_decimal = Decimal(value.numerator) / Decimal(value.denominator)
+            adjustment[side] = (format(as_decimal.normalize(), "f")
+                                if Fraction(as_decimal) == value else str(value))
+    return adjustment if changed else None
 
 
 def awarded(line, method: str, top) -> dict:

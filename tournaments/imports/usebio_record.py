@@ -34,6 +34,8 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
         figures = out.setdefault(fs.session, {"entries": {}, "marks": {}})
         if conventions.get("display_top"):  # the marks as shown, on the file's display top
             figures["display_top"] = conventions["display_top"]
+        if conventions.get("places_by") == "handicap":  # its places rank with handicaps
+            figures["places_by"] = "handicap"
         directional = fs.directional
         shared = Counter((p.direction, p.place) for p in fs.pairs if p.place is not None)
         for pair in fs.pairs:
@@ -41,10 +43,14 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
                               pair.direction if directional else ""))
             if entry is None:
                 continue
+            published = (pair.percentage if pair.percentage is not None
+                         else pair.total if percentage_totals else None)
+            if published is not None and conventions.get("handicap") == "half" \
+                    and pair.handicap:  # the scratch percentage behind the published one
+                published = published - pair.handicap / 2
             figures["entries"][str(entry)] = {
                 "total": "" if percentage_totals else _text(pair.total),
-                "percentage": _text(pair.percentage if pair.percentage is not None
-                                    else pair.total if percentage_totals else None),
+                "percentage": _text(published),
                 "place": pair.place,
                 "tied": pair.tied or shared[(pair.direction, pair.place)] > 1,
             }

@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 from ..models import ScoringMethod
 from ..scoring import is_legal_score
 from ..scoring.deals import SEATS
-from ..services.errors import TournamentError
+from .usebio_adjustments import UNPLAYED_REASONS, parse_adjustment  # noqa: F401
+from .usebio_errors import UsebioError
+from .usebio_errors import shown as _shown
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_NUMBER = 10**7  # above every bridge number a file holds (scores, marks, ids, places)
@@ -33,10 +35,6 @@ MARK_TAGS = ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS")
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 _PAIR = re.compile(r"^\s*([A-Za-z]*?)(\d+)\s*(NS|EW|N|E)?\s*$", re.IGNORECASE)
 _ARTIFICIAL = re.compile(r"^A(\d{2})(\d{2})$")
-
-
-class UsebioError(TournamentError):
-    """The file cannot be imported; nothing was written."""
 
 
 class Problems:
@@ -80,6 +78,7 @@ class FilePair:
     place: int | None
     tied: bool = False
     name: str = ""  # a team's name
+    handicap: Decimal | None = None  # HANDICAP of the pair, or its players' summed
 
 
 @dataclass
@@ -162,11 +161,6 @@ def _text(el: ET.Element | None, tag: str) -> str:
     return (child.text or "").strip() if child is not None else ""
 
 
-def _shown(value: str) -> str:
-    """A value quoted in a message, cut short (a hostile file's megabyte of digits)."""
-    return value if len(value) <= 40 else value[:40] + "…"
-
-
 def _decimal(value: str, what: str) -> Decimal | None:
     """A number of the file; NaN, infinities and numbers beyond ``MAX_NUMBER`` are refused,
     since no mark, score or place is one and the database could not store them."""
@@ -232,41 +226,6 @@ def parse_score(text: str) -> tuple[int | None, dict | None]:
     return score, None
 
 
-UNPLAYED_REASONS = ("justified", "player_fault", "organisation", "relay")
-
-
-def parse_adjustment(text: str, score: int | None) -> dict | None:
-    """A line's ``ADJUSTMENT`` (our export's extension, see ``exports.usebio``): a split,
-    a weighted score or a not-played board's reason; None when the line has none."""
-    words = (text or "").upper().split()
-    if not words:
-        return None
-    problem = UsebioError(_("“%(value)s” is not an adjusted score.") % {"value": _shown(text)})
-    try:
-        if words[0] == "SPLIT" and len(words) == 3:
-            ns, ew = int(words[1]), int(words[2])
-            if not (is_legal_score(ns) and is_legal_score(ew)):
-                raise problem
-            return {"kind": "split", "ns_score": ns, "ew_score": ew}
-        if words[0] == "WEIGHTED" and len(words) >= 3:
-            outcomes = []
-            for item in words[1:]:
-                weight, _colon, value = item.partition(":")
-                number = Decimal(weight)
-                if not number.is_finite() or number <= 0 or not is_legal_score(int(value)):
-                    raise problem
-                outcomes.append([int(number) if number == number.to_integral_value()
-                                 else str(number), int(value)])
-            if sum(Decimal(str(w)) for w, _s in outcomes) != 100:
-                raise problem
-            return {"kind": "weighted", "outcomes": outcomes}
-        if words[0] == "NP" and len(words) == 2 and words[1].lower() in UNPLAYED_REASONS:
-            return {"kind": "not_played", "reason": words[1].lower()}
-    except (ValueError, InvalidOperation) as exc:
-        raise problem from exc
-    raise problem
-
-
 def _place(text: str) -> tuple[int | None, bool]:
     tied = text.endswith("=")
     return _int(text.rstrip("=").split("-")[0], "PLACE"), tied
@@ -295,8 +254,13 @@ def _pair(el: ET.Element, where: str) -> FilePair:
         raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
                           % {"number": number, "where": where})
     place, tied = _place(_text(el, "PLACE"))
+    handicap = _decimal(_text(el, "HANDICAP"), where)
+    if handicap is None:  # or each player's, summed
+        given = [_decimal(_text(p, "HANDICAP"), where) for p in el.findall("PLAYER")]
+        handicap = sum((h for h in given if h is not None), Decimal(0)) \
+            if any(h is not None for h in given) else None
     return FilePair(number, line, players, _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
+                    _decimal(_text(el, "PERCENTAGE"), where), place, tied, handicap=handicap)
 
 
 def _player(el: ET.Element, where: str) -> FilePair:

@@ -23,6 +23,7 @@ from .usebio_conventions import (
     line_keys,
     per_section,
 )
+from .usebio_handicaps import handicap_terms, has_handicaps, ours_percentage, ours_place
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
 
@@ -133,8 +134,6 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     recognised conventions); each difference says which rules were tried."""
     conventions = tournament.conventions or {}
     line_mark, total_of = _ours_vs_file(conventions)
-    tried = rules_tried(conventions)
-    shared = conventions.get("places") == "shared"
     # an individual's lines hold four players; IMP events give a relay nothing (no average)
     pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS
     out: list[dict] = []
@@ -143,6 +142,13 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     ranks = defaultdict(dict)
     for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION):
         ranks[r.section_id][(r.number, r.direction)] = r
+    if has_handicaps(event):  # which of our two rankings the file's figures are
+        conventions = {**conventions, **handicap_terms(event, lambda fs, p: ranks[
+            sections[(fs.session, fs.letter)].pk].get((p.number, p.direction)))}
+        Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
+        tournament.conventions = conventions
+    tried = rules_tried(conventions)
+    shared = conventions.get("places") == "shared"
     marks = {}
     for m in StoredMark.objects.filter(session__tournament=tournament).select_related("result"):
         if m.result_id:
@@ -195,18 +201,20 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                 # our total without a relay's own average, then on the file's terms
                 raw = r.points * count / r.boards if r.boards > count else r.points
                 ours_total = round(total_of(raw, count, max(full_set(fs, most), r.boards)), 2)
+            percentage = ours_percentage(r, conventions)
             if conventions.get("totals") == "percentage":  # the file's total is its %
-                ours_total = r.percentage if r else None
+                ours_total = percentage
             for what, file_value, ours in (
                     ("total", pair.total, ours_total),
-                    ("percentage", pair.percentage, r.percentage if r else None)):
+                    ("percentage", pair.percentage, percentage)):
                 if differs(file_value, ours):
                     out.append({"what": what, "where": where, "file": str(file_value),
                                 "ours": "" if ours is None else str(ours), "tried": tried})
-            if pair.place is not None and (r is None or r.place != pair.place
-                                           or (shared and r.tied != pair.tied)):
+            place = ours_place(r, conventions)
+            if pair.place is not None and (place is None or place[0] != pair.place
+                                           or (shared and place[1] != pair.tied)):
                 out.append({"what": "place", "where": where,
                             "file": _place_text(pair.place, pair.tied and shared),
-                            "ours": _place_text(r.place, r.tied and shared) if r else "",
-                            "tried": tried})
+                            "ours": _place_text(place[0], place[1] and shared) if place
+                            else "", "tried": tried})
     return out

@@ -37,6 +37,7 @@ class AuditAction(models.TextChoices):
     CASH_REOPENED = "cash_reopen", _("Cash sheet reopened")
     POINTS = "points", _("Master points awarded")
     RESCORED = "rescored", _("Imported results re-scored")
+    HANDICAPS = "handicaps", _("Handicaps changed")
 
 
 class AuditEntry(models.Model):

@@ -35,6 +35,10 @@ class Entry(models.Model):
         _("status"), max_length=10, choices=EntryStatus.choices, default=EntryStatus.ACTIVE
     )
     late = models.BooleanField(_("late arrival"), default=False)
+    handicap = models.DecimalField(
+        _("handicap"), max_digits=5, decimal_places=2, null=True, blank=True,
+        help_text=_("Percentage points; half of it is added for the handicap ranking."),
+    )
     # Denormalised "Ana Pérez – Luis Gil" so rankings and travellers need no join.
     display_name = models.CharField(_("players"), max_length=300, blank=True, editable=False)
     created_at = models.DateTimeField(_("registered at"), auto_now_add=True)

@@ -80,6 +80,11 @@ class Tournament(models.Model):
     show_traveller = models.BooleanField(_("show the traveller at the table"), default=True)
     opponent_confirmation = models.BooleanField(_("opponents confirm each result"), default=True)
     ask_lead = models.BooleanField(_("ask for the opening lead at the table"), default=True)
+    handicap_ranking = models.BooleanField(
+        _("ranked with handicaps too"), default=False,
+        help_text=_("Matchpoint pairs: besides the scratch ranking, each pair's percentage "
+                    "plus half its handicap ranks it again."),
+    )
     correction_minutes = models.PositiveSmallIntegerField(
         _("correction period (minutes)"), default=30,
         help_text=_("Law 79C: time after the official results are published to ask for a "

@@ -48,6 +48,12 @@ class StoredRanking(models.Model):
     percentage = models.DecimalField(_("percentage"), max_digits=6, decimal_places=2, null=True)
     exact = models.CharField(_("exact score"), max_length=60, blank=True)
     boards = models.PositiveSmallIntegerField(_("boards"), default=0)
+    # a handicap event's second ranking (``scoring.handicap``): empty otherwise
+    handicap = models.DecimalField(_("handicap"), max_digits=5, decimal_places=2, null=True)
+    handicap_percentage = models.DecimalField(_("percentage with handicap"), max_digits=6,
+                                              decimal_places=2, null=True)
+    handicap_place = models.PositiveSmallIntegerField(_("place with handicap"), null=True)
+    handicap_tied = models.BooleanField(_("tied with handicap"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:

@@ -12,6 +12,7 @@ When it runs (after posts, corrections, or a stale page) is ``reclassification``
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from contextlib import suppress
@@ -32,6 +33,7 @@ from ..models import (
     Tournament,
 )
 from ..scoring import Standing, display_round, rank
+from ..scoring.handicap import handicapped
 from ..scoring.ranking import DEFAULT_TIE_BREAKS
 from . import file_figures, incremental, plan
 from .results_pdf import results_corrected
@@ -61,9 +63,12 @@ def _exact(value: Fraction) -> str:
 
 
 def ranking_rows(data: SessionData, pools: list[PoolScore], version: int,
-                 file_places: dict[int, tuple[int, bool]] | None = None) -> list[StoredRanking]:
-    """``file_places``: an imported event's places as its file gives them (entry → (place,
-    tied), ``file_figures``), kept for each section's ranking."""
+                 file_places: dict[int, dict] | None = None) -> list[StoredRanking]:
+    """``file_places``: an imported event's places as its file gives them (entry →
+    {"place", "tied"} or, for a file ranked with handicaps, {"handicap_place",
+    "handicap_tied"}; ``file_figures``), kept for each section's ranking. A handicap event
+    also ranks each group on percentage + handicap / 2 (``scoring.handicap``)."""
+    handicaps = data.session.tournament.handicap_ranking
     seats = {s["entry_id"]: s for s in data.seatings}
     active = {e for e, s in seats.items() if s["entry__status"] == EntryStatus.ACTIVE}
     rows: list[StoredRanking] = []
@@ -87,13 +92,17 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int,
                                   name=seats[e]["entry__name"] or seats[e]["entry__display_name"])
                          for e in members]
             shared = (data.session.tournament.conventions or {}).get("places") == "shared"
-            for ranked in rank(standings, tie_breaks=() if shared else DEFAULT_TIE_BREAKS):
+            tie_breaks = () if shared else DEFAULT_TIE_BREAKS
+            given = (file_places or {}) if scope == RankingScope.SECTION else {}
+            with_handicap = (_handicap_ranking(standings, seats, tie_breaks, given)
+                             if handicaps and pool.totals is not None else {})
+            for ranked in rank(standings, tie_breaks=tie_breaks):
                 e = ranked.standing.pair
                 total = pool.totals[e] if pool.totals is not None else None
                 place, tied, decided_by = ranked.place, ranked.tied, ranked.decided_by or ""
-                if file_places and scope == RankingScope.SECTION and e in file_places:
-                    (place, tied), decided_by = file_places[e], ""
-                rows.append(StoredRanking(
+                if "place" in given.get(e, {}):
+                    place, tied, decided_by = given[e]["place"], given[e]["tied"], ""
+                rows.append(StoredRanking(**with_handicap.get(e, {}),
                     tournament_id=tournament_id, session=data.session, section=section,
                     scope=scope, pool=pool.pool, direction=line, entry_id=e,
                     number=seats[e]["number"], names=ranked.standing.name,
@@ -104,6 +113,23 @@ def ranking_rows(data: SessionData, pools: list[PoolScore], version: int,
                     exact=_exact(scores[e]), boards=pool.boards.get(e, 0), version=version,
                 ))
     return rows
+
+
+def _handicap_ranking(standings: list[Standing], seats: dict, tie_breaks, given: dict
+                      ) -> dict[int, dict]:
+    """Entry → its handicap fields: the handicap, percentage + handicap / 2, and the place
+    that gives among the group (or the file's, when it ranked with handicaps)."""
+    hcp = {s.pair: seats[s.pair]["entry__handicap"] for s in standings}
+    again = [dataclasses.replace(s, score=handicapped(s.score, hcp[s.pair])) for s in standings]
+    out = {}
+    for ranked in rank(again, tie_breaks=tie_breaks):
+        e = ranked.standing.pair
+        place, tied = ranked.place, ranked.tied
+        if "handicap_place" in given.get(e, {}):
+            place, tied = given[e]["handicap_place"], given[e]["handicap_tied"]
+        out[e] = {"handicap": hcp[e], "handicap_percentage": _decimal(ranked.standing.score),
+                  "handicap_place": place, "handicap_tied": tied}
+    return out
 
 
 def match_rows(data: SessionData, pools: list[PoolScore], version: int) -> list[StoredMatch]:

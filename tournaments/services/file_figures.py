@@ -28,10 +28,11 @@ def figures_hold(session: Session, stamp) -> bool:
     return stamp is None or not through or stamp.isoformat() <= through
 
 
-def overlay(data, pools) -> dict[int, tuple[int, bool]] | None:
+def overlay(data, pools) -> dict[int, dict] | None:
     """Put the file's marks and totals in place of ours in ``pools`` (in place); returns each
-    entry's place as the file gives it (entry → (place, tied)), or None when the session
-    is scored with our rules."""
+    entry's place as the file gives it (entry → {"place", "tied"}, or {"handicap_place",
+    "handicap_tied"} when the file ranked with handicaps), or None when the session is
+    scored with our rules."""
     session = data.session
     if not figures_hold(session, data.stamp):
         return None
@@ -60,5 +61,7 @@ def overlay(data, pools) -> dict[int, tuple[int, bool]] | None:
                 points = _fraction((entries.get(entry) or {}).get("total"))
                 if points is not None:
                     pool.imp_totals[entry] = points
-    return {entry: (row["place"], bool(row.get("tied"))) for entry, row in entries.items()
-            if row.get("place")}
+    # a file ranked with handicaps gives its places to the handicap ranking
+    prefix = "handicap_" if figures.get("places_by") == "handicap" else ""
+    return {entry: {f"{prefix}place": row["place"], f"{prefix}tied": bool(row.get("tied"))}
+            for entry, row in entries.items() if row.get("place")}

@@ -118,13 +118,18 @@ def refresh(sessions) -> list[Session]:
 # --- places ---------------------------------------------------------------------------------
 
 
-def place_labels(rows: list[dict]) -> None:
-    """Add ``place_label``: "3" alone, "3-4" for two entries sharing third place."""
-    shared = Counter(r["place"] for r in rows if r.get("tied"))
+def place_labels(rows: list[dict], prefix: str = "") -> None:
+    """Add ``place_label``: "3" alone, "3-4" for two entries sharing third place (with a
+    ``prefix``, "handicap_": the handicap ranking's ``handicap_place_label``)."""
+    place, tied = f"{prefix}place", f"{prefix}tied"
+    shared = Counter(r[place] for r in rows if r.get(tied))
     for r in rows:
-        count = shared.get(r["place"], 0) if r.get("tied") else 0
-        r["place_label"] = (f"{r['place']}-{r['place'] + count - 1}" if count > 1
-                            else str(r["place"]))
+        if r.get(place) is None:
+            r[f"{prefix}place_label"] = ""
+            continue
+        count = shared.get(r[place], 0) if r.get(tied) else 0
+        r[f"{prefix}place_label"] = (f"{r[place]}-{r[place] + count - 1}" if count > 1
+                                     else str(r[place]))
 
 
 # --- the tournament page --------------------------------------------------------------------
@@ -183,7 +188,8 @@ def tournament_overview(tournament: Tournament) -> list[SessionOverview]:
 # --- rankings -------------------------------------------------------------------------------
 
 RANKING_FIELDS = ("entry_id", "number", "names", "place", "tied", "points", "maximum",
-                  "percentage", "boards", "direction", "section__letter", "decided_by")
+                  "percentage", "boards", "direction", "section__letter", "decided_by",
+                  "handicap", "handicap_percentage", "handicap_place", "handicap_tied")
 
 
 @dataclass
@@ -200,6 +206,7 @@ def _grouped(queryset) -> list[RankingGroup]:
     out = []
     for direction in sorted(groups, key=order.get):
         place_labels(groups[direction])
+        place_labels(groups[direction], "handicap_")
         out.append(RankingGroup(direction, groups[direction]))
     return out
 

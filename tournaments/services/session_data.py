@@ -39,7 +39,7 @@ def load_session(session: Session) -> SessionData:
     sections = list(Section.objects.filter(session=session).order_by("letter"))
     seatings = list(Seating.objects.filter(session=session).values(
         "section_id", "entry_id", "number", "direction", "entry__status",
-        "entry__display_name", "entry__name"))
+        "entry__display_name", "entry__name", "entry__handicap"))
     results = list(Result.objects.filter(section__session=session).values(
         "id", "section_id", "board__number", "round", "table", "ns_id", "ew_id", "south_id",
         "west_id", "contract",

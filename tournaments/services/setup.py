@@ -315,7 +315,7 @@ def update_tournament(tournament: Tournament, changes: dict) -> Tournament:
     Session.objects.bulk_create(Session(tournament=tournament, number=n)
                                 for n in range(1, count + 1) if n not in have)
     rescored = any(field in changes and changes[field] != getattr(tournament, field)
-                   for field in ("scoring_method", "match_vp_scale"))
+                   for field in ("scoring_method", "match_vp_scale", "handicap_ranking"))
     for field, value in changes.items():
         setattr(tournament, field, value)
     check_match_vps(tournament, [s.movement for s in Section.objects.filter(

@@ -66,6 +66,11 @@ class Participant(_Frozen):
     points: Decimal | None = None
     percentage: Decimal | None = None
     boards: int = 0
+    # a handicap event's second ranking (``scoring.handicap``); None elsewhere
+    handicap: Decimal | None = None
+    handicap_percentage: Decimal | None = None
+    handicap_place: int | None = None
+    handicap_tied: bool = False
 
     @property
     def label(self) -> str:

@@ -156,7 +156,9 @@ def _session(session: Session, rows: _Stored, players, info: EventInfo) -> Sessi
             parts[s.entry_id] = Participant(
                 s.entry_id, s.number, s.direction, s.entry.name or s.entry.display_name,
                 players.get(s.entry_id, []), r.place if r else None, r.tied if r else False,
-                r.points if r else None, r.percentage if r else None, r.boards if r else 0)
+                r.points if r else None, r.percentage if r else None, r.boards if r else 0,
+                r.handicap if r else None, r.handicap_percentage if r else None,
+                r.handicap_place if r else None, r.handicap_tied if r else False)
         lines: dict[int, list[Line]] = defaultdict(list)
         for r in rows.results:
             if r["section_id"] != section.pk:

@@ -5,6 +5,7 @@ from django.urls import path
 from ..views import (
     director,
     director_disputes,
+    director_handicaps,
     director_individual,
     director_print,
     director_reinstate,
@@ -27,6 +28,7 @@ urlpatterns = [
     path("<int:pk>/edit/", director.tournament_edit, name="tournament_edit"),
     path("<int:pk>/entries/", director.entries, name="entries"),
     path("<int:pk>/entries/search/", director.member_search, name="member_search"),
+    path("<int:pk>/handicaps/", director_handicaps.handicaps, name="handicaps"),
     path("<int:pk>/audit/", director.audit, name="audit"),
     path("<int:pk>/audit/csv/", director.audit_csv, name="audit_csv"),
     path("<int:pk>/publish/provisional/", director.publish_provisional,

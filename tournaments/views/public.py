@@ -120,12 +120,19 @@ def _tables(request, groups, imps: bool, link, individual: bool = False,
     separator = get_format("DECIMAL_SEPARATOR")
     out = []
     for group in groups:
+        handicaps = any(row.get("handicap_percentage") is not None for row in group.rows)
         for row in group.rows:
             row["url"] = link(row)
             row["points_text"] = _decimal_text(row["points"], separator)
             row["percentage_text"] = _decimal_text(row["percentage"], separator)
+            if handicaps:
+                row["handicap_text"] = _decimal_text(row.get("handicap"), separator)
+                row["handicap_percentage_text"] = _decimal_text(row["handicap_percentage"],
+                                                                separator)
         prefix = f"{group.direction.lower()}-" if group.direction else ""
-        table = ranking_table(group.rows, imps, prefix=prefix, individual=individual, vps=vps)
+        table = ranking_table(group.rows, imps, prefix=prefix, individual=individual, vps=vps,
+                              handicaps=handicaps)
+        table.handicaps = handicaps and not imps and not individual
         RequestConfig(request, paginate=False).configure(table)
         out.append({"direction": group.direction, "title": LINE_NAMES[group.direction],
                     "table": table, "chart": charts.ranking(
