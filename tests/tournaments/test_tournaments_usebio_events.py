@@ -141,6 +141,15 @@ def test_teams_round_trip_verifies_clean_and_a_tampered_total_is_the_one_differe
                                          file_name="swiss-tampered.xml", replace=True)
     assert [(d["what"], d["file"], Decimal(d["ours"])) for d in tampered.differences] == [
         ("total", "99", first.points)]
+    # the file's figure is the result of record: the standings show 99, our re-score beside
+    again = StoredRanking.objects.get(tournament=tampered.tournament,
+                                      scope=RankingScope.SECTION, number=first.number)
+    assert again.points == 99 and again.place == first.place
+    from tournaments.services import team_standings
+
+    session = tampered.tournament.sessions.get()
+    line = next(li for li in team_standings.standings(session) if li.number == first.number)
+    assert line.points == 99
 
 
 def test_a_tampered_match_shows_its_imps_and_vps(swiss):

@@ -144,10 +144,9 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
                 tournament, outcome = import_event(event, user=user, file_name=file_name)
                 _progress(key, 80)
                 differences = outcome["notes"] + verify(tournament, event)
-            if event.scoring_method not in TEAM_METHODS:
-                # verified against our re-score; the pages show the file's own figures
-                file_record.keep(tournament, figures_of(tournament, event))
-                outcome["summary"]["of_record"] = "file"
+            # verified against our re-score; the pages show the file's own figures
+            file_record.keep(tournament, figures_of(tournament, event))
+            outcome["summary"]["of_record"] = "file"
             Tournament.objects.filter(pk=tournament.pk).update(
                 import_hash=digest, import_identifier=event.identifier)
             summary = outcome["summary"]

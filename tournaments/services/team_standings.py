@@ -4,6 +4,7 @@ byes), ranked with the event's tie-breaks (a knockout by the stage each team rea
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -27,7 +28,9 @@ from ..scoring import (
 )
 from ..scoring.vp import match_vps
 from .errors import TournamentError
+from .file_figures import figures_hold
 from .knockout_bracket import rank_knockout, save_knockout, score_knockout
+from .session_data import latest_change
 from .team_matches import (
     MatchScore,
     boards_of_matches,
@@ -178,7 +181,26 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
         return rank_knockout(list(lines.values()), matches, session.rounds)
     # an imported file that writes its ties as one place (3=) is ranked the same way
     shared = (tournament.conventions or {}).get("places") == "shared"
-    return rank_teams(list(lines.values()), () if shared else event.tie_break_order)
+    return _as_published(session, rank_teams(list(lines.values()),
+                                             () if shared else event.tie_break_order))
+
+
+def _as_published(session: Session, lines: list[TeamLine]) -> list[TeamLine]:
+    """An imported event's standings as its file published them: each team's total and
+    place of record (``services.file_record``), while they hold."""
+    figures = (session.file_figures or {}).get("entries")
+    if not figures or not figures_hold(session, latest_change(session)):
+        return lines
+    out = []
+    for line in lines:
+        row = figures.get(str(line.entry_id)) or {}
+        if row.get("total"):
+            line = dataclasses.replace(line, points=Fraction(Decimal(row["total"])))
+        if row.get("place"):
+            line = dataclasses.replace(line, place=row["place"], tied=bool(row.get("tied")),
+                                       decided_by="")
+        out.append(line)
+    return sorted(out, key=lambda line: (line.place, line.number))
 
 
 def running_totals(session: Session, matches: Sequence[TeamMatch] | None = None,
