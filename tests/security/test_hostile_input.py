@@ -415,6 +415,7 @@ def starts(world):
                       reverse("director:penalties", args=[session.pk]),
                       reverse("director:entries", args=[tournament.pk]),
                       reverse("director:entries", args=[world["planned"].pk]),
+                      reverse("director:handicaps", args=[tournament.pk]),
                       reverse("director:line", args=[section.pk, 1, world["disputed"].table,
                                                      world["disputed"].board.number]),
                       reverse("director:session", args=[world["planned"].sessions.get().pk]),
@@ -549,6 +550,9 @@ NOT_REACHED = {
     # the door list's update shows only while the fees and the entries differ; it has no
     # field (tests/tournaments/test_get_pages_read_only.py presses it)
     "director:table_fees_update",
+    # the result-of-record choice shows only on the report of an imported event (the world
+    # has none); tests/tournaments/test_tournaments_usebio_record.py posts both choices
+    "uploads:import_record",
 }
 
 

@@ -93,3 +93,16 @@ def test_a_handicap_event_exported_imports_back_with_both_rankings(played_howell
     assert figures(copy) == figures(tournament)
     again = documents.export_text(copy, "usebio")
     assert again.count("<HANDICAP>") == len(entries)
+
+
+def test_a_form_sent_after_an_entry_withdrew_saves_nothing(director_client, played_howell):
+    from tournaments.models import EntryStatus
+
+    tournament = played_howell
+    entries = list(tournament.entries.order_by("id"))
+    typed = {f"handicap-{e.pk}": "2" for e in entries}
+    entries[0].status = EntryStatus.WITHDRAWN
+    entries[0].save(update_fields=["status"])
+    response = director_client.post(reverse("director:handicaps", args=[tournament.pk]), typed)
+    assert response.status_code == 400
+    assert not tournament.entries.exclude(handicap=None).exists()

@@ -22,15 +22,21 @@ def handicaps(request, pk):
     status = 200
     if request.method == "POST":
         typed = {e.pk: request.POST.get(f"handicap-{e.pk}", "")[:20] for e in entries}
-        try:
-            changed = set_handicaps(tournament, typed, request.user)
-        except HandicapErrors as exc:
-            errors, status = exc.errors, 400
-            messages.error(request, exc.message)
+        sent = {name for name in request.POST if name.startswith("handicap-")}
+        if sent - {f"handicap-{e.pk}" for e in entries}:  # an entry withdrew meanwhile
+            messages.error(request, _("The entries changed while you typed: check the "
+                                      "handicaps and save again."))
+            status = 400
         else:
-            messages.success(request, _("Handicaps saved (%(count)s changed).")
-                             % {"count": changed})
-            return redirect("director:handicaps", tournament.pk)
+            try:
+                changed = set_handicaps(tournament, typed, request.user)
+            except HandicapErrors as exc:
+                errors, status = exc.errors, 400
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Handicaps saved (%(count)s changed).")
+                                 % {"count": changed})
+                return redirect("director:handicaps", tournament.pk)
     rows = [{"entry": e, "value": typed.get(e.pk, ""), "error": errors.get(e.pk)}
             for e in entries]
     return render(request, "tournaments/director/handicaps.html",
