@@ -187,7 +187,8 @@ def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
     _sub(club, "CLUB_NAME", data.club_name)
     _sub(club, "CLUB_ID_NUMBER", data.club_id)
     event = _sub(root, "EVENT", EVENT_TYPE=kind)
-    _sub(event, "EVENT_IDENTIFIER", t.slug)
+    # an imported event keeps its scorer's identifier: exported again, it is the same event
+    _sub(event, "EVENT_IDENTIFIER", t.identifier or t.slug)
     _sub(event, "EVENT_DESCRIPTION", t.name)
     _sub(event, "PROGRAM_NAME", PROGRAM)
     _sub(event, "PROGRAM_VERSION", PROGRAM_VERSION)

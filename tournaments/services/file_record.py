@@ -16,9 +16,10 @@ audited decision that can be undone (``restore``).
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
-from ..models import AuditAction, AuditEntry, PointsAwarding, Result, Tournament
+from ..models import AuditAction, AuditEntry, PointsAwarding, Result, Session, Tournament
 from ..models.points import results_version
 from .classification import classify_tournament
 from .file_figures import figures_hold
@@ -26,7 +27,7 @@ from .file_figures import figures_hold
 
 def keep(tournament: Tournament, sessions: dict[int, dict]) -> None:
     """Store the file's figures (session number → {"entries", "marks"}) as the event's
-    result of record, and classify with them. Master points the file awarded were kept for
+    result of record, and classify with them (the importer calls it inside its transaction). Master points the file awarded were kept for
     the file's results (``imports.usebio_save``): they stay current with them."""
     with transaction.atomic():
         before = results_version(tournament)
@@ -41,6 +42,10 @@ def keep(tournament: Tournament, sessions: dict[int, dict]) -> None:
             session.save(update_fields=["file_figures"])
         Tournament.objects.filter(pk=tournament.pk).update(keeps_file_results=True)
         tournament.keeps_file_results = True
+        # Inside the import's transaction nobody has seen the rankings our re-score stored:
+        # the file's take their version, so an export of the event says what the file said.
+        Session.objects.filter(tournament=tournament, ranking_version__gt=0).update(
+            ranking_version=F("ranking_version") - 1)
         classify_tournament(tournament)
         PointsAwarding.objects.filter(tournament=tournament, version=before).update(
             version=results_version(tournament))

@@ -175,6 +175,7 @@ class EventInfo(_Frozen):
     converts_matches_to_vps: bool = False  # a Butler or cross-IMP pairs event ranked by VPs
     team_format: str = ""  # ``TeamFormat`` of a teams event
     team_unit: str = ""  # ``TeamScoring``: what its standings count
+    identifier: str = ""  # the scorer's own name for the event: the file's, if imported
 
     @property
     def is_matchpoints(self) -> bool:

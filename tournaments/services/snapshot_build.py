@@ -105,7 +105,8 @@ def _event_info(tournament: Tournament) -> EventInfo:
         team_format, team_unit = str(event.format), str(event.unit)
     return EventInfo(tournament.slug, tournament.name, tournament.date, tournament.venue,
                      str(tournament.event_type), str(tournament.scoring_method),
-                     tournament.converts_matches_to_vps, team_format, team_unit)
+                     tournament.converts_matches_to_vps, team_format, team_unit,
+                     tournament.import_identifier or tournament.slug)
 
 
 def _players(tournament: Tournament) -> dict[int, list[Player]]:
