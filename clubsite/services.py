@@ -267,7 +267,8 @@ def arrears(season: Season) -> list[Arrear]:
 
 
 def search_members(queryset: QuerySet, text: str) -> QuerySet:
-    """Accent- and case-insensitive match on names and licence number, every word required."""
-    for word in fold(text).split():
+    """Accent- and case-insensitive match on names and licence number, every word required.
+    A NUL is no part of any name (and PostgreSQL refuses it in a query): it is dropped."""
+    for word in fold(text.replace("\x00", "")).split():
         queryset = queryset.filter(Q(search_text__contains=word))
     return queryset

@@ -46,6 +46,9 @@ def test_search_ignores_accents_and_case():
     found = search_members(Member.objects.all(), "NUNEZ begona")
     assert [m.first_name for m in found] == ["Begoña"]
     assert search_members(Member.objects.all(), "99").count() == 1
+    # a NUL typed into the search box (PostgreSQL refuses it in a query) finds the same
+    assert [m.first_name for m in search_members(Member.objects.all(), "NU\x00NEZ")] == [
+        "Begoña"]
 
 
 def test_licence_state_is_derived_for_every_case(demo_club):

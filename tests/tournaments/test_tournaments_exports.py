@@ -207,3 +207,23 @@ def test_pbn_of_several_sessions_ends_with_the_overall_ranking(two_sessions):
     second = {s.entry_id: f"{s.number}{s.direction}" for s in two_sessions.sessions.get(
         number=2).seatings.all()}
     assert [row[1] for row in totals["rows"]] == [second[r.entry_id] for r in event]
+
+
+def test_a_two_session_file_keeps_its_overall_ranking_of_record(two_sessions):
+    """The file's overall PARTICIPANTS (beside its sessions) are read, checked against our
+    overall ranking, and kept as the one of record: an altered overall percentage is the one
+    difference and the overall ranking shows it."""
+    from tournaments.imports import usebio
+
+    text = documents.export_text(two_sessions, "usebio")
+    record = usebio.import_file(text, file_name="dos.xml")
+    assert record.differences == []
+    overall = text.rsplit("</SESSION>", 1)[1]
+    first = overall.split("<PERCENTAGE>", 1)[1].split("</PERCENTAGE>", 1)[0]
+    altered = text.rsplit("</SESSION>", 1)[0] + "</SESSION>" + overall.replace(
+        f"<PERCENTAGE>{first}</PERCENTAGE>", "<PERCENTAGE>77.77</PERCENTAGE>", 1)
+    again = usebio.import_file(altered, file_name="dos-otra.xml", replace=True)
+    assert [(d["what"], d["file"], d["ours"]) for d in again.differences] == [
+        ("percentage", "77.77", str(Decimal(first).quantize(Decimal("0.01"))))]
+    assert StoredRanking.objects.filter(tournament=again.tournament, scope=RankingScope.EVENT,
+                                        percentage=Decimal("77.77")).count() == 1

@@ -165,6 +165,11 @@ def test_a_tampered_match_shows_its_imps_and_vps(swiss):
     record = usebio_import.import_file(head[0] + "<MATCH>" + rest, file_name="x.xml")
     assert sorted((d["what"], d["file"]) for d in record.differences) == [
         ("IMPs", str(Decimal(imps) + 3)), ("score", "20")]
+    # the file's match is the one of record: its IMPs and VPs are what the pages show
+    first = int(match.findtext("ROUND_NUMBER") or 1)
+    shown = [m for m in TeamMatch.objects.filter(session__tournament=record.tournament,
+                                                 round=first) if m.home_vp == 20]
+    assert len(shown) == 1 and shown[0].home_won == Decimal(imps) + 3
 
 
 def test_a_malformed_teams_file_imports_nothing_and_lists_every_bad_row(swiss):

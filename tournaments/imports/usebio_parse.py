@@ -125,6 +125,26 @@ def _handsets(root: ET.Element) -> tuple[dict[int, str], dict[int, tuple[str, st
     return deals, conditions
 
 
+def _overall_pair(el: ET.Element, where: str) -> FilePair:
+    """A pair of the overall ranking: its players and figures (its number, if any, is the
+    one of some session, so the pair is known by its players)."""
+    players = [FilePlayer(_text(p, "PLAYER_NAME"), _text(p, "NATIONAL_ID_NUMBER"))
+               for p in el.findall("PLAYER")]
+    if len(players) != 2 or not all(p.name for p in players):
+        raise UsebioError(_("A pair of %(where)s needs two named players.") % {"where": where})
+    text = _text(el, "PLACE")
+    place = _int(text.rstrip("=").split("-")[0], "PLACE") if text else None
+    return FilePair(0, "", players, _decimal(_text(el, "TOTAL_SCORE"), where),
+                    _decimal(_text(el, "PERCENTAGE"), where), place, text.endswith("="))
+
+
+def _overall(box: ET.Element | None, problems: Problems) -> list[FilePair]:
+    if box is None:
+        return []
+    found = [problems.check(_overall_pair, el, _("the whole event")) for el in box.findall("PAIR")]
+    return [p for p in found if p is not None]
+
+
 def _shared_places(section: FileSection) -> None:
     """Two participants of one ranking on the same place share it, "=" written or not (some
     programs write ``10`` twice)."""
@@ -190,6 +210,9 @@ def parse(data: bytes | str) -> FileEvent:
                             % {"board": number, "pair": pair, "where": where})
         if section.pairs or section.boards:
             sections.append(section)
+    # sessions under the event: PARTICIPANTS beside them are the overall ranking
+    totals = (_overall(event.find("PARTICIPANTS"), problems)
+              if event.find("SESSION") is not None and shape == "PAIRS" else [])
     problems.raise_any()
     if teams and not any(s.matches for s in sections):
         raise UsebioError(_("The teams file holds no MATCH."))
@@ -202,4 +225,4 @@ def parse(data: bytes | str) -> FileEvent:
                      kind if not teams or kind in TEAM_KINDS else "TEAMS", method,
                      _text(event, "PROGRAM_NAME"), sections, deals, conditions,
                      identifier=(_text(event, "EVENT_IDENTIFIER") or _text(event, "EVENT_ID")
-                                 or event.get("EVENT_ID", ""))[:80])
+                                 or event.get("EVENT_ID", ""))[:80], totals=totals)

@@ -148,6 +148,7 @@ class FileEvent:
     # board → (dealer, vulnerability "", "NS", "EW" or "All") where the hand record states them
     conditions: dict[int, tuple[str, str]] = field(default_factory=dict)
     identifier: str = ""  # EVENT_IDENTIFIER: the scorer's own name for the event
+    totals: list[FilePair] = field(default_factory=list)  # a multi-session event's overall
 
     @property
     def session_count(self) -> int:

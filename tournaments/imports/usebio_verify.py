@@ -26,6 +26,7 @@ from .usebio_conventions import (
 from .usebio_handicaps import handicap_terms, has_handicaps, ours_percentage, ours_place
 from .usebio_pairs import meetings
 from .usebio_parse import FileEvent, FilePair, FileSection
+from .usebio_record import overall_entries
 
 # A difference records which figure it is as a code (``"mark NS"``, ``"board IMPs"``); the
 # report shows it in the reader's language.
@@ -217,4 +218,28 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                             "file": _place_text(pair.place, pair.tied and shared),
                             "ours": _place_text(place[0], place[1] and shared) if place
                             else "", "tried": tried})
+    out += _overall_differences(tournament, event, tried)
     return out
+
+
+def _overall_differences(tournament: Tournament, event: FileEvent, tried: str) -> list[dict]:
+    """A multi-session file's overall ranking against ours (total, percentage, place)."""
+    if not event.totals:
+        return []
+    ours = {r.entry_id: r for r in StoredRanking.objects.filter(tournament=tournament,
+                                                                scope=RankingScope.EVENT)}
+    out = []
+    for pair, entry in overall_entries(tournament, event):
+        r = ours.get(entry)
+        where = _("Overall, %(players)s") % {"players": " – ".join(p.name for p in pair.players)}
+        for what, file_value, value in (("total", pair.total, r.points if r else None),
+                                        ("percentage", pair.percentage,
+                                         r.percentage if r else None)):
+            if differs(file_value, value):
+                out.append({"what": what, "where": where, "file": str(file_value),
+                            "ours": "" if value is None else str(value), "tried": tried})
+        if pair.place is not None and (r is None or r.place != pair.place):
+            out.append({"what": "place", "where": where, "file": str(pair.place),
+                        "ours": str(r.place) if r else "", "tried": tried})
+    return out
+

@@ -236,17 +236,21 @@ def classify_event(tournament: Tournament) -> None:
     """Totals over every session, stored as the tournament's ranking."""
     sessions = [s for s in tournament.sessions.order_by("number") if s.sections.exists()]
     ranking, totals, names = event_standings(tournament, sessions)
+    published = file_figures.event_overlay(tournament, sessions) or {}  # an imported event's
     rows = []
     for ranked in ranking:
         e = ranked.standing.pair
         t = totals[e] if totals is not None else None
-        rows.append(StoredRanking(
+        row = StoredRanking(
             tournament=tournament, scope=RankingScope.EVENT, entry_id=e, names=names.get(e, ""),
             place=ranked.place, tied=ranked.tied, decided_by=ranked.decided_by or "",
             points=_decimal(t.points if t else ranked.standing.score),
             maximum=t.maximum if t else None, percentage=_decimal(t.percentage) if t else None,
             exact=_exact(ranked.standing.score),
-        ))
+        )
+        file_figures.as_published(row, published.get(str(e)))
+        rows.append(row)
+    rows.sort(key=lambda r: (r.place, r.entry_id))
     with transaction.atomic():
         StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT).delete()
         StoredRanking.objects.bulk_create(rows)

@@ -65,3 +65,33 @@ def overlay(data, pools) -> dict[int, dict] | None:
     prefix = "handicap_" if figures.get("places_by") == "handicap" else ""
     return {entry: {f"{prefix}place": row["place"], f"{prefix}tied": bool(row.get("tied"))}
             for entry, row in entries.items() if row.get("place")}
+
+
+def event_overlay(tournament, sessions) -> dict[str, dict] | None:
+    """An imported event's overall ranking as its file gives it (entry → its figures), while
+    every session's figures hold; None when the overall ranking is ours."""
+    if not sessions or not tournament.keeps_file_results:
+        return None
+    from .session_data import latest_change
+
+    overall = (sessions[0].file_figures or {}).get("event")
+    if not overall:
+        return None
+    for session in sessions:
+        session.tournament = tournament
+        if not figures_hold(session, latest_change(session)):
+            return None
+    return overall
+
+
+def as_published(row, figures: dict | None) -> None:
+    """A stored ranking row with the file's total, percentage and place, where it gives
+    them."""
+    if not figures:
+        return
+    if figures.get("total"):
+        row.points = Decimal(figures["total"])
+    if figures.get("percentage"):
+        row.percentage = Decimal(figures["percentage"])
+    if figures.get("place"):
+        row.place, row.tied, row.decided_by = figures["place"], bool(figures.get("tied")), ""

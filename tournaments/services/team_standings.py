@@ -185,6 +185,23 @@ def standings(session: Session, matches: Sequence[TeamMatch] | None = None) -> l
                                              () if shared else event.tie_break_order))
 
 
+def _published_matches(data, matches: Sequence[TeamMatch], vps: bool) -> None:
+    """An imported event's matches as its file wrote them: the IMPs each team won and, in
+    VPs, each team's VPs (``services.file_record``), while they hold."""
+    figures = (data.session.file_figures or {}).get("matches")
+    if not figures or not figures_hold(data.session, data.stamp):
+        return
+    for m in matches:
+        row = figures.get(f"{m.round}:{m.home_id}")
+        if row is None:
+            continue
+        if row.get("home_imps") and row.get("away_imps"):  # (what each conceded stays ours:
+            m.home_won = Decimal(row["home_imps"])  # an artificial score gives +3 / 0)
+            m.away_won = Decimal(row["away_imps"])
+        if vps and row.get("home_score") and row.get("away_score"):
+            m.home_vp, m.away_vp = Decimal(row["home_score"]), Decimal(row["away_score"])
+
+
 def _as_published(session: Session, lines: list[TeamLine]) -> list[TeamLine]:
     """An imported event's standings as its file published them: each team's total and
     place of record (``services.file_record``), while they hold."""
@@ -276,6 +293,8 @@ def classify_teams(data) -> int:
             m.home_vp, m.away_vp = display_round(home_vp), display_round(away_vp)
         else:
             m.home_vp = m.away_vp = None
+    if not knockout:
+        _published_matches(data, matches, vps)
     table = standings(session, matches)
     with transaction.atomic():
         locked = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
