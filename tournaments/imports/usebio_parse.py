@@ -41,6 +41,7 @@ from .usebio_rows import (  # noqa: F401 (re-exported: the importer's names)
     _decimal,
     _int,
     _participants,
+    _place,
     _text,
     board_number,
     parse_score,
@@ -132,10 +133,9 @@ def _overall_pair(el: ET.Element, where: str) -> FilePair:
                for p in el.findall("PLAYER")]
     if len(players) != 2 or not all(p.name for p in players):
         raise UsebioError(_("A pair of %(where)s needs two named players.") % {"where": where})
-    text = _text(el, "PLACE")
-    place = _int(text.rstrip("=").split("-")[0], "PLACE") if text else None
+    place, tied = _place(_text(el, "PLACE"))
     return FilePair(0, "", players, _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, text.endswith("="))
+                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
 
 
 def _overall(box: ET.Element | None, problems: Problems) -> list[FilePair]:

@@ -40,7 +40,6 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
         if conventions.get("places_by") == "handicap":  # its places rank with handicaps
             figures["places_by"] = "handicap"
         directional = fs.directional
-        shared = Counter((p.direction, p.place) for p in fs.pairs if p.place is not None)
         for pair in fs.pairs:
             entry = seat.get((fs.session, fs.letter, pair.number,
                               pair.direction if directional else ""))
@@ -55,7 +54,7 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
                 "total": "" if percentage_totals else _text(pair.total),
                 "percentage": _text(published),
                 "place": pair.place,
-                "tied": pair.tied or shared[(pair.direction, pair.place)] > 1,
+                "tied": pair.tied,  # shared places found by the parser, "=" or not
             }
         for fm in fs.matches:  # a teams event: each match's IMPs and VPs as written
             home = team.get((fs.session, fm.home))

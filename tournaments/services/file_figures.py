@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..models import Session
+from .session_data import latest_change
 
 
 def _fraction(text: str | None) -> Fraction | None:
@@ -67,21 +68,22 @@ def overlay(data, pools) -> dict[int, dict] | None:
             for entry, row in entries.items() if row.get("place")}
 
 
+def all_hold(tournament, sessions) -> bool:
+    """Whether the file's figures hold for every one of ``sessions``: none corrected since."""
+    for session in sessions:
+        session.tournament = tournament
+        if not figures_hold(session, latest_change(session)):
+            return False
+    return True
+
+
 def event_overlay(tournament, sessions) -> dict[str, dict] | None:
     """An imported event's overall ranking as its file gives it (entry → its figures), while
     every session's figures hold; None when the overall ranking is ours."""
     if not sessions or not tournament.keeps_file_results:
         return None
-    from .session_data import latest_change
-
     overall = (sessions[0].file_figures or {}).get("event")
-    if not overall:
-        return None
-    for session in sessions:
-        session.tournament = tournament
-        if not figures_hold(session, latest_change(session)):
-            return None
-    return overall
+    return overall if overall and all_hold(tournament, sessions) else None
 
 
 def as_published(row, figures: dict | None) -> None:

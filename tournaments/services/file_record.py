@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from ..models import AuditAction, AuditEntry, PointsAwarding, Result, Session, Tournament
 from ..models.points import results_version
 from .classification import classify_tournament
-from .file_figures import figures_hold
+from .file_figures import all_hold
 
 
 def keep(tournament: Tournament, sessions: dict[int, dict]) -> None:
@@ -60,13 +60,7 @@ def status(tournament: Tournament) -> str:
         return ""
     if not tournament.keeps_file_results:
         return "ours"
-    from .session_data import latest_change
-
-    for session in sessions:
-        session.tournament = tournament
-        if not figures_hold(session, latest_change(session)):
-            return "changed"
-    return "file"
+    return "file" if all_hold(tournament, sessions) else "changed"
 
 
 def _switch(tournament: Tournament, keep_file: bool, user, reason: str) -> None:
