@@ -7,7 +7,9 @@ unpaid. So expected = collected (all methods) + missing, whatever the order of p
 refunds. On closing the secretary gives what she counted (cash in the box, the card
 terminal's total, transfers received); a count that differs from the records, or fees left
 unpaid, need a note. A closed sheet is locked: no payment or refund until she reopens it,
-with a reason; both are in the tournament's audit trail. While reopened, the last count is
+with a reason; both are in the tournament's audit trail. Every write to the session's fees
+and every closing or reopening first takes the sheet's lock (``lock``), so a payment cannot
+slip in while the sheet is being closed: it waits, then finds the sheet closed. While reopened, the last count is
 shown as the previous count (what was in the box then, for the recount), never as this
 sheet's count nor compared with records that may have moved since.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,6 +28,9 @@ from ..models import AuditAction, AuditEntry, CashSheet, Session, TableFee, Tabl
 from ..models import TableMethod as M
 from .errors import TournamentError
 
+# PostgreSQL advisory lock class: the money of one session, written by one transaction at a
+# time (the two-key form, beside classification's CLASSIFY_LOCK).
+CASH_SHEET_LOCK = 6007
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
 # The methods a secretary counts: the prepaid balance is the club's own book.
@@ -79,8 +84,22 @@ def is_closed(session: Session) -> bool:
     return CashSheet.objects.filter(session=session, closed_at__isnull=False).exists()
 
 
+def lock(session_id: int) -> None:
+    """Hold the session's money until the transaction ends: one payment, refund, charge,
+    closing or reopening at a time. A transaction-level advisory lock on PostgreSQL (the
+    sheet row may not exist yet, and the session row is the classification's); SQLite
+    writes one transaction at a time and a stale one fails with "locked" and is retried."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("the cash sheet's lock is held by a transaction")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [CASH_SHEET_LOCK, session_id])
+
+
 def ensure_open(session: Session, *, raise_error: bool = True) -> bool:
-    """True while the sheet is open; a closed one raises (or answers False)."""
+    """True while the sheet is open; a closed one raises (or answers False). Takes the
+    sheet's lock first, so the answer holds until the caller's transaction ends."""
+    lock(session.pk)
     if not is_closed(session):
         return True
     if raise_error:
@@ -128,6 +147,7 @@ def _snapshot(result: Figures) -> dict:
 def close(session: Session, *, counted: dict[str, Decimal], user=None,
           note: str = "") -> CashSheet:
     """Reconcile and close: store the counts, refuse an unexplained difference."""
+    lock(session.pk)
     sheet, _created = CashSheet.objects.select_for_update(no_key=True).get_or_create(session=session)
     if sheet.is_closed:
         raise SheetLocked(_("This cash sheet is already closed."))
@@ -159,6 +179,7 @@ def close(session: Session, *, counted: dict[str, Decimal], user=None,
 @transaction.atomic
 def reopen(session: Session, *, user=None, reason: str = "") -> CashSheet:
     """Unlock a closed sheet; the reason goes to the audit trail with the closed figures."""
+    lock(session.pk)
     sheet = CashSheet.objects.select_for_update(no_key=True).filter(session=session).first()
     if sheet is None or not sheet.is_closed:
         raise TournamentError(_("This cash sheet is open already."))

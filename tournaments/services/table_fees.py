@@ -5,7 +5,8 @@ Every amount is a ``Decimal`` in cents. A fee is charged once per player and ses
 unique constraint) and paid once: marking it paid is a conditional update that only a fee
 still unpaid passes, so two taps, two devices or a resent form store one payment and the
 second one is told it was already paid. Nothing moves on a session whose cash sheet the
-secretary has closed (``cash_sheet.ensure_open``).
+secretary has closed: every write here takes the sheet's lock first (``cash_sheet.lock``),
+the one closing takes, then the member's row when a balance moves (always in that order).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from ..models import (
     TableFeeRates,
     TableMethod,
 )
-from .cash_sheet import ensure_open
+from .cash_sheet import ensure_open, lock
 from .entry import retrying
 from .errors import TournamentError
 
@@ -268,6 +269,7 @@ def pay(fee: TableFee, method: str, *, user=None) -> TableFee:
 
 @transaction.atomic
 def _pay(fee: TableFee, method: str, user) -> TableFee:
+    lock(fee.session_id)  # before reading the fee: what is read then holds until the commit
     fee = TableFee.objects.select_related("member", "session__tournament").get(pk=fee.pk)
     ensure_open(fee.session)
     name = fee.member.full_name
@@ -319,6 +321,7 @@ def refund(fee: TableFee, *, user=None, reason: str = "") -> TableFee:
 
 @transaction.atomic
 def _refund(fee: TableFee, user, reason: str) -> TableFee:
+    lock(fee.session_id)
     fee = TableFee.objects.select_related("member", "session__tournament").get(pk=fee.pk)
     ensure_open(fee.session)
     name = fee.member.full_name
