@@ -147,6 +147,16 @@ class Club:
         self.redis.stop()
         self.pg.stop("immediate")
 
+    def worker_holds_a_countdown_task(self, session_id: int, countdown: float) -> bool:
+        """Queue a classification due after ``countdown`` seconds (as a live round's window
+        is) and wait until the worker holds it, unacknowledged, as a broker outage finds
+        it on a club night."""
+        from tournaments.tasks import classify_session_task
+
+        sent = classify_session_task.apply_async((session_id,), countdown=countdown)
+        return stack.wait_for(lambda: f"{sent.id}] received" in self.worker_log.read_text(
+            errors="replace"), 20) is not None
+
     def worker_answers(self) -> bool:
         from clubsite.celery import app
 
@@ -388,6 +398,9 @@ def redis_down(club: Club) -> Report:
     rounds = club.profile["rounds"]
     stack.play_all(list(tablets.values()), by_round(plans, {1}), 60)
     publish.publish_provisional(tournament, user=club.directors[0])
+    report.notes["worker_held_a_countdown_task"] = club.worker_holds_a_countdown_task(
+        live.session_id, club.profile["redis_down"] + 5)
+    worker_pid = club.worker.process.pid
     club.redis.stop()
     down = time.monotonic()
     try:
@@ -420,6 +433,7 @@ def redis_down(club: Club) -> Report:
     settle_jobs(club, report, tournament, club.profile["settle"], since=back)
     report.checks["upload_asked_during_outage_filed"] = report.uploads_filed == 1
     report.checks["worker_came_back"] = club.worker.alive() and club.worker_answers()
+    report.checks["the_same_worker"] = club.worker.process.pid == worker_pid
     return report
 
 

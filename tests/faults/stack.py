@@ -174,11 +174,14 @@ def gunicorn(env: dict, port: int, log: Path) -> Service:
                     "--graceful-timeout", "5", "--log-level", "warning"], env, log)
 
 
+# The worker exactly as ``make worker`` starts it (a test compares the two): its prefork
+# pool, gossip, mingle and heartbeat are what a broker outage has to get through.
+WORKER_ARGS = ("-A", "clubsite", "worker", "-B", "-l", "info")
+
+
 def worker(env: dict, log: Path) -> Service:
     """As ``make worker``: one worker with its embedded beat (``-B``)."""
-    return Service([sys.executable, "-m", "celery", "-A", "clubsite", "worker", "-B",
-                    "--pool=solo", "-l", "info", "--without-gossip", "--without-mingle",
-                    "--without-heartbeat"], env, log)
+    return Service([str(Path(sys.executable).parent / "celery"), *WORKER_ARGS], env, log)
 
 
 def listening(port: int) -> bool:
