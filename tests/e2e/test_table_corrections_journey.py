@@ -17,8 +17,8 @@ from tournaments.services import table_corrections
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 STATE_WORDS = {
-    "es": {"entered": "Anotado", "disputed": "Rechazado", "corrected": "Corregido por el director"},
-    "pt": {"entered": "Registado", "disputed": "Contestado", "corrected": "Corrigido pelo diretor"},
+    "es": {"entered": "Anotado", "disputed": "Rechazado", "corrected": "Corregido por el árbitro"},
+    "pt": {"entered": "Registado", "disputed": "Contestado", "corrected": "Corrigido pelo árbitro"},
     "en": {"entered": "Entered", "disputed": "Disputed", "corrected": "Corrected by the director"},
 }
 

@@ -300,3 +300,24 @@ test("a result the server holds back (its round not open yet) waits, and the res
     [["b3", OfflineQueue.SAVED], ["c3", OfflineQueue.SAVED]]);
   assert.equal(await queue.pending(7), 0);
 });
+
+test("a result for a round the table has not reached, with nothing before it waiting, is refused",
+  async () => {
+    const queue = await fresh();
+    let posts = 0;
+    const post = async () => {
+      posts += 1;
+      return { status: 409, data: { outcome: "round_not_open", error: "Round 3 is not open." } };
+    };
+    await queue.addResult({ ...result(7, "=", "b7"), round: 3 });
+    await queue.addConfirm({ table: 7, round: 3, board: 7, key: "c7", after: "b7",
+      url: "/table/confirm/{pk}/" });
+    const done = await queue.flush("7", post);
+    assert.deepEqual(done.map((a) => [a.entry.key, a.outcome.state]),
+      [["b7", OfflineQueue.REFUSED]]);
+    const left = await queue.list(7);
+    assert.deepEqual(left.map((e) => [e.key, e.state, e.message || ""]),
+      [["b7", "refused", "Round 3 is not open."]]); // its confirm has nothing to confirm
+    assert.equal((await queue.flush("7", post)).length, 0); // never sent again by itself
+    assert.equal(posts, 1);
+  });

@@ -20,6 +20,7 @@ const TEXT = {
   next_board: "Next: board %(number)s", nt: "NT", passed: "Passed out", back: "Back",
   seats: { N: "N", E: "E", S: "S", W: "W" }, correcting: "Change it and save.",
   replaced: "Replaced: confirm again.", call_offline: "No connection.",
+  correction_waits: "Correction waiting: confirm it once stored.",
 };
 
 function page(body, scripts) {
@@ -31,6 +32,7 @@ function page(body, scripts) {
   }
   const T = window.TableDevice || (window.TableDevice = {});
   Object.assign(T, {
+    app: window.document.getElementById("table-app") || window.document.body,
     Q: window.OfflineQueue, text: TEXT, tableId: "7", entries: [], queue: null,
     Score: window.TableScore, Round: window.TableRound, saved: null, correcting: null,
     replaced: null, stepper: null, RETRY_MS: 4000,

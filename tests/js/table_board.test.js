@@ -129,3 +129,60 @@ test("only the results a level can make are offered", () => {
     .map((l) => l.dataset.made);
   assert.deepEqual(shown, ["=", "+1", "+3", "-1"]); // 4-level: at most +3, at worst -10
 });
+
+const SAVED = `<div id="board-screen" data-round="1" data-board="5" data-state="saved"
+    data-vulnerability="NS" data-boards="4,5,6" data-board-url="/table/play/1/0/">
+  <p><span id="saved-result-line">3NT = S</span></p><p id="saved-score">NS +600</p>
+  <p id="entry-status"></p>
+  <div id="saved-correction" hidden><s id="correction-old"></s><strong id="correction-new"></strong></div>
+  <form class="confirm-form" data-result="41"><button>EW confirm</button></form>
+  <p id="saved-nav" hidden><a id="next-board">Next</a></p>
+</div>`;
+
+function savedBoard() {
+  const p = page(SAVED, SCRIPTS);
+  p.T.noticeSentElsewhere = () => {};
+  return p;
+}
+
+test("a stored board corrected offline: stored and correction side by side, no confirm of the old",
+  () => {
+    const { T, document } = savedBoard();
+    T.entries = [queued({ key: "c", kind: "correct", board: "5", pk: "41",
+      body: BODY.replace("made=%3D", "made=%2B1") })];
+    T.renderBoard();
+    assert.equal(document.getElementById("saved-correction").hidden, false);
+    assert.equal(document.getElementById("correction-old").textContent, "3NT = S · NS +600");
+    assert.equal(document.getElementById("correction-new").textContent, "3NT+1 S · NS +630");
+    assert.equal(document.querySelector(".confirm-form").hidden, true);
+    assert.equal(document.getElementById("entry-status").textContent,
+      "Correction waiting: confirm it once stored.");
+    T.entries = [];
+    T.renderBoard();
+    assert.equal(document.getElementById("saved-correction").hidden, true);
+    assert.equal(document.querySelector(".confirm-form").hidden, false);
+  });
+
+test("East-West's tap kept offline on a stored board: the way on shows", () => {
+  const { T, document } = savedBoard();
+  T.renderBoard();
+  assert.equal(document.getElementById("saved-nav").hidden, true);
+  T.entries = [queued({ key: "t", kind: "confirm", board: "5", pk: "41" })];
+  T.renderBoard();
+  assert.equal(document.getElementById("saved-nav").hidden, false);
+  assert.equal(document.querySelector(".confirm-form").hidden, true);
+});
+
+test("the worker's copy of a board saved since is not offered for entry again", () => {
+  const { T, document } = board();
+  document.getElementById("board-screen").insertAdjacentHTML("beforeend",
+    '<p id="offline-saved" hidden>Saved.</p>');
+  T.saved.add(1, 5);
+  T.renderBoard(); // a page from the server: its form is the truth
+  assert.equal(document.getElementById("result-form").hidden, false);
+  T.app.dataset.page = "kept";
+  T.renderBoard();
+  assert.equal(document.getElementById("result-form").hidden, true);
+  assert.equal(document.getElementById("offline-saved").hidden, false);
+  assert.equal(document.getElementById("offline-nav").hidden, false);
+});

@@ -80,3 +80,34 @@ test("the saved boards the device remembers follow the server's round page", () 
   T.rememberRound();
   assert.ok(!T.saved.has(1, 1) && T.saved.has(1, 2));
 });
+
+test("a round page from the worker's copy keeps what the device saw saved, and shows it", () => {
+  const { T, window, document } = screen();
+  const memory = new Map();
+  const storage = { getItem: (k) => memory.get(k) || null, setItem: (k, v) => memory.set(k, v) };
+  window.eval(require("node:fs").readFileSync(require("node:path").join(__dirname, "..", "..",
+    "tournaments", "static", "tournaments", "table_round.js"), "utf8"));
+  T.saved = new window.TableRound.Saved(storage, "7");
+  T.saved.add(1, 1); // sent after the copy of the round page was kept
+  T.app.dataset.page = "kept";
+  T.rememberRound();
+  assert.ok(T.saved.has(1, 1) && !T.saved.has(1, 2)); // nothing reset from the old page
+  T.render();
+  const badge = document.querySelector("[data-board-key='1-1'] .local-state");
+  assert.equal(badge.dataset.state, "saved");
+  assert.equal(badge.textContent, "Saved");
+  assert.equal(document.getElementById("moves").hidden, false);
+});
+
+test("on a board screen the list holds only what needs the players", () => {
+  const { T, document } = page(`<ul id="pending-list" hidden></ul>
+    <div id="board-screen" data-round="1" data-board="2"></div>`, ["offline_queue", "table_screen"]);
+  Object.assign(T, { noticeSentElsewhere() {}, renderBoard() {}, renderNext() {} });
+  T.entries = [queued({ key: "a" }), queued({ key: "b", kind: "confirm", after: "a" })];
+  T.render();
+  assert.equal(document.getElementById("pending-list").hidden, true);
+  T.entries.push(queued({ key: "r", board: "4", state: "invalid", message: "No declarer." }));
+  T.render();
+  const items = [...document.querySelectorAll("#pending-list li")];
+  assert.deepEqual(items.map((li) => li.dataset.state), ["invalid"]);
+});

@@ -111,3 +111,28 @@ test("an opponents' tap queued while its result was being sent keeps the result'
   assert.equal(confirms[0].pk, 42); // not null: the next flush sends it, not drops it
   assert.equal(confirms[0].after, "r");
 });
+
+test("a refused try of a board is dropped by the next try and by its stored result", async () => {
+  const { T, window, document, added } = sender();
+  const removed = [];
+  T.queue.remove = async (key) => { removed.push(key); };
+  T.entries = [queued({ key: "x", board: "5", state: "invalid", message: "Not the lead." }),
+    queued({ key: "y", board: "4", state: "refused" })];
+  T.submit(save(window, document));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(removed, ["x"]); // board 4's own stays for the players
+  assert.equal(added.length, 1);
+  T.swapInSaved = () => {};
+  T.entries.push(queued({ key: "z", board: "4", state: "invalid" }));
+  T.answered({ entry: queued({ key: "w", board: "4" }), outcome: { state: "saved" } });
+  assert.deepEqual(removed, ["x", "y", "z"]);
+});
+
+test("a result refused for its lead opens the pad on the lead", () => {
+  const p = page(FORM, ["offline_queue", "offline_send", "table_pad", "table_screen", "table_send"]);
+  p.T.answered({ entry: queued({ key: "c", board: "5" }),
+    outcome: { state: "invalid", errors: { lead_rank: ["East does not hold that card."] } } });
+  assert.equal(p.document.getElementById("result-form").dataset.errorStep, "lead");
+  assert.equal(p.window.TablePad.stepOf("declarer"), "declarer");
+  assert.equal(p.window.TablePad.stepOf("level"), "contract");
+});

@@ -49,7 +49,7 @@ def test_csp_allows_the_worker_and_the_manifest_from_the_site_only(client):
     assert "script-src 'self'" in policy
 
 
-def test_round_page_links_the_manifest_and_lists_the_round_and_the_next_for_the_cache(
+def test_round_page_links_the_manifest_and_lists_the_round_and_the_next_two_for_the_cache(
         client, mitchell_session):
     sign_in(client, mitchell_session, 1)
     page = client.get(reverse("table:home"))
@@ -60,9 +60,10 @@ def test_round_page_links_the_manifest_and_lists_the_round_and_the_next_for_the_
     # Table 1 of the Mitchell plays boards 1-2 in round 1 and 3-4 in round 2.
     for url in ("/table/play/", "/table/play/?round=1", "/table/play/1/1/", "/table/play/1/2/",
                 "/table/play/?round=2", "/table/play/2/3/", "/table/play/2/4/",
+                "/table/play/?round=3", "/table/play/3/5/", "/table/play/3/6/",
                 static("tournaments/table.js"), static("tournaments/offline_queue.js")):
         assert url in urls, url
-    assert "/table/play/?round=3" not in urls
+    assert "/table/play/?round=4" not in urls
     for url in urls:
         assert client.get(url).status_code == 200, url  # every one can be fetched and kept
 

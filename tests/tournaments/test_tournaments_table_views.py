@@ -336,6 +336,15 @@ def test_json_body_is_accepted(client, mitchell_session):
     assert Result.objects.get().contract == "PASS"
 
 
+def test_a_passed_out_board_with_a_lead_is_refused_and_nothing_stored(client, mitchell_session):
+    sign_in(client, mitchell_session, 1)
+    response = client.post(reverse("table:result"), result_data(
+        level="PASS", lead_suit="D", lead_rank="2"), content_type="application/json")
+    assert response.status_code == 400
+    assert "lead_rank" in response.json()["errors"]
+    assert not Result.objects.exists()
+
+
 def test_form_without_javascript(client, mitchell_session):
     sign_in(client, mitchell_session, 1)
     page = client.get(reverse("table:board", args=[1, 2]))

@@ -46,6 +46,8 @@ class ResultForm(forms.Form):
         if not level:
             return data
         if level == PASS:
+            if data.get("lead_suit") or data.get("lead_rank"):
+                self.add_error("lead_rank", _("A passed-out board has no lead."))
             data.update(contract=PASS, declarer="", tricks=None, lead="")
             return data
         for field, message in (("strain", _("Choose the suit or NT.")),

@@ -58,14 +58,19 @@ def manifest(request):
     return response
 
 
+# Rounds kept ahead of the one on screen: a Wi-Fi drop of two whole rounds still finds the
+# round after them.
+ROUNDS_AHEAD = 2
+
+
 def offline_urls(table_code, tr) -> list[str]:
-    """What table.js caches when the round page loads: the round and the next one (their
+    """What table.js caches when the round page loads: the round and the next ones (their
     round pages and board pages), the table's first page, and the files the pages load."""
     from ..services import table_round
 
     home = reverse("table:home")
     urls = [home, reverse("table:manifest")]
-    for number in (tr.round, tr.round + 1):
+    for number in range(tr.round, tr.round + ROUNDS_AHEAD + 1):
         if number > tr.rounds:
             break
         shown = tr if number == tr.round else table_round.table_round(table_code, number)

@@ -5,7 +5,8 @@
  * configured otherwise; what the table needs is two small rules, kept readable here.
  *
  * - Pages under /table/ and the static files they load: the network first, the cached copy
- *   when there is no network (every good answer refreshes the copy). table.js fills the
+ *   when there is no network (every good answer refreshes the copy; a page from the copy is
+  marked data-page="kept"). table.js fills the
  *   cache with the round's pages when the round page loads online, so "next board", "next
  *   round" and a reload work through a Wi-Fi drop, in the language they were rendered in.
  *   A request marked fresh (OfflineQueue.FRESH_HEADER) is answered by the network only:
@@ -34,10 +35,21 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+function kept(response) {
+  // A page answered from the cache says so (table-app's data-page="kept"): what it shows as
+  // saved is as old as the copy, so the device's own record of saved boards stands.
+  var type = response.headers.get("Content-Type") || "";
+  if (type.indexOf("text/html") !== 0) return response;
+  return response.text().then(function (html) {
+    return new Response(html.replace('data-page="server"', 'data-page="kept"'), {
+      status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+}
+
 function cached(request) {
   return caches.open(CACHE).then(function (cache) {
     return cache.match(request, { ignoreVary: true });
-  });
+  }).then(function (hit) { return hit && kept(hit); });
 }
 
 function fromNetwork(request) {

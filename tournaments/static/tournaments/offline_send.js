@@ -27,8 +27,10 @@
       return { state: INVALID, message: messages.join(" "), errors: errors };
     }
     if (answer.status === 409 && data.outcome === "round_not_open") {
-      // Typed ahead of the table's round: nothing stored, kept to send once it opens.
-      return { state: WAITING, held: true, message: data.error || "" };
+      // Typed ahead of the table's round: nothing stored. Kept to send once it opens when a
+      // result of an earlier round of the table still waits here (the round opens once that
+      // one is stored); otherwise refused, for the players to see ("flush" decides).
+      return { state: REFUSED, held: true, message: data.error || "" };
     }
     if (answer.status >= 400) return { state: REFUSED, message: data.error || "" };
     if (entry.kind === "result" && data.outcome === "conflict") {
@@ -45,6 +47,12 @@
     var answered = [];
     return this.list(table).then(function (rows) {
       var waiting = rows.filter(function (e) { return e.state === WAITING; });
+      function behindEarlier(entry) { // a result of an earlier round of the table still here
+        return rows.some(function (e) {
+          return e.kind === "result" && Number(e.round) < Number(entry.round) &&
+            !(e.key in known && known[e.key]);
+        });
+      }
       var known = {}; // result key → its stored row's id (null: not stored), for its confirm
       var held = {}; // result keys the server holds back (their round is not open yet)
       function next(i) {
@@ -65,7 +73,10 @@
           .then(function (answer) { return interpret(entry, answer); },
             function () { return { state: WAITING }; })
           .then(function (outcome) {
-            if (outcome.state === WAITING && !outcome.held) return answered; // no answer: stop
+            if (outcome.state === WAITING) return answered; // no answer: stop
+            if (outcome.held && behindEarlier(entry)) outcome = { state: WAITING, held: true,
+              message: outcome.message };
+            else if (outcome.held) outcome = { state: REFUSED, message: outcome.message };
             answered.push({ entry: entry, outcome: outcome });
             if (outcome.held) {
               // The others are still sent (the round before may be among them); this one

@@ -105,6 +105,16 @@
     var correctForm = document.getElementById("correct-form");
     if (correctForm && !correctForm.dataset.ready) {
       correctForm.dataset.ready = "1";
+      if (window.TablePad && window.matchMedia) { // one step at a time on a phone too,
+        var level = correctForm.querySelector("input[name=level]:checked");
+        // Opened on the tricks, most often what was wrong; a passed-out board on its contract.
+        correctForm.dataset.step = level && level.value !== "PASS" ? "made" : "contract";
+        new TablePad.Stepper(correctForm, window.matchMedia("(max-width: 640px)"), T.text.back);
+      }
+      var box = document.getElementById("correct-box");
+      if (box) box.addEventListener("toggle", function () { // opened: its pad in sight
+        if (box.open && box.scrollIntoView) box.scrollIntoView({ block: "start" });
+      });
       correctForm.addEventListener("submit", function (event) {
         if (T.queueChange("correct", correctForm)) event.preventDefault();
       });

@@ -74,14 +74,32 @@
   };
 
   T.renderSaved = function renderSaved(s) {
-    // A correction or a rejection of the saved result, waiting to be sent.
-    var change = T.entries.filter(function (e) {
-      return (e.kind === "correct" || e.kind === "dispute") && T.onThisBoard(e);
-    }).pop();
+    // A stored board: what waits for it here (East-West's tap, a correction, a rejection).
+    var mine = T.entries.filter(function (e) { return e.kind !== "result" && T.onThisBoard(e); });
+    var change = mine.filter(function (e) { return e.kind === "correct" || e.kind === "dispute"; }).pop();
+    var correction = change && change.kind === "correct" && change.state === T.Q.WAITING ? change : null;
+    var confirmed = mine.some(function (e) { return e.kind === "confirm"; });
+    var box = document.getElementById("saved-correction");
+    if (box) box.hidden = !correction;
+    if (correction && box && T.Score) {
+      // The stored result struck beside the correction: East-West confirm what is stored.
+      document.getElementById("correction-old").textContent = ["#saved-result-line", "#saved-score"]
+        .map(function (id) { var n = s.querySelector(id); return n ? n.textContent : ""; })
+        .join(" · ").replace(/\s+/g, " ").trim();
+      document.getElementById("correction-new").textContent = T.Score.describe(
+        T.picks(new URLSearchParams(correction.body)), s.dataset.vulnerability || "", T.words());
+    }
+    s.querySelectorAll(".confirm-form").forEach(function (form) {
+      form.hidden = !!correction || confirmed;
+    });
+    s.querySelectorAll("details.table-action").forEach(function (d) { d.hidden = !!correction; });
+    var nav = document.getElementById("saved-nav");
+    if (nav && (confirmed || correction)) nav.hidden = false; // the tap is kept: play goes on
     if (!change) return;
-    if (change.state === T.Q.WAITING) T.setStatus("waiting", T.describe(change));
+    if (change.state === T.Q.WAITING) T.setStatus("waiting", correction ? T.text.correction_waits
+      : T.describe(change));
     else T.setStatus(change.state, T.describe(change));
-    s.querySelectorAll("details.table-action").forEach(function (box) { box.open = false; });
+    s.querySelectorAll("details.table-action").forEach(function (details) { details.open = false; });
   };
 
   T.renderBoard = function renderBoard() {
@@ -89,8 +107,14 @@
     if (s && s.dataset.state === "saved") return T.renderSaved(s);
     if (!s) return;
     var here = T.queuedResult(s.dataset.round, s.dataset.board);
+    // The worker's copy of a board this device saw saved since: the empty form it kept is
+    // old; the board is not entered again.
+    var savedBefore = !here && T.app.dataset.page === "kept" && !!T.saved &&
+      T.saved.has(s.dataset.round, s.dataset.board);
+    var note = document.getElementById("offline-saved");
+    if (note) note.hidden = !savedBefore;
     var nav = document.getElementById("offline-nav");
-    if (nav) nav.hidden = !here;
+    if (nav) nav.hidden = !here && !savedBefore;
     var queuedScore = document.getElementById("offline-score");
     if (queuedScore) {
       queuedScore.hidden = !here;
@@ -98,6 +122,7 @@
     }
     if (T.correcting && (!here || here.key !== T.correcting)) T.correcting = null; // sent meanwhile
     var form = document.getElementById("result-form");
+    if (form) form.hidden = savedBefore;
     if (form) T.lockPad(form, here && T.correcting !== here.key ? here : null);
     var correctButton = document.getElementById("offline-correct");
     if (correctButton) {

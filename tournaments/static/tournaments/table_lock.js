@@ -23,7 +23,10 @@
     var was = form.classList.contains("locked");
     if (locked) T.setPicks(form, new URLSearchParams(waiting.body));
     if (T.stepper && locked) T.stepper.go("score");
-    else if (T.stepper && was) T.stepper.go("contract"); // opened for a correction
+    else if (T.stepper && was) { // opened for a correction, or refused: where it was wrong
+      T.stepper.go(form.dataset.errorStep || "contract");
+    }
+    delete form.dataset.errorStep;
     form.classList.toggle("locked", locked);
     form.querySelectorAll(".picks input").forEach(function (input) { input.disabled = locked; });
     if (locked) T.showPadScore(form);
@@ -59,7 +62,11 @@
     // Only results possible for the chosen level are offered; Pass needs nothing more.
     var checked = form.querySelector("input[name=level]:checked");
     var level = checked ? checked.value : "";
-    form.querySelectorAll(".not-pass").forEach(function (node) { node.hidden = level === "PASS"; });
+    form.querySelectorAll(".not-pass").forEach(function (node) {
+      node.hidden = level === "PASS";
+      // A passed-out board has no declarer, result or lead: what was picked before goes.
+      if (level === "PASS") node.querySelectorAll("input").forEach(function (i) { i.checked = false; });
+    });
     var n = parseInt(level, 10);
     form.querySelectorAll("[data-made]").forEach(function (pick) {
       var made = pick.dataset.made;

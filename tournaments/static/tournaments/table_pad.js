@@ -45,6 +45,14 @@
 
   var NAMES = ["level", "strain", "double", "declarer", "made", "lead_suit", "lead_rank"];
 
+  /* Pure: the step holding the field ``name`` (a field error's), "contract" for the rest. */
+  function stepOf(name) {
+    if (name === "declarer") return "declarer";
+    if (name === "made" || name === "tricks") return "made";
+    if (name.indexOf("lead") === 0) return "lead";
+    return "contract";
+  }
+
   function chosen(form) {
     var out = {};
     NAMES.forEach(function (name) {
@@ -108,5 +116,5 @@
   }
 
   return { STEPS: STEPS, after: after, before: before, firstMissing: firstMissing,
-    Stepper: Stepper };
+    stepOf: stepOf, Stepper: Stepper };
 });

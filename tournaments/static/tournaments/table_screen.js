@@ -61,8 +61,12 @@
     }
     var list = document.getElementById("pending-list");
     if (list) {
+      // On a board screen only what needs the players is listed (the badge counts what
+      // waits): on a phone a card per waiting result would push the pad off the screen.
+      var listed = T.screen() ? T.entries.filter(function (e) { return e.state !== T.Q.WAITING; })
+        : T.entries;
       list.textContent = "";
-      T.entries.forEach(function (e) {
+      listed.forEach(function (e) {
         var item = document.createElement("li");
         item.dataset.state = e.state;
         item.dataset.kind = e.kind;
@@ -79,7 +83,7 @@
         }
         list.appendChild(item);
       });
-      list.hidden = T.entries.length === 0;
+      list.hidden = listed.length === 0;
     }
     T.renderRound();
     T.noticeSentElsewhere();
@@ -108,13 +112,16 @@
       var parts = link.dataset.boardKey.split("-");
       var here = T.queuedResult(parts[0], parts[1]);
       var badgeNode = link.querySelector(".local-state");
+      // A board this device saw saved, on a page drawn before (kept for the drop): saved.
+      var seen = !here && !link.classList.contains("done") && T.saved &&
+        T.saved.has(parts[0], parts[1]);
       if (here && badgeNode) {
         badgeNode.classList.add("waiting");
         badgeNode.dataset.state = here.state;
         badgeNode.textContent = here.state === T.Q.CONFLICT ? T.text.conflict_short : T.text.waiting_short;
-      } else if (badgeNode && badgeNode.classList.contains("waiting") &&
-                 !T.inQueue(parts[0], parts[1])) {
-        // Sent since it was marked here (the page was drawn before it was stored): saved.
+      } else if (badgeNode && (seen || (badgeNode.classList.contains("waiting") &&
+                 !T.inQueue(parts[0], parts[1])))) {
+        // Sent since it was marked here, or saved after the page was drawn: saved.
         badgeNode.classList.remove("waiting", "badge-none");
         badgeNode.classList.add("badge-valid");
         badgeNode.dataset.state = "saved";
@@ -130,9 +137,11 @@
 
   T.rememberRound = function rememberRound() {
     // The server's round page is the truth for its round; a saved board screen for its board.
+    // A page from the worker's copy (data-page="kept") is as old as the copy: it changes
+    // nothing of what the device saw saved since.
     var round = document.getElementById("round");
     var links = document.querySelectorAll("[data-board-key]");
-    if (T.saved && round && links.length) {
+    if (T.saved && round && links.length && T.app.dataset.page !== "kept") {
       var boards = [], done = [];
       links.forEach(function (link) {
         var parts = link.dataset.boardKey.split("-");

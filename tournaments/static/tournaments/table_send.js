@@ -64,8 +64,9 @@
   T.answered = function answered(item) {
     var entry = item.entry;
     var outcome = item.outcome;
-    if (outcome.state === T.Q.SAVED && T.saved && entry.kind === "result") {
-      T.saved.add(entry.round, entry.board);
+    if (outcome.state === T.Q.SAVED && entry.kind === "result") {
+      if (T.saved) T.saved.add(entry.round, entry.board);
+      T.dropStuck(entry.round, entry.board); // earlier refused tries of this board are moot
     }
     if (!T.onThisBoard(entry)) return;
     if (outcome.state === T.Q.SAVED) {
@@ -81,9 +82,22 @@
     else if (outcome.state === T.Q.CONFLICT) T.setStatus("conflict", T.text.conflict_director);
     else if (outcome.state === T.Q.INVALID) {
       T.setStatus("invalid", T.text.invalid);
-      T.showFieldErrors(outcome.errors, entry.kind === "correct" ? "correct-form"
-        : (entry.kind === "dispute" ? "dispute-form" : "result-form"));
+      var formId = entry.kind === "correct" ? "correct-form"
+        : (entry.kind === "dispute" ? "dispute-form" : "result-form");
+      T.showFieldErrors(outcome.errors, formId);
+      var form = document.getElementById(formId);
+      var first = Object.keys(outcome.errors || {})[0];
+      // The pad opens on the step the server refused (the lead, say), not on the contract.
+      if (form && first && window.TablePad) form.dataset.errorStep = TablePad.stepOf(first);
     } else T.setStatus("refused", T.text.refused + " " + (outcome.message || ""));
+  };
+
+  T.dropStuck = function dropStuck(round, board) {
+    // Results of this board the server refused: a new try (or a stored one) replaces them.
+    return Promise.all(T.entries.filter(function (e) {
+      return e.kind === "result" && e.round === String(round) && e.board === String(board) &&
+        (e.state === T.Q.INVALID || e.state === T.Q.REFUSED);
+    }).map(function (e) { return T.queue.remove(e.key); }));
   };
 
   T.flush = function flush() {
@@ -149,12 +163,13 @@
     form.querySelector("[name=idempotency_key]").value = key;
     form.querySelectorAll(".js-error").forEach(function (node) { node.remove(); });
     function send() {
-      return T.queue.addResult({ key: key, table: T.tableId, round: round, board: board,
-        url: T.resultUrl, body: params.toString(), content: content, csrf: T.csrfToken() })
-        .then(function () {
-          T.setStatus("waiting", navigator.onLine === false ? T.text.waiting : T.text.sending);
-          return T.refresh();
-        }).then(T.flush);
+      return T.dropStuck(round, board).then(function () {
+        return T.queue.addResult({ key: key, table: T.tableId, round: round, board: board,
+          url: T.resultUrl, body: params.toString(), content: content, csrf: T.csrfToken() });
+      }).then(function () {
+        T.setStatus("waiting", navigator.onLine === false ? T.text.waiting : T.text.sending);
+        return T.refresh();
+      }).then(T.flush);
     }
     if (same) return T.askToReplace(form, same, params, send);
     send();
