@@ -107,3 +107,14 @@ def test_a_stored_board_corrected_offline_shows_both_and_asks_east_west_again(
     phone.wait_for_selector("#confirm-button", state="visible", timeout=30000)
     stored.refresh_from_db()
     assert (stored.tricks, stored.confirmed) == (10, False)  # 3NT+1  # East-West confirm anew
+
+
+def test_a_page_not_kept_says_so_in_the_devices_language(live_server, new_page):
+    section, phone = signed_in_phone(live_server, new_page)
+    phone.context.set_offline(True)
+    phone.goto(live_server.url + "/table/play/?round=6")  # three rounds ahead: not kept
+    phone.wait_for_selector("#offline-page")
+    assert phone.inner_text("#offline-page h1") == "Sin conexión"
+    screenshot(phone, "table-kept-not-kept")
+    phone.click("#offline-home")
+    phone.wait_for_selector("#round[data-round='1']")

@@ -207,6 +207,7 @@ DECISIONS: dict[str, Decision] = {
     "table:index": page(PUBLIC_VIEW, EVERYONE),
     "table:enter": page(PUBLIC_VIEW, EVERYONE),
     "table:service_worker": page(PUBLIC_VIEW, EVERYONE),  # the offline worker: no table's data
+    "table:offline": page(PUBLIC_VIEW, EVERYONE),  # the worker's "no connection" page
     "table:manifest": page(PUBLIC_VIEW, EVERYONE),  # the web app manifest  # the QR link asks; only its button signs in
     "table:leave": action(PUBLIC_VIEW, EVERYONE_MOVED),
     "table:home": page(DEVICE_VIEW, EACH_DEVICE),

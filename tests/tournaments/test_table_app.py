@@ -60,7 +60,7 @@ def test_round_page_links_the_manifest_and_lists_the_round_and_the_next_two_for_
     # Table 1 of the Mitchell plays boards 1-2 in round 1 and 3-4 in round 2.
     for url in ("/table/play/", "/table/play/?round=1", "/table/play/1/1/", "/table/play/1/2/",
                 "/table/play/?round=2", "/table/play/2/3/", "/table/play/2/4/",
-                "/table/play/?round=3", "/table/play/3/5/", "/table/play/3/6/",
+                "/table/play/?round=3", "/table/play/3/5/", "/table/play/3/6/", "/table/offline/",
                 static("tournaments/table.js"), static("tournaments/offline_queue.js")):
         assert url in urls, url
     assert "/table/play/?round=4" not in urls

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", table_signin.index, name="index"),
     path("sw.js", table_app.service_worker, name="service_worker"),
     path("manifest.webmanifest", table_app.manifest, name="manifest"),
+    path("offline/", table_app.offline, name="offline"),
     path("leave/", table_signin.leave, name="leave"),
     path("play/", table.home, name="home"),
     path("play/match/", teams_table.match, name="match"),

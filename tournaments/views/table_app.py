@@ -7,6 +7,7 @@ files are (hashed names with ``STATIC_MANIFEST``). Both are public: they hold no
 """
 
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -31,6 +32,7 @@ def service_worker(request):
         "send_url": static("tournaments/offline_send.js"),
         "table_prefix": reverse("table:index"),
         "static_prefix": static(""),
+        "offline_url": reverse("table:offline"),
     })
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = reverse("table:index")
@@ -63,13 +65,22 @@ def manifest(request):
 ROUNDS_AHEAD = 2
 
 
+@public
+@require_GET
+def offline(request):
+    """What the worker shows for a table page it did not keep while there is no network,
+    in the language the device was using when it kept this page (never the browser's own
+    error page, in English)."""
+    return render(request, "tournaments/table/offline.html")
+
+
 def offline_urls(table_code, tr) -> list[str]:
     """What table.js caches when the round page loads: the round and the next ones (their
     round pages and board pages), the table's first page, and the files the pages load."""
     from ..services import table_round
 
     home = reverse("table:home")
-    urls = [home, reverse("table:manifest")]
+    urls = [home, reverse("table:manifest"), reverse("table:offline")]
     for number in range(tr.round, tr.round + ROUNDS_AHEAD + 1):
         if number > tr.rounds:
             break

@@ -6,7 +6,7 @@
  *
  * - Pages under /table/ and the static files they load: the network first, the cached copy
  *   when there is no network (every good answer refreshes the copy; a page from the copy is
-  marked data-page="kept"). table.js fills the
+  marked data-page="kept"; a page not kept is answered with the kept "no connection" page). table.js fills the
  *   cache with the round's pages when the round page loads online, so "next board", "next
  *   round" and a reload work through a Wi-Fi drop, in the language they were rendered in.
  *   A request marked fresh (OfflineQueue.FRESH_HEADER) is answered by the network only:
@@ -23,6 +23,7 @@ importScripts("{{ queue_url|escapejs }}", "{{ send_url|escapejs }}");
 var CACHE = OfflineQueue.CACHE;
 var TABLE = "{{ table_prefix|escapejs }}";
 var STATIC = "{{ static_prefix|escapejs }}";
+var OFFLINE_PAGE = "{{ offline_url|escapejs }}"; // shown for a page not kept, offline
 var NAVIGATION_WAIT_MS = 6000; // a page slower than this comes from the cache, if there
 
 self.addEventListener("install", function () { self.skipWaiting(); });
@@ -71,6 +72,12 @@ function networkFirst(request) {
     .catch(function (error) {
       return cached(request).then(function (hit) {
         if (hit) return hit;
+        if (request.mode === "navigate") {
+          return cached(new Request(OFFLINE_PAGE)).then(function (page) {
+            if (page) return page;
+            throw error;
+          });
+        }
         throw error;
       });
     });

@@ -117,7 +117,7 @@
     if (nav) nav.hidden = !here && !savedBefore;
     var queuedScore = document.getElementById("offline-score");
     if (queuedScore) {
-      queuedScore.hidden = !here;
+      queuedScore.hidden = !here || !!T.correcting; // while correcting, the pad shows the new
       if (here) T.showScore(queuedScore, T.scoreOf(new URLSearchParams(here.body)));
     }
     if (T.correcting && (!here || here.key !== T.correcting)) T.correcting = null; // sent meanwhile
