@@ -286,10 +286,14 @@ PDF_PART_SECONDS = float(os.environ.get("PDF_PART_SECONDS", "120"))
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
-# Table sign-in: after this many failed attempts from one address, or for one table, within
-# the window (seconds from the first failure), further attempts are refused until it ends.
+# Table sign-in: after this many failed attempts from one device, or for one table (from
+# devices that never signed in there), within the window (seconds from the first failure),
+# further attempts are refused until it ends (tournaments/services/table_signin.py).
 TABLE_SIGNIN_MAX_FAILURES = int(os.environ.get("TABLE_SIGNIN_MAX_FAILURES", "10"))
 TABLE_SIGNIN_WINDOW_SECONDS = int(os.environ.get("TABLE_SIGNIN_WINDOW_SECONDS", "600"))
+# From one address (the room's devices share the club's Wi-Fi): higher than per device.
+TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = int(os.environ.get(
+    "TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS", "50"))
 
 # Federation uploads go only to public https servers. A test or a federation server on the
 # club's own network may allow plain http and loopback/private addresses; link-local

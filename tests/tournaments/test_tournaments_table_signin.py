@@ -10,7 +10,7 @@ from django.core.cache import cache
 from tournaments.models import TableCode
 from tournaments.services import setup, table_signin
 from tournaments.services.errors import NotAllowed
-from tournaments.services.table_signin import Attempt, TooManyAttempts
+from tournaments.services.table_signin import Attempt, Device, TooManyAttempts
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +25,7 @@ def code(section, table):
 @pytest.fixture
 def limits(settings):
     settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    settings.TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = 6
     settings.TABLE_SIGNIN_WINDOW_SECONDS = 600
     return settings
 
@@ -120,13 +121,13 @@ def fail(table="A1", ip=IP, n=1):
 
 
 def test_failures_from_one_address_are_throttled(mitchell_session, limits):
-    fail("A2", n=1)
-    fail("A3", n=1)
-    fail("A4", n=1)
+    fail("A2", n=2)
+    fail("A3", n=2)
+    fail("A4", n=2)
     with pytest.raises(TooManyAttempts) as throttled:
         table_signin.sign_in_with_code("A5", code(mitchell_session, 5).code, ip=IP)
     assert 590 <= throttled.value.wait_seconds <= 600
-    assert "10" in str(throttled.value)
+    assert "10" in str(throttled.value) and not throttled.value.table_locked
     # another address is not held up
     assert table_signin.sign_in_with_code("A5", code(mitchell_session, 5).code,
                                           ip="198.51.100.1") == code(mitchell_session, 5)
@@ -135,15 +136,16 @@ def test_failures_from_one_address_are_throttled(mitchell_session, limits):
 def test_failures_for_one_table_are_throttled_from_any_address(mitchell_session, limits):
     for i in range(3):
         fail("a-6", ip=f"10.0.0.{i}")
-    with pytest.raises(TooManyAttempts):
+    with pytest.raises(TooManyAttempts) as throttled:
         table_signin.sign_in_with_code("A6", code(mitchell_session, 6).code, ip="10.0.0.99")
+    assert throttled.value.table_locked and "QR" in str(throttled.value)
     # the table's link still works, and so do the other tables
     assert table_signin.sign_in_with_token(code(mitchell_session, 6).token, ip="10.0.0.99")
     assert table_signin.sign_in_with_code("A7", code(mitchell_session, 7).code, ip="10.0.0.1")
 
 
 def test_bad_link_tokens_count_against_the_address(mitchell_session, limits):
-    for _ in range(3):
+    for _ in range(6):
         with pytest.raises(NotAllowed):
             table_signin.sign_in_with_token("not-a-token", ip=IP)
     with pytest.raises(TooManyAttempts):
@@ -164,12 +166,63 @@ def test_the_window_ends(mitchell_session, limits, monkeypatch):
     clock = [1_000_000.0]
     monkeypatch.setattr(table_signin.time, "time", lambda: clock[0])
     fail(n=3)
-    assert table_signin.wait_seconds(Attempt(IP)) == 600
+    assert table_signin.wait_seconds(Attempt(IP, "A1")) == 600
     clock[0] += 540
-    assert table_signin.wait_seconds(Attempt(IP)) == 60
+    assert table_signin.wait_seconds(Attempt(IP, "A1")) == 60
     cache.delete_many([f"table-signin:ip:{IP}", f"table-signin:ip:{IP}:until",
                        "table-signin:table:A1", "table-signin:table:A1:until"])  # expired
-    assert table_signin.wait_seconds(Attempt(IP)) == 0
+    assert table_signin.wait_seconds(Attempt(IP, "A1")) == 0
+
+
+def known_at(table_code, device_id="phone-1"):
+    return Device(device_id, frozenset({Device.table_key(table_code)}))
+
+
+def test_a_device_that_signed_in_at_a_table_is_not_locked_out_by_others_wrong_codes(
+        mitchell_session, limits):
+    table_code = code(mitchell_session, 6)
+    for i in range(3):
+        fail("A6", ip=f"10.0.0.{i}")  # a guesser, or three phones with a typo
+    with pytest.raises(TooManyAttempts):  # a device new to A6 is told to scan the card
+        table_signin.sign_in_with_code("A6", table_code.code, ip="10.0.0.99",
+                                       device=Device("new-phone"))
+    assert table_signin.sign_in_with_code("A6", table_code.code, ip="10.0.0.1",
+                                          device=known_at(table_code)) == table_code
+
+
+def test_a_known_devices_own_wrong_codes_count_against_it_alone(mitchell_session, limits):
+    table_code = code(mitchell_session, 6)
+    mine = known_at(table_code)
+    for _ in range(3):
+        with pytest.raises(NotAllowed):
+            table_signin.sign_in_with_code("A6", "ZZZZZ", ip=IP, device=mine)
+    with pytest.raises(TooManyAttempts):
+        table_signin.sign_in_with_code("A6", table_code.code, ip=IP, device=mine)
+    # the table and the address are not locked by it: another device signs in
+    assert table_signin.sign_in_with_code("A6", table_code.code, ip=IP,
+                                          device=known_at(table_code, "phone-2")) == table_code
+    assert table_signin.sign_in_with_code("A6", table_code.code, ip=IP) == table_code
+
+
+def test_typos_across_the_room_do_not_lock_the_clubs_wifi(mitchell_session, settings):
+    settings.TABLE_SIGNIN_MAX_FAILURES = 10  # as configured by default
+    settings.TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = 50
+    for table in range(1, 8):  # two typos at each of the seven tables, one shared address
+        fail(f"A{table}", n=2)
+    for table in range(1, 8):
+        assert table_signin.sign_in_with_code(f"A{table}", code(mitchell_session, table).code,
+                                              ip=IP) == code(mitchell_session, table)
+
+
+def test_the_device_cookie_names_the_tables_it_signed_in_at(mitchell_session):
+    first, second = code(mitchell_session, 1), code(mitchell_session, 2)
+    value = table_signin.device_cookie(Device(), first)
+    device = table_signin.device_from_cookie(value)
+    assert device.id and device.knows(first) and not device.knows(second)
+    again = table_signin.device_from_cookie(table_signin.device_cookie(device, second))
+    assert again.id == device.id and again.knows(first) and again.knows(second)
+    for odd in (None, "", "[]", '{"tables": 3}', "not json"):
+        assert table_signin.device_from_cookie(odd) == Device()
 
 
 def test_a_broken_cache_lets_sign_in_go_on(mitchell_session, limits, monkeypatch, caplog):

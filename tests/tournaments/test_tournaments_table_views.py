@@ -152,6 +152,7 @@ def test_a_wrong_or_old_link_is_refused_clearly(client, mitchell_session):
 def test_too_many_failures_from_one_address_are_refused_with_429(client, mitchell_session,
                                                                   settings):
     settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    settings.TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = 3
     table_code = code(mitchell_session, 1)
     for table in ("A2", "A3", "A4"):
         assert client.post(reverse("table:index"),
@@ -183,6 +184,32 @@ def test_too_many_failures_for_one_table_are_refused_from_any_address(client,
     other = code(mitchell_session, 7)
     assert Client(REMOTE_ADDR="10.0.0.1").post(
         reverse("table:index"), {"table": "A7", "code": other.code}).status_code == 302
+
+
+def test_a_device_that_signed_in_before_is_not_locked_out_of_its_table(mitchell_session,
+                                                                      settings):
+    from django.test import Client
+
+    settings.TABLE_SIGNIN_MAX_FAILURES = 3
+    table_code = code(mitchell_session, 6)
+    phone = Client(REMOTE_ADDR="10.0.0.5")
+    assert phone.post(reverse("table:index"), {"token": table_code.token}).status_code == 302
+    assert phone.cookies["table_device"]["httponly"]
+    phone.post(reverse("table:leave"))
+    for i in range(3):  # wrong codes for A6 from elsewhere
+        Client(REMOTE_ADDR=f"10.0.0.{i}").post(reverse("table:index"),
+                                               {"table": "A6", "code": f"ZZZZ{i}"})
+    stranger = Client(REMOTE_ADDR="10.0.0.5").post(
+        reverse("table:index"), {"table": "A6", "code": table_code.code})
+    assert stranger.status_code == 429
+    assert "Escanee el código QR" in stranger.content.decode()
+    back = phone.post(reverse("table:index"), {"table": "A6", "code": table_code.code})
+    assert back.status_code == 302 and phone.session[SESSION_KEY] == table_code.pk
+    # a cookie written by hand is not the device's: it is ignored
+    forged = Client(REMOTE_ADDR="10.0.0.7")
+    forged.cookies["table_device"] = phone.cookies["table_device"].value.replace("A", "B", 1)
+    assert forged.post(reverse("table:index"),
+                       {"table": "A6", "code": table_code.code}).status_code == 429
 
 
 def test_a_good_sign_in_below_the_limit_still_works_for_another_table(client, mitchell_session,

@@ -8,19 +8,27 @@ Two ways in, both only for an active code of a session being played:
   section letter and number ("A3"), so a code on its own opens nothing.
 
 A short code can be guessed given enough tries, so failed attempts are counted in Django's
-cache per client address and per typed table, and refused for the rest of the window
-(``TABLE_SIGNIN_MAX_FAILURES`` in ``TABLE_SIGNIN_WINDOW_SECONDS``). Sign-ins that work are not
-counted, so a room of devices sharing the club's Wi-Fi address is not locked out by its own
-successes. The cache is shared by the web processes with Redis, and in-process without it; if
-it fails, sign-in goes on unthrottled rather than failing for everyone.
+cache and refused for the rest of the window (``TABLE_SIGNIN_WINDOW_SECONDS``), but what is
+throttled is the guesser, not the table: a device that has signed in at a table before
+carries a signed cookie saying so (``Device``), and its tries at that table count against
+that device alone, so wrong codes typed elsewhere never lock it out. Other tries count
+against the device (``TABLE_SIGNIN_MAX_FAILURES``), the table typed (the same limit: a guesser
+with many addresses still gets ten tries a window) and the address, whose limit
+(``TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS``) is higher, since every device of the room shares
+the club's Wi-Fi. A table locked for new devices says to scan its card, whose link always
+works. Sign-ins that work are not counted. The cache is shared by the web processes with
+Redis, and in-process without it; if it fails, sign-in goes on unthrottled rather than
+failing for everyone.
 """
 
 import hmac
+import json
 import logging
 import math
 import re
+import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,30 +47,88 @@ TABLE_LABEL = re.compile(r"^([A-Z]{0,3})[\s\-]*(\d{1,3})$")
 KEY_PREFIX = "table-signin"
 
 
-class TooManyAttempts(NotAllowed):
-    """Too many failed sign-ins from this address or for this table: wait ``wait_seconds``."""
+# The tables a device cookie remembers having signed in at (the latest ones).
+DEVICE_TABLES = 20
 
-    def __init__(self, wait_seconds: int) -> None:
+
+class TooManyAttempts(NotAllowed):
+    """Too many failed sign-ins: wait ``wait_seconds``. ``table_locked``: the table typed is
+    closed to new devices for now (its card's link still signs in)."""
+
+    def __init__(self, wait_seconds: int, table_locked: bool = False) -> None:
         self.wait_seconds = wait_seconds
+        self.table_locked = table_locked
         minutes = max(1, math.ceil(wait_seconds / 60))
-        super().__init__(ngettext(
-            "Too many failed sign-in attempts. Wait %(minutes)d minute and try again.",
-            "Too many failed sign-in attempts. Wait %(minutes)d minutes and try again.",
-            minutes) % {"minutes": minutes})
+        if table_locked:
+            message = ngettext(
+                "Too many wrong codes were typed for this table. Scan the QR code on the "
+                "table's card, or wait %(minutes)d minute and try again.",
+                "Too many wrong codes were typed for this table. Scan the QR code on the "
+                "table's card, or wait %(minutes)d minutes and try again.", minutes)
+        else:
+            message = ngettext(
+                "Too many failed sign-in attempts. Wait %(minutes)d minute and try again.",
+                "Too many failed sign-in attempts. Wait %(minutes)d minutes and try again.",
+                minutes)
+        super().__init__(message % {"minutes": minutes})
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A browser as its signed cookie describes it: its own id, and the tables (section id
+    and number) it has signed in at. A device without the cookie has neither."""
+
+    id: str | None = None
+    tables: frozenset[str] = field(default_factory=frozenset)
+
+    @staticmethod
+    def table_key(table_code: TableCode) -> str:
+        return f"{table_code.section_id}:{table_code.table}"
+
+    def knows(self, table_code: TableCode) -> bool:
+        return self.table_key(table_code) in self.tables
+
+
+def device_from_cookie(value: str | None) -> Device:
+    """The device a (verified) cookie value names; a missing or odd one is a new device."""
+    try:
+        data = json.loads(value or "")
+        tables = [str(t)[:40] for t in data.get("tables", [])][:DEVICE_TABLES]
+        device_id = str(data["id"])[:40]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return Device()
+    return Device(device_id, frozenset(tables))
+
+
+def device_cookie(device: Device, table_code: TableCode) -> str:
+    """The cookie value once ``device`` signed in at ``table_code``: its id (a new one for a
+    new device) and the table added to those it knows."""
+    tables = [t for t in sorted(device.tables) if t != Device.table_key(table_code)]
+    tables = (tables + [Device.table_key(table_code)])[-DEVICE_TABLES:]
+    return json.dumps({"id": device.id or secrets.token_urlsafe(16), "tables": tables})
 
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """Who is trying: the client's address and, for a typed code, the table typed."""
+    """Who is trying: the client's address, the device, and for a typed code the table
+    typed; ``known``: the device has signed in at that table before."""
 
     ip: str
     table: str | None = None
+    device: Device = field(default_factory=Device)
+    known: bool = False
 
-    def keys(self) -> list[str]:
-        keys = [f"{KEY_PREFIX}:ip:{self.ip}"]
+    def counters(self) -> list[tuple[str, int]]:
+        """The counts this attempt is held to, with their limits."""
+        limit = settings.TABLE_SIGNIN_MAX_FAILURES
+        counters = [(f"{KEY_PREFIX}:device:{self.device.id}", limit)] if self.device.id else []
+        if self.known:  # answers for itself only: others' wrong codes never lock it out
+            return counters
+        counters.append((f"{KEY_PREFIX}:ip:{self.ip}",
+                         settings.TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS))
         if self.table:
-            keys.append(f"{KEY_PREFIX}:table:{self.table}")
-        return keys
+            counters.append((f"{KEY_PREFIX}:table:{self.table}", limit))
+        return counters
 
 
 def client_ip(meta) -> str:
@@ -86,30 +152,41 @@ def parse_table(text: str) -> tuple[str, int] | None:
 # --- the throttle ---------------------------------------------------------------------------
 
 
-def _limits() -> tuple[int, int]:
-    return settings.TABLE_SIGNIN_MAX_FAILURES, settings.TABLE_SIGNIN_WINDOW_SECONDS
+def _window() -> int:
+    return settings.TABLE_SIGNIN_WINDOW_SECONDS
+
+
+def throttled(attempt: Attempt) -> TooManyAttempts | None:
+    """The refusal this attempt meets now, or None when it may go on (or the cache cannot
+    say): the longest wait of the counts over their limit."""
+    now, window = time.time(), _window()
+    counters = attempt.counters()
+    try:
+        stored = cache.get_many([k for key, _limit in counters for k in (key, f"{key}:until")])
+    except Exception as exc:  # noqa: BLE001 - the cache being down must not stop the tables
+        log.warning("table sign-in throttle: cache unavailable, not throttling: %r", exc)
+        return None
+    waits = [(math.ceil(stored.get(f"{key}:until", now + window) - now), key)
+             for key, limit in counters if stored.get(key, 0) >= limit]
+    waits = [(wait, key) for wait, key in waits if wait > 0]
+    if not waits:
+        return None
+    wait, key = max(waits)
+    return TooManyAttempts(wait, table_locked=key.startswith(f"{KEY_PREFIX}:table:"))
 
 
 def wait_seconds(attempt: Attempt) -> int:
     """How long this attempt must wait; 0 when it may go on (or the cache cannot say)."""
-    limit, window = _limits()
-    now = time.time()
-    try:
-        stored = cache.get_many([k for key in attempt.keys() for k in (key, f"{key}:until")])
-    except Exception as exc:  # noqa: BLE001 - the cache being down must not stop the tables
-        log.warning("table sign-in throttle: cache unavailable, not throttling: %r", exc)
-        return 0
-    waits = [math.ceil(stored.get(f"{key}:until", now + window) - now) for key in attempt.keys()
-             if stored.get(key, 0) >= limit]
-    return max([w for w in waits if w > 0], default=0)
+    refusal = throttled(attempt)
+    return refusal.wait_seconds if refusal else 0
 
 
 def record_failure(attempt: Attempt) -> None:
-    """Count one failure against the address and the table; each count's window starts at
-    its first failure."""
-    _limit, window = _limits()
+    """Count one failure against each of the attempt's counts; each count's window starts
+    at its first failure."""
+    window = _window()
     try:
-        for key in attempt.keys():
+        for key, _limit in attempt.counters():
             cache.add(f"{key}:until", time.time() + window, window)
             cache.add(key, 0, window)
             try:
@@ -143,28 +220,33 @@ def table_for_token(token: str) -> TableCode | None:
     return _live(token=token)
 
 
-def sign_in_with_token(token: str, *, ip: str) -> TableCode:
+def sign_in_with_token(token: str, *, ip: str, device: Device | None = None) -> TableCode:
     """The table of a card's link; a wrong or expired token counts as a failure."""
     table_code = table_for_token(token)
     if table_code is not None:
         return table_code
-    attempt = Attempt(ip)
-    if wait := wait_seconds(attempt):
+    attempt = Attempt(ip, device=device or Device())
+    if refusal := throttled(attempt):
         _refused(attempt, "link", "throttled")
-        raise TooManyAttempts(wait)
+        raise refusal
     record_failure(attempt)
     _refused(attempt, "link", "unknown or expired token")
     raise NotAllowed(_("This table link is not valid for a session being played. "
                        "Ask the director for the table's card."))
 
 
-def sign_in_with_code(table: str, code: str, *, ip: str) -> TableCode:
+def sign_in_with_code(table: str, code: str, *, ip: str,
+                      device: Device | None = None) -> TableCode:
     """The table typed (e.g. "A3") if ``code`` is its live code; throttled before it looks."""
     parsed = parse_table(table)
-    attempt = Attempt(ip, f"{parsed[0]}{parsed[1]}" if parsed else None)
-    if wait := wait_seconds(attempt):
+    device = device or Device()
+    known = bool(parsed and device.tables) and any(device.knows(tc) for tc in (
+        TableCode.objects.filter(active=True, section__session__status=SessionStatus.RUNNING,
+                                 section__letter=parsed[0], table=parsed[1])))
+    attempt = Attempt(ip, f"{parsed[0]}{parsed[1]}" if parsed else None, device, known)
+    if refusal := throttled(attempt):
         _refused(attempt, "code", "throttled")
-        raise TooManyAttempts(wait)
+        raise refusal
     if parsed is None:
         record_failure(attempt)
         _refused(attempt, "code", "table not understood")

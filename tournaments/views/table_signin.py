@@ -5,6 +5,7 @@ table (table mode is left with the director's PIN), and calling the director fro
 in ``table`` (a pairs table) and ``teams_table``.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -30,10 +31,27 @@ def _current(request) -> TableCode | None:
     return current
 
 
+DEVICE_COOKIE = "table_device"
+DEVICE_SALT = "tournaments.table_device"
+DEVICE_COOKIE_DAYS = 400  # a season and then some: the phones come back every week
+
+
+def _device(request) -> table_signin.Device:
+    """The device this browser's signed cookie names (a new one without it)."""
+    return table_signin.device_from_cookie(
+        request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT))
+
+
 def _signed_in(request, table_code: TableCode):
     request.session.cycle_key()  # a new session id for the device now trusted with a table
     request.session[SESSION_KEY] = table_code.pk
-    return redirect("table:home")
+    response = redirect("table:home")
+    # The device now knows this table: wrong codes others type for it never lock it out.
+    response.set_signed_cookie(
+        DEVICE_COOKIE, table_signin.device_cookie(_device(request), table_code),
+        salt=DEVICE_SALT, max_age=DEVICE_COOKIE_DAYS * 86400, httponly=True, samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE)
+    return response
 
 
 @public
@@ -46,14 +64,15 @@ def index(request):
     error, table, code, status = None, "", "", 200
     if request.method == "POST":
         ip = table_signin.client_ip(request.META)
+        device = _device(request)
         token = request.POST.get("token")
         try:
             if token is not None:
-                table_code = table_signin.sign_in_with_token(token, ip=ip)
+                table_code = table_signin.sign_in_with_token(token, ip=ip, device=device)
             else:
                 table = request.POST.get("table", "").strip()[:12]
                 code = request.POST.get("code", "").strip()[:12]
-                table_code = table_signin.sign_in_with_code(table, code, ip=ip)
+                table_code = table_signin.sign_in_with_code(table, code, ip=ip, device=device)
         except table_signin.TooManyAttempts as exc:
             error, status = str(exc), 429
         except NotAllowed as exc:
