@@ -220,6 +220,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
                                     "interval_step": 0.2, "interval_max": 0.2}
 # The worker waits for a broker that went away however long it takes, and comes back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Celery's consumer, less the fault that ends a 5.7.0 worker when Redis goes away while it
+# holds a countdown task (clubsite/worker_consumer.py).
+CELERY_WORKER_CONSUMER = "clubsite.worker_consumer:Consumer"
 # PDF and upload jobs are kept in the database; the broker's message only says "now". A job
 # waiting or running this many seconds past its due time was lost (the broker was down when
 # it was queued, the worker was killed mid-way): the worker's sweep (``tournaments.job_sweep``,
