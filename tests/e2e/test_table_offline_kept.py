@@ -100,13 +100,16 @@ def test_a_stored_board_corrected_offline_shows_both_and_asks_east_west_again(
     assert phone.inner_text("#correction-old").strip()
     assert made.replace("-", "−") in phone.inner_text("#correction-new")
     assert not phone.locator("#confirm-button").is_visible()  # not the result being replaced
-    assert phone.locator("#saved-nav").is_visible()
+    assert not phone.locator("#saved-nav").is_visible()  # East-West confirm the correction
     screenshot(phone, "table-kept-correction-offline")
+    phone.click("#correction-confirm")
+    phone.wait_for_selector("#saved-nav", state="visible")
+    assert not phone.locator("#correct-box").is_visible()  # theirs now: no more changes
     phone.context.set_offline(False)
     phone.wait_for_selector("#saved-correction", state="hidden", timeout=30000)
-    phone.wait_for_selector("#confirm-button", state="visible", timeout=30000)
+    phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
     stored.refresh_from_db()
-    assert (stored.tricks, stored.confirmed) == (10, False)  # 3NT+1  # East-West confirm anew
+    assert (stored.tricks, stored.confirmed) == (10, True)  # 3NT+1, as East-West confirmed it  # East-West confirm anew
 
 
 def test_a_page_not_kept_says_so_in_the_devices_language(live_server, new_page):

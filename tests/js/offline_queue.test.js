@@ -321,3 +321,21 @@ test("a result for a round the table has not reached, with nothing before it wai
     assert.equal((await queue.flush("7", post)).length, 0); // never sent again by itself
     assert.equal(posts, 1);
   });
+
+test("a confirm queued after a correction confirms what the correction stored", async () => {
+  const queue = await fresh();
+  const posts = [];
+  const post = async (url) => {
+    posts.push(url);
+    return url.startsWith("/table/correct/") ? { status: 200, data: { result: 41 } }
+      : { status: 200, data: { confirmed: true, result: 41 } };
+  };
+  await queue.addChange({ kind: "correct", key: "k1", table: 7, round: 1, board: 5, pk: "41",
+    url: "/table/correct/41/", body: "made=%2B1", content: "x" });
+  await queue.addConfirm({ table: 7, round: 1, board: 5, key: "c1", after: "k1",
+    url: "/table/confirm/{pk}/" });
+  const done = await queue.flush("7", post);
+  assert.deepEqual(done.map((a) => [a.entry.key, a.outcome.state]),
+    [["k1", OfflineQueue.SAVED], ["c1", OfflineQueue.SAVED]]);
+  assert.deepEqual(posts, ["/table/correct/41/", "/table/confirm/41/"]);
+});

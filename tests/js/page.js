@@ -20,7 +20,6 @@ const TEXT = {
   next_board: "Next: board %(number)s", nt: "NT", passed: "Passed out", back: "Back",
   seats: { N: "N", E: "E", S: "S", W: "W" }, correcting: "Change it and save.",
   replaced: "Replaced: confirm again.", call_offline: "No connection.",
-  correction_waits: "Correction waiting: confirm it once stored.",
 };
 
 function page(body, scripts) {

@@ -134,7 +134,9 @@ const SAVED = `<div id="board-screen" data-round="1" data-board="5" data-state="
     data-vulnerability="NS" data-boards="4,5,6" data-board-url="/table/play/1/0/">
   <p><span id="saved-result-line">3NT = S</span></p><p id="saved-score">NS +600</p>
   <p id="entry-status"></p>
-  <div id="saved-correction" hidden><s id="correction-old"></s><strong id="correction-new"></strong></div>
+  <div id="saved-correction" hidden><s id="correction-old"></s><strong id="correction-new"></strong>
+    <button id="correction-confirm">EW confirm</button></div>
+  <details class="table-action" id="correct-box"><summary>Correct</summary></details>
   <form class="confirm-form" data-result="41"><button>EW confirm</button></form>
   <p id="saved-nav" hidden><a id="next-board">Next</a></p>
 </div>`;
@@ -155,8 +157,7 @@ test("a stored board corrected offline: stored and correction side by side, no c
     assert.equal(document.getElementById("correction-old").textContent, "3NT = S · NS +600");
     assert.equal(document.getElementById("correction-new").textContent, "3NT+1 S · NS +630");
     assert.equal(document.querySelector(".confirm-form").hidden, true);
-    assert.equal(document.getElementById("entry-status").textContent,
-      "Correction waiting: confirm it once stored.");
+    assert.equal(document.getElementById("entry-status").textContent, "Correction waiting.");
     T.entries = [];
     T.renderBoard();
     assert.equal(document.getElementById("saved-correction").hidden, true);
@@ -185,4 +186,34 @@ test("the worker's copy of a board saved since is not offered for entry again", 
   assert.equal(document.getElementById("result-form").hidden, true);
   assert.equal(document.getElementById("offline-saved").hidden, false);
   assert.equal(document.getElementById("offline-nav").hidden, false);
+});
+
+test("East-West confirm the correction kept offline; after a tap, no correction is offered",
+  () => {
+    const { T, document } = savedBoard();
+    const correction = queued({ key: "c", kind: "correct", board: "5", pk: "41",
+      body: BODY.replace("made=%3D", "made=%2B1") });
+    T.entries = [correction];
+    T.renderBoard();
+    assert.equal(document.getElementById("correction-confirm").hidden, false);
+    assert.equal(document.getElementById("saved-nav").hidden, true); // East-West first
+    T.entries = [correction, queued({ key: "t", kind: "confirm", board: "5", after: "c" })];
+    T.renderBoard();
+    assert.equal(document.getElementById("correction-confirm").hidden, true);
+    assert.equal(document.getElementById("saved-nav").hidden, false);
+    const stored = savedBoard();
+    stored.T.entries = [queued({ key: "t", kind: "confirm", board: "5", pk: "41" })];
+    stored.T.renderBoard();
+    assert.equal(stored.document.getElementById("correct-box").hidden, true);
+  });
+
+test("a result refused once the Wi-Fi returned comes back on the pad, on the wrong step", () => {
+  const { T, document } = board();
+  T.entries = [queued({ key: "r", board: "5", state: "invalid", message: "Not East's card.",
+    fields: ["lead_rank"], body: BODY })];
+  T.renderBoard();
+  const form = document.getElementById("result-form");
+  assert.ok(form.querySelector("input[name=level][value='3']").checked);
+  assert.ok(form.querySelector("input[name=made][value='=']").checked);
+  assert.equal(document.getElementById("entry-status").textContent, "Please correct it. Not East's card.");
 });

@@ -120,6 +120,4 @@ def js_text() -> dict:
         "replaced": _("The correction replaced the result waiting to be sent: East-West, "
                       "confirm it again."),
         "board": _("Board %(board)s"),
-        "correction_waits": _("The correction is waiting to be sent: East-West confirm it "
-                              "once it is stored."),
     }

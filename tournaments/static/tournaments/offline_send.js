@@ -88,7 +88,7 @@
             var write;
             if (outcome.state === SAVED) {
               write = self.remove(entry.key);
-              if (entry.kind === "result") {
+              if (entry.kind === "result" || entry.kind === "correct") {
                 known[entry.key] = outcome.pk;
                 // Its confirm keeps the id, in case the network drops before it is sent.
                 waiting.forEach(function (c) {
@@ -99,9 +99,9 @@
                 });
               }
             } else {
-              if (entry.kind === "result") known[entry.key] = null;
+              if (entry.kind === "result" || entry.kind === "correct") known[entry.key] = null;
               write = self.update(entry.key, { state: outcome.state, message: outcome.message || "",
-                pk: outcome.pk || entry.pk || null });
+                pk: outcome.pk || entry.pk || null, fields: Object.keys(outcome.errors || {}) });
             }
             return write.then(function () { return next(i + 1); });
           });

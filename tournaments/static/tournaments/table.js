@@ -98,6 +98,7 @@
       form.addEventListener("submit", T.submit);
       form.addEventListener("change", function (event) {
         if (event.target.name === "level") T.fitToLevel(form);
+        if (T.stepper) T.stepper.go(form.dataset.step); // the summary, after Pass cleared
         T.showPadScore(form);
       });
       T.fitToLevel(form);
@@ -140,6 +141,17 @@
         var here = T.queuedResult(s.dataset.round, s.dataset.board);
         if (here) T.correcting = here.key;
         T.render();
+      });
+    }
+    var correctionConfirm = document.getElementById("correction-confirm");
+    if (correctionConfirm && !correctionConfirm.dataset.ready) {
+      correctionConfirm.dataset.ready = "1";
+      correctionConfirm.addEventListener("click", function () {
+        var s = T.screen();
+        var waiting = T.entries.filter(function (e) {
+          return e.kind === "correct" && T.onThisBoard(e) && e.state === T.Q.WAITING;
+        }).pop();
+        if (waiting) T.queueConfirm({ round: s.dataset.round, board: s.dataset.board, after: waiting.key });
       });
     }
     var offlineConfirm = document.getElementById("offline-confirm-button");

@@ -78,26 +78,36 @@
     var mine = T.entries.filter(function (e) { return e.kind !== "result" && T.onThisBoard(e); });
     var change = mine.filter(function (e) { return e.kind === "correct" || e.kind === "dispute"; }).pop();
     var correction = change && change.kind === "correct" && change.state === T.Q.WAITING ? change : null;
-    var confirmed = mine.some(function (e) { return e.kind === "confirm"; });
+    // East-West's tap on what is stored, or on the correction waiting to be sent.
+    var confirmed = mine.some(function (e) { return e.kind === "confirm" && !e.after; });
+    var correctionConfirmed = !!correction && mine.some(function (e) {
+      return e.kind === "confirm" && e.after === correction.key;
+    });
     var box = document.getElementById("saved-correction");
     if (box) box.hidden = !correction;
     if (correction && box && T.Score) {
-      // The stored result struck beside the correction: East-West confirm what is stored.
+      // The stored result struck beside the correction: East-West confirm the correction.
       document.getElementById("correction-old").textContent = ["#saved-result-line", "#saved-score"]
         .map(function (id) { var n = s.querySelector(id); return n ? n.textContent : ""; })
         .join(" · ").replace(/\s+/g, " ").trim();
       document.getElementById("correction-new").textContent = T.Score.describe(
         T.picks(new URLSearchParams(correction.body)), s.dataset.vulnerability || "", T.words());
     }
+    var confirmCorrection = document.getElementById("correction-confirm");
+    if (confirmCorrection) confirmCorrection.hidden = !correction || correctionConfirmed;
     s.querySelectorAll(".confirm-form").forEach(function (form) {
       form.hidden = !!correction || confirmed;
     });
-    s.querySelectorAll("details.table-action").forEach(function (d) { d.hidden = !!correction; });
+    // Once East-West's tap is kept, the result is theirs: no correction or rejection after it.
+    s.querySelectorAll("details.table-action").forEach(function (d) {
+      d.hidden = !!correction || confirmed;
+    });
     var nav = document.getElementById("saved-nav");
-    if (nav && (confirmed || correction)) nav.hidden = false; // the tap is kept: play goes on
+    if (nav && (confirmed || correctionConfirmed)) nav.hidden = false; // play goes on
     if (!change) return;
-    if (change.state === T.Q.WAITING) T.setStatus("waiting", correction ? T.text.correction_waits
-      : T.describe(change));
+    if (correctionConfirmed) T.setStatus("waiting", T.text.correct_waiting + " " +
+      T.text.confirm_waiting);
+    else if (change.state === T.Q.WAITING) T.setStatus("waiting", T.describe(change));
     else T.setStatus(change.state, T.describe(change));
     s.querySelectorAll("details.table-action").forEach(function (details) { details.open = false; });
   };
@@ -123,6 +133,17 @@
     if (T.correcting && (!here || here.key !== T.correcting)) T.correcting = null; // sent meanwhile
     var form = document.getElementById("result-form");
     if (form) form.hidden = savedBefore;
+    var refused = !here && T.entries.filter(function (e) {
+      return e.kind === "result" && T.onThisBoard(e) && e.state === T.Q.INVALID;
+    }).pop();
+    if (form && refused && form.dataset.refilled !== refused.key) {
+      // Refused after the Wi-Fi came back: its picks return, on the step that was wrong.
+      form.dataset.refilled = refused.key;
+      T.setPicks(form, new URLSearchParams(refused.body));
+      T.showPadScore(form);
+      if (window.TablePad && T.stepper) T.stepper.go(TablePad.stepOf((refused.fields || [])[0] || ""));
+      T.setStatus("invalid", T.describe(refused));
+    }
     if (form) T.lockPad(form, here && T.correcting !== here.key ? here : null);
     var correctButton = document.getElementById("offline-correct");
     if (correctButton) {
@@ -140,6 +161,6 @@
     else if (T.correcting) T.setStatus("waiting", T.text.correcting);
     else if (confirmed) T.setStatus("waiting", T.text.waiting + " " + T.text.confirm_waiting);
     else if (T.replaced === here.key) T.setStatus("waiting", T.text.replaced);
-    else T.setStatus("waiting", T.text.waiting);
+    else T.setStatus("waiting", here.message || T.text.waiting); // held: says why
   };
 })(window.TableDevice = window.TableDevice || {});

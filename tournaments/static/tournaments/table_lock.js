@@ -46,6 +46,7 @@
       T.Score.describe(T.picks(new URLSearchParams(waiting.body)), vul, T.words());
     document.getElementById("replace-new").textContent = T.Score.describe(T.picks(params), vul, T.words());
     box.hidden = false;
+    if (box.scrollIntoView) box.scrollIntoView({ block: "center" }); // its buttons in sight
     document.getElementById("replace-yes").onclick = function () {
       box.hidden = true;
       T.correcting = null;

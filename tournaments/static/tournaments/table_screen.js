@@ -61,10 +61,10 @@
     }
     var list = document.getElementById("pending-list");
     if (list) {
-      // On a board screen only what needs the players is listed (the badge counts what
-      // waits): on a phone a card per waiting result would push the pad off the screen.
-      var listed = T.screen() ? T.entries.filter(function (e) { return e.state !== T.Q.WAITING; })
-        : T.entries;
+      // Only what needs the players is listed (a refusal, a conflict, a round not open): the
+      // badge counts what waits, and the round page marks each board; a card per waiting
+      // result would push the pad, or the next round, off a phone's screen.
+      var listed = T.entries.filter(function (e) { return e.state !== T.Q.WAITING || e.message; });
       list.textContent = "";
       listed.forEach(function (e) {
         var item = document.createElement("li");
@@ -152,5 +152,17 @@
     }
     var s = T.screen();
     if (T.saved && s && s.dataset.state === "saved") T.saved.add(s.dataset.round, s.dataset.board);
+    if (round) T.rememberAt(round.dataset.round);
+    var home = document.getElementById("offline-home"); // the "no connection" page
+    var at = T.lastRound();
+    if (home && at) home.href = home.getAttribute("href").split("?")[0] + "?round=" + at;
+  };
+
+  T.rememberAt = function rememberAt(round) {
+    try { localStorage.setItem("clubsite.table.round." + T.tableId, String(round)); } catch (e) { /* none */ }
+  };
+
+  T.lastRound = function lastRound() {
+    try { return localStorage.getItem("clubsite.table.round." + T.tableId); } catch (e) { return null; }
   };
 })(window.TableDevice = window.TableDevice || {});

@@ -106,7 +106,9 @@
     flushing = T.Q.exclusive(function () {
       return T.queue.flush(T.tableId, T.post).then(function (done) {
         done.forEach(function (item) { // before the lock goes: a confirm may follow
-          if (item.entry.kind === "result" && item.outcome.pk) sent[item.entry.key] = item.outcome.pk;
+          if ((item.entry.kind === "result" || item.entry.kind === "correct") && item.outcome.pk) {
+            sent[item.entry.key] = item.outcome.pk;
+          }
         });
         return done;
       });
