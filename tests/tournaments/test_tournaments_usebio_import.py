@@ -5,6 +5,7 @@ import random
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from clubsite.models import Member
 from tournaments import demo, documents
@@ -133,6 +134,32 @@ def test_entities_are_refused():
     evil = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><USEBIO>&a;</USEBIO>'
     with pytest.raises(UsebioError):
         parse(evil)
+
+
+ENCODINGS = [("UTF-8", "utf-8", b""), ("UTF-8", "utf-8", b"\xef\xbb\xbf"),
+             ("UTF-16", "utf-16-le", b"\xff\xfe"), ("UTF-16", "utf-16-be", b"\xfe\xff"),
+             ("UTF-16LE", "utf-16-le", b""), ("UTF-16BE", "utf-16-be", b""),
+             ("ISO-8859-1", "latin-1", b"")]
+
+
+@pytest.mark.parametrize("declared, codec, bom", ENCODINGS)
+@pytest.mark.parametrize("entity", ['"expanded"', 'SYSTEM "file:///etc/passwd"'])
+def test_entities_are_refused_in_every_encoding(declared, codec, bom, entity):
+    """Declared inside the DTD, internal or external, with or without a byte-order mark:
+    refused while parsing, never expanded (a search of the raw bytes missed UTF-16)."""
+    evil = (f'<?xml version="1.0" encoding="{declared}"?>'
+            f'<!DOCTYPE USEBIO [<!ENTITY a {entity}>]><USEBIO><EVENT>&a;</EVENT></USEBIO>')
+    with translation.override("en"), pytest.raises(UsebioError) as caught:
+        parse(bom + evil.encode(codec))
+    assert "entities" in caught.value.message
+
+
+def test_the_dtd_every_program_names_is_still_read():
+    text = flat_file()
+    assert '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">' in text
+    assert parse(text).sections
+    assert parse(b"\xff\xfe" + text.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+                 .encode("utf-16-le")).sections  # UTF-16, as some programs write it
 
 
 @pytest.fixture
