@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class ClubConfig(AppConfig):
     name = "clubsite"
     verbose_name = _("Club")
+
+    def ready(self):
+        from django.contrib.auth.signals import user_login_failed
+
+        from .signin import count_account_failure
+
+        user_login_failed.connect(count_account_failure, dispatch_uid="count_account_failure")

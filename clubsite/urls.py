@@ -7,6 +7,7 @@ from django.views.i18n import set_language
 
 from . import views
 from .permissions import login_required, public
+from .signin import SignInForm
 
 club_patterns = (
     [
@@ -45,7 +46,8 @@ urlpatterns = [
     path("table/", include(("tournaments.urls.table", "table"))),
     path("results/", include(("tournaments.urls.public", "results"))),
     path("calendar/", include(("tournaments.urls.calendar", "calendar"))),
-    path("accounts/login/", public(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/login/", public(auth_views.LoginView.as_view(authentication_form=SignInForm)),
+         name="login"),
     path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
     path("accounts/password/reset/", public(auth_views.PasswordResetView.as_view()),
          name="password_reset"),

@@ -141,3 +141,24 @@ def test_tests_keep_signing_in_with_force_login_and_login(secretary, client):
     other = Client()
     other.force_login(secretary)
     assert signed_in(other)
+
+
+def test_guesses_for_one_account_from_many_addresses_are_slowed_too(secretary, director,
+                                                                     settings):
+    """Password spraying from a botnet: each address stays under axes' five, but the
+    account stops taking sign-ins after LOGIN_ACCOUNT_FAILURE_LIMIT and says when to try."""
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = 6
+    for i in range(6):
+        assert sign_in(Client(), "sec", "wrong", ip=f"203.0.113.{i}").status_code == 200
+    refused = sign_in(Client(), "SEC", PASSWORD, ip="198.51.100.99")  # any case, any address
+    assert refused.status_code == 200
+    assert "Vuelva a intentarlo dentro de 15 minutos" in refused.content.decode()
+    assert not AccessAttempt.objects.filter(ip_address="198.51.100.99").exists()  # not checked
+    # other accounts are not slowed by it
+    colleague = Client()
+    assert sign_in(colleague, "dir", PASSWORD, ip="203.0.113.1").status_code == 302
+    from django.core.cache import cache
+
+    cache.clear()  # the window ends
+    back = Client()
+    assert sign_in(back, "sec", PASSWORD, ip="198.51.100.99").status_code == 302
