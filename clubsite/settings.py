@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "clubsite.staff_sessions.StaffIdleTimeoutMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -124,7 +125,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Secretaries, directors and admins: twelve characters at least (clubsite/staff_sessions).
+    {"NAME": "clubsite.staff_sessions.StaffPasswordLengthValidator", "OPTIONS": {"min_length": 12}},
 ]
+# A staff account's session ends after this many minutes without a request of its own (0:
+# never); players' and table devices' sessions are not affected.
+STAFF_IDLE_MINUTES = int(os.environ.get("STAFF_IDLE_MINUTES", "30"))
 # Sign-in throttling (django-axes, see clubsite/signin.py): after LOGIN_FAILURE_LIMIT wrong
 # passwords for one username from one address, that pair is locked out for
 # LOGIN_COOLOFF_MINUTES; a successful sign-in clears its count. Every failure is stored

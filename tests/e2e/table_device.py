@@ -127,8 +127,8 @@ def enter_with_a_dropped_connection(page, section, table: int, round_: int) -> N
     page.click("#save-button")
     page.wait_for_selector("#entry-status[data-state=waiting]")
     page.wait_for_selector("#sync-status[data-state=waiting]")
-    page.click("#save-button")  # an impatient second tap: same key, still one entry queued
-    page.wait_for_timeout(300)
+    # An impatient second tap finds no Save: the pad is locked on the waiting result.
+    assert not page.locator("#save-button").is_visible()
     assert page.get_attribute("#sync-status", "data-count") == "1"
     assert page.locator("#pending-list li").count() == 0  # the badge counts; no card over the pad
     screenshot(page, "table-offline-waiting")
