@@ -92,16 +92,21 @@ def count_account_failure(sender, credentials=None, request=None, **kwargs) -> N
     username = (credentials or {}).get("username")
     if not username:
         return
-    key, window = _account_key(username), _window()
     try:
-        cache.add(f"{key}:until", time.time() + window, window)
-        cache.add(key, 0, window)
-        try:
-            cache.incr(key)
-        except ValueError:  # the window ended between add and incr
-            cache.set(key, 1, window)
+        count_in_window(_account_key(username), _window())
     except Exception:  # noqa: BLE001 - the cache being down must not stop signing in
         pass
+
+
+def count_in_window(key: str, window: int) -> None:
+    """One more failure under ``key`` in the cache; the window (``key:until``) starts at the
+    first one. Raises what the cache raises. Shared with the table sign-in's throttle."""
+    cache.add(f"{key}:until", time.time() + window, window)
+    cache.add(key, 0, window)
+    try:
+        cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.set(key, 1, window)
 
 
 class SignInForm(AuthenticationForm):

@@ -66,13 +66,19 @@ def save_offline(page, c: dict) -> None:
     page.wait_for_selector("#entry-status[data-state=waiting]")
 
 
-def offline_on_board_one(live_server, new_page):
-    """A signed-in phone whose round is kept by the worker, the Wi-Fi down, on board 1."""
+def signed_in_phone(live_server, new_page):
+    """A phone signed in at table 1 of a running Mitchell, its round kept by the worker."""
     section = seven_table_mitchell()
     table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
     phone = new_page("phone")
     sign_in(phone, live_server.url, table_code)
     phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    return section, phone
+
+
+def offline_on_board_one(live_server, new_page):
+    """A signed-in phone whose round is kept by the worker, the Wi-Fi down, on board 1."""
+    section, phone = signed_in_phone(live_server, new_page)
     phone.context.set_offline(True)
     phone.click("a[data-board-key='1-1']")
     phone.wait_for_selector("#result-form")
@@ -273,11 +279,7 @@ def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
     board 1 is saved online, the Wi-Fi drops, board 2 is tapped in: the device shows its
     score at once, East-West see it before they confirm, and "Next" no longer offers board 1
     (played): the round page is the way on."""
-    section = seven_table_mitchell()
-    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
-    phone = new_page("phone")
-    sign_in(phone, live_server.url, table_code)
-    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
+    section, phone = signed_in_phone(live_server, new_page)
     first, second = plan.slot_for(section.movement, 1, TABLE).boards
     phone.click(f"a[data-board-key='1-{first}']")
     c = choice(TABLE, 1, first)

@@ -6,26 +6,16 @@ a phone however much waits. Screenshots: var/screenshots/table-kept-*.png."""
 
 import pytest
 from e2e_helpers import screenshot
-from table_device import choice, confirm_and_check, expected_score, fill_board, sign_in
-from test_table_entry import seven_table_mitchell
-from test_table_offline import THREE_NT, tap_offline
+from table_device import choice, confirm_and_check, expected_score, fill_board
+from test_table_offline import THREE_NT, signed_in_phone, tap_offline
 
-from tournaments.models import Result, TableCode
+from tournaments.models import Result
 from tournaments.services import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 TABLE = 1
 PHONE_HEIGHT = 844
-
-
-def signed_in_phone(live_server, new_page):
-    section = seven_table_mitchell()
-    table_code = TableCode.objects.get(section=section, table=TABLE, active=True)
-    phone = new_page("phone")
-    sign_in(phone, live_server.url, table_code)
-    phone.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
-    return section, phone
 
 
 def save_online(phone, section, number, confirm=True, c=None):

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubsite.permissions import Role, has_role
+from clubsite.signin import count_in_window
 
 from ..models import SessionStatus, TableCode
 from .errors import NotAllowed
@@ -187,12 +188,7 @@ def record_failure(attempt: Attempt) -> None:
     window = _window()
     try:
         for key, _limit in attempt.counters():
-            cache.add(f"{key}:until", time.time() + window, window)
-            cache.add(key, 0, window)
-            try:
-                cache.incr(key)
-            except ValueError:  # the window ended between add and incr
-                cache.set(key, 1, window)
+            count_in_window(key, window)
     except Exception as exc:  # noqa: BLE001
         log.warning("table sign-in throttle: cache unavailable, failure not counted: %r", exc)
 
