@@ -52,8 +52,9 @@ run: demo
 	@echo ""
 	@echo "  clubsite is running at http://$(HOST):$(PORT)/"
 	@echo "  demo logins: secretaria / director / jugador, password demo1234"
+	@echo "  (two-factor sign-in for staff is off in this demo; STAFF_TWO_FACTOR=1 make run asks it)"
 	@echo ""
-	$(VENV)/bin/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers $(GUNICORN_WORKERS) --threads $(GUNICORN_THREADS) \
+	STAFF_TWO_FACTOR=$${STAFF_TWO_FACTOR:-0} $(VENV)/bin/gunicorn clubsite.wsgi --bind $(HOST):$(PORT) --workers $(GUNICORN_WORKERS) --threads $(GUNICORN_THREADS) \
 	  --access-logfile - --log-level warning
 
 test: install

@@ -9,6 +9,8 @@ import time
 
 from django_setup import setup
 
+from tests.signed_in import sign_in_verified
+
 
 def main() -> None:
     vendor = setup()
@@ -25,7 +27,7 @@ def main() -> None:
     user = User.objects.create_user("bench-sec", password="x")
     user.groups.add(Group.objects.get(name="Secretary"))
     client = Client()
-    client.force_login(user)
+    sign_in_verified(client, user)
     season = Season.current()
     categories = list(Category.objects.all())
     rng = random.Random(5)

@@ -126,3 +126,19 @@ FeeFormSet = forms.inlineformset_factory(Season, Fee, form=FeeForm, extra=2, can
 CategoryFormSet = forms.modelformset_factory(
     Category, fields=["code", "name"], extra=1, can_delete=False
 )
+
+
+class SecondFactorForm(forms.Form):
+    """The six digits of an authenticator app, or (``recovery``) one recovery code."""
+
+    code = forms.CharField(max_length=24, strip=True)
+
+    def __init__(self, *args, recovery: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["code"]
+        field.label = _("Recovery code") if recovery else _("Code from the app")
+        field.widget.attrs.update({
+            "autocomplete": "off" if recovery else "one-time-code",
+            "inputmode": "text" if recovery else "numeric",
+            "autocapitalize": "off", "spellcheck": "false", "autofocus": True,
+        })

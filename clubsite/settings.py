@@ -61,6 +61,9 @@ INSTALLED_APPS = [
     "csp",
     "simple_history",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "clubsite",
     "tournaments",
     "laws",
@@ -74,8 +77,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "clubsite.staff_sessions.StaffIdleTimeoutMiddleware",
+    "clubsite.two_factor.TwoFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -131,6 +136,20 @@ AUTH_PASSWORD_VALIDATORS = [
 # A staff account's session ends after this many minutes without a request of its own (0:
 # never); players' and table devices' sessions are not affected.
 STAFF_IDLE_MINUTES = int(os.environ.get("STAFF_IDLE_MINUTES", "30"))
+# Two-factor sign-in (clubsite/two_factor.py): staff accounts must set up an authenticator
+# app and give its code after the password; off only for the demo of `make run`. Players
+# may turn it on for themselves either way.
+STAFF_TWO_FACTOR = env_bool("STAFF_TWO_FACTOR", True)
+
+
+def _otp_issuer(device):
+    """The club's name beside the code in the authenticator app (read when asked)."""
+    from clubsite.two_factor import issuer
+
+    return issuer(device)
+
+
+OTP_TOTP_ISSUER = _otp_issuer
 # Sign-in throttling (django-axes, see clubsite/signin.py): after LOGIN_FAILURE_LIMIT wrong
 # passwords for one username from one address, that pair is locked out for
 # LOGIN_COOLOFF_MINUTES; a successful sign-in clears its count. Every failure is stored

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
-from . import views
+from . import two_factor_views, views
 from .permissions import login_required, public
 from .signin import SignInForm
 
@@ -49,6 +49,12 @@ urlpatterns = [
     path("accounts/login/", public(auth_views.LoginView.as_view(authentication_form=SignInForm)),
          name="login"),
     path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
+    path("accounts/two-factor/", two_factor_views.verify, name="two_factor_verify"),
+    path("accounts/two-factor/setup/", two_factor_views.setup, name="two_factor_setup"),
+    path("accounts/two-factor/setup/qr.svg", two_factor_views.qr, name="two_factor_qr"),
+    path("accounts/two-factor/codes/", two_factor_views.codes, name="two_factor_codes"),
+    path("accounts/two-factor/manage/", two_factor_views.manage, name="two_factor_manage"),
+    path("accounts/two-factor/off/", two_factor_views.turn_off, name="two_factor_off"),
     path("accounts/password/reset/", public(auth_views.PasswordResetView.as_view()),
          name="password_reset"),
     path("accounts/password/reset/sent/", public(auth_views.PasswordResetDoneView.as_view()),

@@ -9,6 +9,7 @@ from hypothesis import settings as hypothesis_settings
 
 from clubsite.celery import app as celery_app
 from clubsite.permissions import Role, ensure_roles
+from tests.signed_in import sign_in_verified
 
 # Property tests: the same examples on every run of `make test` and CI ("ci": derandomized,
 # so a red CI is reproducible and never a lucky draw), and a long random search for a nightly
@@ -103,14 +104,12 @@ def player(db):
 
 @pytest.fixture
 def secretary_client(client, secretary):
-    client.force_login(secretary)
-    return client
+    return sign_in_verified(client, secretary)
 
 
 @pytest.fixture
 def director_client(client, director):
-    client.force_login(director)
-    return client
+    return sign_in_verified(client, director)
 
 
 @pytest.fixture

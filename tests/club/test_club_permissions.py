@@ -3,6 +3,8 @@
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.signed_in import sign_in_verified
+
 SECRETARY_PAGES = [
     ("clubsite:member_list", []),
     ("clubsite:member_create", []),
@@ -56,7 +58,7 @@ def test_secretary_opens_secretary_pages(secretary_client, name, args):
 
 @pytest.mark.django_db
 def test_director_is_not_a_secretary(client, director):
-    client.force_login(director)
+    sign_in_verified(client, director)
     assert client.get(reverse("clubsite:member_list")).status_code == 403
 
 

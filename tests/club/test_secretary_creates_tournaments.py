@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubsite.models import Club
+from tests.signed_in import sign_in_verified
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def test_refused_unless_the_club_allows_it(secretary_client):
 
 def test_allowed_by_the_club_the_secretary_creates_one(secretary_client, director):
     director_client = Client()
-    director_client.force_login(director)
+    sign_in_verified(director_client, director)
     data = _form_data(director_client)
     # the secretary turns it on in the club settings
     club = Club.load()

@@ -44,21 +44,40 @@ def login(page, base_url: str, username: str, password: str) -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from tests.signed_in import sign_in_verified
+
     user = get_user_model().objects.get(username=username)
     assert user.is_active and user.check_password(password), f"{username} cannot sign in"
-    client = Client()
-    client.force_login(user)
+    client = sign_in_verified(Client(), user)
     page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base_url,
                                "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
 
 
 def login_with_form(page, base_url: str, username: str, password: str) -> None:
-    """Signing in as a person does: the form, typed."""
+    """Signing in as a person does: the form, typed, and for staff the second step with the
+    code their phone's app would show (setting the app up first, from the key on the page,
+    if the account has none yet)."""
+    from tests.signed_in import app_code, key_code
+
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("form.stacked button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    if "/accounts/two-factor/setup/" in page.url:
+        secret = page.locator("#two-factor-secret").inner_text()
+        page.fill("input[name=code]", key_code(secret))
+        page.click("form.stacked button[type=submit]")
+        page.wait_for_selector("#two-factor-codes")
+        page.click("#codes-kept")
+        page.wait_for_url(lambda url: "/accounts/two-factor/" not in url)
+    elif "/accounts/two-factor/" in page.url:
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        device = TOTPDevice.objects.get(user__username=username, confirmed=True)
+        page.fill("input[name=code]", app_code(device))
+        page.click("form.stacked button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/two-factor/" not in url)
 
 
 def choose_language(page, base_url: str, code: str) -> None:

@@ -235,6 +235,19 @@ class Club:
             "csrfmiddlewaretoken": browser.csrf_from(page)})
         if status != 302:
             raise RuntimeError(f"director {user.username} could not log in ({status})")
+        # the second step, with the code the director's phone app shows
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        from tests.signed_in import app_code
+
+        device = (TOTPDevice.objects.filter(user=user, confirmed=True).first()
+                  or TOTPDevice.objects.create(user=user, name="phone", confirmed=True))
+        _, page, _ = browser.request("GET", "/accounts/two-factor/")
+        status, _, _ = browser.request("POST", "/accounts/two-factor/", {
+            "code": app_code(device),
+            "csrfmiddlewaretoken": browser.csrf_from(page)})
+        if status != 302:
+            raise RuntimeError(f"director {user.username}: second step refused ({status})")
         return browser
 
 

@@ -28,6 +28,7 @@ from tests.security.permission_expectations import (
     PLAYER,
     SECRETARY,
 )
+from tests.signed_in import sign_in_verified
 from tests.tournaments.conftest import (  # noqa: F401 (fixtures used by name)
     members,
     mitchell_session,
@@ -73,7 +74,7 @@ class World:
             session[SESSION_KEY] = (self.code_a if role == DEVICE_A else self.code_other).pk
             session.save()
         elif role != ANONYMOUS:
-            client.force_login(self.users[role])
+            sign_in_verified(client, self.users[role])
         return client
 
 
@@ -109,6 +110,8 @@ def _build(media_root) -> World:
              DIRECTOR: make_user("matrix-director", Role.DIRECTOR),
              PLAYER: make_user("matrix-player", Role.PLAYER),
              ADMIN: User.objects.create_superuser("matrix-admin", password="pass-1234-word")}
+    for user in users.values():  # each with an authenticator app, before any state is read
+        sign_in_verified(Client(), user)
     published = Tournament.objects.get(slug__endswith="torneo-de-los-martes")
     published_section = published.sessions.get().sections.get(letter="A")
     published_entry = published.entries.first()

@@ -76,6 +76,7 @@ NO_DEVICE = row(SIGN_IN,  SIGN_IN, DENIED,    DENIED,    SIGN_IN,   SIGN_IN,  SI
 EACH_DEVICE_ACTION = row(DENIED, DENIED, ACTED, ACTED,   DENIED,    DENIED,   DENIED)
 DEVICE_A_ACTION = row(DENIED, DENIED, ACTED,  DENIED,    DENIED,    DENIED,   DENIED)
 EVERYONE_MOVED = row(MOVED, MOVED,   MOVED,     MOVED,     MOVED,     MOVED,    MOVED)
+SIGNED_IN_MOVED = row(LOGIN, MOVED,  LOGIN,     LOGIN,     MOVED,     MOVED,    MOVED)
 # The player's own results page: the player is sent to their member page; an account
 # linked to no member gets the "no member" page (404).
 MY_RESULTS = row(LOGIN,   MOVED,   LOGIN,     LOGIN,     MISSING,   MISSING,  MISSING)
@@ -237,6 +238,14 @@ DECISIONS: dict[str, Decision] = {
     "password_change": page(AUTHENTICATED_VIEW, LOGGED_IN),
     "password_change_done": page(AUTHENTICATED_VIEW, LOGGED_IN),
     "set_language": page(PUBLIC_VIEW, EVERYONE_MOVED),
+    # two-factor sign-in: everyone in the matrix has already given the second factor, so
+    # the second step and the page of fresh codes (none fresh) send them on
+    "two_factor_verify": page(AUTHENTICATED_VIEW, SIGNED_IN_MOVED),
+    "two_factor_setup": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "two_factor_qr": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "two_factor_codes": page(AUTHENTICATED_VIEW, SIGNED_IN_MOVED),
+    "two_factor_manage": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "two_factor_off": action(AUTHENTICATED_VIEW, allowed(LOGGED_IN, ACTED)),
 }
 
 

@@ -39,6 +39,7 @@ from clubsite.models import Member, Season
 from tests.conftest import make_user
 from tests.security import worlds
 from tests.security.hostile_corpus import SEED, corpus
+from tests.signed_in import sign_in_verified
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
@@ -59,7 +60,13 @@ SKIP_ACTIONS = ("/admin/", "/accounts/logout/", "/table/leave/")
 SKIP_LINKS = re.compile(r"/admin/|logout|\.csv|/file/|/pdf/file/|download|/print/|\.pdf|"
                         r"export|/table/leave/|/i18n/")
 MAX_PAGES = 45
-SUBMISSIONS_PER_FORM = 4
+SUBMISSIONS_PER_FORM = 5
+# Request headers a client chooses, one or two of them hostile on every submission (the
+# values made header-safe: Latin-1, no line breaks or NUL, as a server hands them on).
+HOSTILE_HEADERS = ("HTTP_ACCEPT_LANGUAGE", "HTTP_USER_AGENT", "HTTP_REFERER",
+                   "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_X_FORWARDED_FOR",
+                   "HTTP_HX_CURRENT_URL", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER",
+                   "HTTP_ACCEPT", "HTTP_COOKIE")
 
 
 # --- reading pages ----------------------------------------------------------------------------
@@ -198,11 +205,24 @@ class Driver:
         self.rng = random.Random(SEED)
         self.requests = 0
         self.driven = set()  # url names reached with a POST or a GET form
+        self.header_inputs = 0
 
     def next_value(self):
         value = next(self.values)
         self.used.add(value)
         return value
+
+    def headers(self, client) -> dict[str, str]:
+        """One or two hostile request headers (counted among the inputs)."""
+        out = {}
+        for name in self.rng.sample(HOSTILE_HEADERS, k=self.rng.randint(1, 2)):
+            value = self.next_value().encode("latin-1", "ignore").decode("latin-1")
+            out[name] = "".join(c for c in value if c == "\t" or " " <= c != "\x7f")[:4000]
+            self.header_inputs += 1
+        if "HTTP_COOKIE" in out:  # the client's own cookies kept, a hostile one beside them
+            own = "; ".join(f"{k}={m.value}" for k, m in client.cookies.items())
+            out["HTTP_COOKIE"] = f"{own}; hostile={quote(out['HTTP_COOKIE'], safe='')}"
+        return out
 
     def submit(self, client, form, before):
         fields = {k: v for k, v in form["fields"].items() if k != "csrfmiddlewaretoken"}
@@ -213,13 +233,14 @@ class Driver:
         path = form["action"]
         self.driven.add(resolve(urlsplit(path).path).view_name)
         self.requests += 1
+        headers = self.headers(client)
         if form["method"] == "get":
             # A page may bring its data in line when read (the door list charges the
             # players seated since): the hostile query must write nothing more than that.
             client.get(urlsplit(path).path)
             before = counts()
             query = "&".join(f"{raw(k)}={raw(v)}" for k, v in fields.items())
-            response = client.get(urlsplit(path).path + "?" + query)
+            response = client.get(urlsplit(path).path + "?" + query, **headers)
         elif form["multipart"]:
             data = {k: clean(v) for k, v in fields.items() if form["kinds"].get(k) != "file"}
             for name, kind in form["kinds"].items():
@@ -227,10 +248,11 @@ class Driver:
                     content = fields.get(name) or self.next_value()
                     data[name] = SimpleUploadedFile(
                         "hostile.xml", content.encode("utf-8", "surrogatepass"))
-            response = client.post(path, data)
+            response = client.post(path, data, **headers)
         else:
             body = "&".join(f"{raw(k)}={raw(v)}" for k, v in fields.items())
-            response = client.post(path, body, content_type="application/x-www-form-urlencoded")
+            response = client.post(path, body, content_type="application/x-www-form-urlencoded",
+                                   **headers)
         return self.check(response, path, fields, chosen, form["kinds"], before)
 
     def check(self, response, path, fields, chosen, kinds, before):
@@ -346,7 +368,7 @@ def world(demo_club, mitchell_session, members):
     clients = {}
     for name, user in (("secretary", secretary), ("director", director), ("player", player)):
         clients[name] = Client()
-        clients[name].force_login(user)
+        sign_in_verified(clients[name], user)
     for name, tournament in (("table", section.session.tournament), ("teams_table", swiss)):
         clients[name] = Client()
         session = clients[name].session
@@ -354,6 +376,11 @@ def world(demo_club, mitchell_session, members):
                                                      table=1, active=True).pk
         session.save()
     clients["anonymous"] = Client()
+    # A second director past the password only, owing the app's code: the second step.
+    clients["second_step"] = Client()
+    second = make_user("hostile-dir-2", "Director")
+    sign_in_verified(Client(), second)  # an authenticator of theirs
+    clients["second_step"].force_login(second)
     # The reset link leads to its form once its token is in the visitor's session.
     online = worlds.online_entry(members, player)
     uid, token = worlds.reset_link(User.objects.get(username="jugador"))
@@ -372,7 +399,7 @@ def starts(world):
     session, tournament = section.session, section.session.tournament
     member = Member.objects.filter(is_guest=False).first()
     first_board, second_board = section.movement["rounds"][0]["tables"][0]["boards"][:2]
-    planned_section = world["planned"].sessions.get().sections.get()
+    planned_section = world["planned"].sessions.order_by("number").first().sections.order_by("pk").first()
     clash = world["conflict"]
     teams_pages = [reverse("director:teams", args=[t.pk])
                    for t in (world["swiss"], *world["knockouts"].values())]
@@ -401,8 +428,12 @@ def starts(world):
                        reverse("points:scale")],
                       ("/club/",)),
         "player": ([reverse("clubsite:profile"),
-                    *[reverse("calendar:event", args=[t.slug]) for t in world["online"]]],
-                   ("/club/me/", "/calendar/")),
+                    *[reverse("calendar:event", args=[t.slug]) for t in world["online"]],
+                    reverse("two_factor_manage"), reverse("two_factor_setup")],
+                   ("/club/me/", "/calendar/", "/accounts/two-factor/")),
+        "second_step": ([reverse("two_factor_verify"),
+                         reverse("two_factor_verify") + "?with=recovery"],
+                        ("/accounts/two-factor/",)),
         "director": ([reverse("director:tournament_create"),
                       reverse("director:tournament_edit", args=[tournament.pk]),
                       reverse("director:tournament", args=[tournament.pk]),
@@ -418,7 +449,7 @@ def starts(world):
                       reverse("director:handicaps", args=[tournament.pk]),
                       reverse("director:line", args=[section.pk, 1, world["disputed"].table,
                                                      world["disputed"].board.number]),
-                      reverse("director:session", args=[world["planned"].sessions.get().pk]),
+                      reverse("director:session", args=[world["planned"].sessions.order_by("number").first().pk]),
                       reverse("director:movement", args=[planned_section.pk]),
                       reverse("director:change_rounds", args=[section.pk]),
                       reverse("director:entry_substitute", args=[section.seatings.first()
@@ -582,18 +613,19 @@ def post_views():
 
 @pytest.mark.engine_neutral  # PostgreSQL, the stricter engine (lengths, NUL bytes), takes it
 def test_every_post_view_is_driven(world):
-    values = corpus()
-    assert len(values) >= 1000
+    values = corpus(2400)
+    assert len(values) >= 2000
     driver = Driver(values)
     # The table first: the director's forms may finish its session or renew its code.
     drive(world, driver, "table")
     drive(world, driver, "teams_table")
     drive_json(world, driver)
     drive_roster(world, driver)
-    for role in ("secretary", "player", "director", "anonymous"):
+    for role in ("secretary", "player", "director", "second_step", "anonymous"):
         drive(world, driver, role)
-    print(f"{driver.requests} requests, {len(driver.used)} hostile values")
-    assert len(driver.used) >= 1000, len(driver.used)
+    print(f"{driver.requests} requests, {len(driver.used)} hostile values, "
+          f"{driver.header_inputs} of them in headers")
+    assert len(driver.used) >= 2000, len(driver.used)
     assert NOT_REACHED <= post_views(), NOT_REACHED - post_views()
     missing_required = REQUIRED - driver.driven
     assert not missing_required, missing_required

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from clubsite.models import Member
+from tests.signed_in import sign_in_verified
 from tests.tournaments.test_tournaments_usebio_import import flat_file
 from tournaments.imports import usebio
 from tournaments.imports.usebio_parse import UsebioError
@@ -64,7 +65,7 @@ def test_the_message_is_translated():
 
 @pytest.mark.parametrize("text, shown", BAD[:4] + BAD[6:8])
 def test_the_web_import_shows_the_refusal(client, director, text, shown):
-    client.force_login(director)
+    sign_in_verified(client, director)
     before = counts()
     response = client.post(reverse("uploads:imports"), {
         "file": SimpleUploadedFile("bad.xml", text.encode("utf-8"),

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from clubsite.models import Member, Season
+from tests.signed_in import sign_in_verified
 from tests.sql_writes import writes
 from tournaments import job_sweep
 from tournaments.models import (
@@ -59,7 +60,7 @@ def test_reading_the_points_pages_awards_nothing_until_the_sweep_does(
     for url in points_pages(ended):
         for who in (client, None):
             if who is None:  # the director reads too
-                client.force_login(director)
+                sign_in_verified(client, director)
             _response, written = get_writes(client, url)
             assert written == [], f"GET {url} wrote {written}"
     assert not PointsAward.objects.exists()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tournaments.models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
 from tournaments.services import corrections, entry, revisions
 
@@ -98,7 +99,7 @@ def test_two_directors_at_the_line_page(mitchell_session, two_directors):
     pages = {}
     for user in (ana, bruno):
         client = Client()
-        client.force_login(user)
+        sign_in_verified(client, user)
         pages[user.username] = client, client.get(url).content.decode()
     assert revision_on(pages["ana"][1], "result-form") == revisions.revision(row)
     assert revision_on(pages["bruno"][1], "remove-form") == revisions.revision(row)

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tournaments import demo
 from tournaments.models import PlayerMail, ResultsMailing, Tournament
 from tournaments.services import online_entry, setup
@@ -82,7 +83,7 @@ def test_a_player_opts_out_and_chooses_the_language_of_mails(db, client):
     user = make_user("socia", "Player")
     member = Member.objects.create(first_name="Ana", last_name="Sol", user=user,
                                    email="ana@example.org")
-    client.force_login(user)
+    sign_in_verified(client, user)
     answer = client.post(reverse("clubsite:profile"), {
         "email": "ana@example.org", "phone": "", "language": "pt", "results_mail": ""})
     assert answer.status_code == 302

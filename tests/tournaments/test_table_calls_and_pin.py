@@ -5,6 +5,7 @@ session's PIN (or a director signed in on the device)."""
 from django.test import Client
 from django.urls import reverse
 
+from tests.signed_in import sign_in_verified
 from tournaments.models import DirectorCall, TableCode
 from tournaments.services import director_calls, setup
 from tournaments.views.table_device import SESSION_KEY
@@ -33,7 +34,7 @@ def test_a_call_shows_on_the_console_until_the_director_answers(mitchell_session
     shown = tablet.get(reverse("table:home")).content.decode()
     assert 'id="director-called"' in shown and 'id="call-director"' not in shown
     staff = Client()
-    staff.force_login(director)
+    sign_in_verified(staff, director)
     console = staff.get(reverse("director:console", args=[session.pk])).content.decode()
     assert 'id="director-calls"' in console and 'data-table="A3"' in console
     assert reverse("director:answer_call", args=[call.pk]) in console
@@ -82,7 +83,7 @@ def test_leaving_table_mode_takes_the_pin(mitchell_session, director):
     assert 'data-forget="1"' not in phone.get(reverse("table:index")).content.decode()
     # a director signed in on the device needs none
     tablet = device(mitchell_session, 2)
-    tablet.force_login(director)
+    sign_in_verified(tablet, director)
     tablet.post(reverse("table:leave"))
     assert SESSION_KEY not in tablet.session
 
@@ -90,7 +91,7 @@ def test_leaving_table_mode_takes_the_pin(mitchell_session, director):
 def test_the_director_sets_or_clears_the_pin(mitchell_session, director):
     session = mitchell_session.session
     staff = Client()
-    staff.force_login(director)
+    sign_in_verified(staff, director)
     url = reverse("director:table_pin", args=[session.pk])
     staff.post(url, {"table_pin": "12"})  # too short: refused, the PIN stays
     session.refresh_from_db()

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from clubsite.models import Member, Season
+from tests.signed_in import sign_in_verified
 from tournaments.models import TableMethod
 from tournaments.services import cash_sheet, registration, setup, table_fees
 
@@ -57,7 +58,7 @@ def test_unpaid_only_drops_paid_fees_and_combines_with_the_search(night):
 
 def test_the_door_list_filters_without_js_and_keeps_the_filter_after_a_tap(client, director,
                                                                             night):
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("director:table_fees", args=[night["session"].pk])
     page = client.get(url, {"q": "fernan", "unpaid": "1"}).content.decode()
     assert "Fernández, Lucía" in page and "Fernando, Luis" in page
@@ -75,7 +76,7 @@ def test_the_door_list_filters_without_js_and_keeps_the_filter_after_a_tap(clien
 
 
 def test_htmx_gets_the_list_alone(client, director, night):
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("director:table_fees", args=[night["session"].pk])
     part = client.get(url, {"q": "ruiz"}, HTTP_HX_REQUEST="true").content.decode()
     assert part.lstrip().startswith('<div id="door-list"')

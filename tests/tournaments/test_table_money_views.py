@@ -12,6 +12,7 @@ from openpyxl import load_workbook
 
 from clubsite.models import Member, Season
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tournaments.models import BalanceMove, TableFee, TableFeeMove
 from tournaments.services import registration, setup, table_fees
 
@@ -37,7 +38,7 @@ def night(db):
 
 
 def test_director_marks_a_fee_paid_and_a_second_tap_is_told(client, director, night):
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("director:table_fees", args=[night["session"].pk])
     page = client.get(url).content.decode()
     assert "2 players entered have no fee yet." in page  # the list only reads
@@ -57,7 +58,7 @@ def test_director_marks_a_fee_paid_and_a_second_tap_is_told(client, director, ni
 
 
 def test_the_director_cannot_close_the_cash_sheet(client, director, night):
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("director:cash_close", args=[night["session"].pk])
     assert client.post(url, {"counted_cash": "0", "counted_card": "0",
                              "counted_transfer": "0", "note": "x"}).status_code == 403
@@ -152,11 +153,11 @@ def test_a_player_sees_only_their_own_account(client, night):
     table_fees.top_up(night["luis"], "50", "cash")
     table_fees.top_up(night["ana"], "7.5", "cash")
     table_fees.charge_session(night["session"])
-    client.force_login(user)
+    sign_in_verified(client, user)
     text = client.get(reverse("money:mine")).content.decode()
     assert "7.50" in text and "50.00" not in text
     assert "You owe 5.00" in text
-    client.force_login(User.objects.create_user("nobody"))
+    sign_in_verified(client, User.objects.create_user("nobody"))
     assert "not linked to a member" in client.get(reverse("money:mine")).content.decode()
 
 
@@ -191,6 +192,6 @@ def _door_queries(client, pairs):
 
 
 def test_the_door_list_costs_the_same_queries_for_any_number_of_players(client, director, db):
-    client.force_login(director)
+    sign_in_verified(client, director)
     table_fees.rates_for(Season.for_date(DAY))
     assert _door_queries(client, 3) == _door_queries(client, 15)

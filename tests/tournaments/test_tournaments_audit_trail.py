@@ -13,6 +13,7 @@ from team_lineups import seat, teams_of_six
 from test_tournaments_usebio_import import flat_file
 
 from clubsite.models import Member
+from tests.signed_in import sign_in_verified
 from tournaments.imports import usebio
 from tournaments.models import (
     AuditAction,
@@ -156,7 +157,7 @@ def test_usebio_import_is_audited_with_what_it_brought(db):
 @pytest.fixture
 def admin_client(client, django_user_model):
     admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-12345678")
-    client.force_login(admin)
+    sign_in_verified(client, admin)
     return client
 
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tests.tournaments.conftest import make_pairs, mitchell_dict
 from tournaments.models import Board, Result, SessionStatus, TableCode, TournamentStatus
 from tournaments.movements.howell import howell
@@ -218,7 +219,7 @@ def linked_player(section, slot):
     member.user = user
     member.save()
     browser = Client()
-    browser.force_login(user)
+    sign_in_verified(browser, user)
     return browser, result
 
 
@@ -238,7 +239,7 @@ def test_hands_and_travellers_wait_for_the_last_table(members, director, kind):
     play_all_but(section, director, last)
     publish_provisional(section, director)
     anonymous, staff = Client(), Client()
-    staff.force_login(director)
+    sign_in_verified(staff, director)
     player, own = linked_player(section, first)
     device = table_device(section, first.table)
 
@@ -344,7 +345,7 @@ def test_a_teams_match_shows_a_boards_scores_once_every_match_played_it(members,
     publish.publish_provisional(tournament, user=director)
     url = reverse("results:teams_match", args=[tournament.slug, first.pk])
     staff = Client()
-    staff.force_login(director)
+    sign_in_verified(staff, director)
     page = Client().get(url)
     board_1 = page.context["boards"][0]
     assert board_1["in_play"] and board_1["open"] is None and board_1["closed"] is None

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from tests.signed_in import sign_in_verified
 from tournaments.demo import play_rounds
 from tournaments.models import (
     RankingScope,
@@ -166,7 +167,7 @@ def test_public_ranking_and_scorecard_show_the_vps(client, butler, director):
 
 
 def test_the_form_offers_vps_only_to_butler_and_cross_imp_pairs(client, director):
-    client.force_login(director)
+    sign_in_verified(client, director)
     data = {"name": "VP", "date": "2025-05-09", "event_type": "pairs",
             "scoring_method": "matchpoints", "match_vp_scale": "wbf20", "session_count": 1,
             "correction_minutes": 30}

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubsite.models import Member
+from tests.signed_in import sign_in_verified
 from tournaments.models import (
     Entry,
     EventType,
@@ -52,7 +53,7 @@ def event(name="Torneo del jueves", days=7, **options):
 
 
 def as_member(client, m: Member):
-    client.force_login(m.user)
+    sign_in_verified(client, m.user)
     return client
 
 

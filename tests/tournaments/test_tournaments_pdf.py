@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.signed_in import sign_in_verified
 from tournaments import demo, documents, jobs
 from tournaments import pdf as pdfs
 from tournaments.exports.deals import random_deal
@@ -424,7 +425,7 @@ def test_the_director_makes_one_sessions_pdf(two_sessions, client, director,
     from tournaments.models import Result
     from tournaments.services import corrections
 
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("uploads:pdf", args=[two_sessions.slug])
     assert 'name="session"' in client.get(url).content.decode()
     with django_capture_on_commit_callbacks(execute=True):
@@ -554,7 +555,7 @@ def test_a_pdf_asked_for_in_a_language_the_site_has_not_is_made_in_the_readers(
 
     from tournaments import jobs
 
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("uploads:pdf", args=[two_sessions.slug])
     with django_capture_on_commit_callbacks(execute=False):
         for language in ("xx-invented", "e" * 300, "", "pt"):

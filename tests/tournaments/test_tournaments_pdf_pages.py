@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tournaments import demo, documents
 from tournaments.models import AuditAction, AuditEntry, SessionStatus, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
@@ -43,7 +44,7 @@ def made_pdf(tournament, version=None, language="es") -> ResultsPdf:
 
 
 def logged_in(client, *roles):
-    client.force_login(make_user("test-" + "-".join(roles).lower(), *roles))
+    sign_in_verified(client, make_user("test-" + "-".join(roles).lower(), *roles))
     return client
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.signed_in import sign_in_verified
 from tournaments.demo import play_rounds
 from tournaments.models import (
     Board,
@@ -128,7 +129,7 @@ def test_unpublished_results_are_hidden_except_from_directors(client, mitchell_s
     assert client.get(url).status_code == 404
     client.force_login(player)
     assert client.get(url).status_code == 404
-    client.force_login(make_user("td", Role.DIRECTOR))
+    sign_in_verified(client, make_user("td", Role.DIRECTOR))
     assert client.get(url).status_code == 200
 
 

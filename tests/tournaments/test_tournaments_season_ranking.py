@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from clubsite.models import Season
+from tests.signed_in import sign_in_verified
 from tournaments.demo import play_rounds
 from tournaments.models import (
     EntryPlayer,
@@ -156,7 +157,7 @@ def test_rule_is_editable_in_the_admin(client, season):
     from django.contrib.auth.models import User
 
     admin = User.objects.create_superuser("boss", password="pass-1234-word")
-    client.force_login(admin)
+    sign_in_verified(client, admin)
     response = client.post(reverse("admin:tournaments_seasonrankingrule_add"), {
         "season": season.pk, "rule": SeasonRule.POSITION_POINTS, "n": 8,
         "position_points": "10,8,6"})

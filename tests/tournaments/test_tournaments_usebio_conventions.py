@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from usebio_writer import Event, Line, Section, Style, write
 
+from tests.signed_in import sign_in_verified
 from tournaments import documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
@@ -296,7 +297,7 @@ def test_the_secretary_imports_from_the_page_with_the_commands_report_and_replac
     from django.urls import reverse
 
     text = write(two_sections_board_short(random.Random(7)), Style(marks="raw"))
-    client.force_login(secretary)
+    sign_in_verified(client, secretary)
     response = _upload(client, text)
     record = ResultImport.objects.get()
     assert response["Location"] == reverse("uploads:import", args=[record.pk])
@@ -334,7 +335,7 @@ def test_a_running_import_shows_its_progress_and_polls_until_done(client, direct
     record = ResultImport.objects.create(file_name="grande.xml", key="k-1",
                                          state=ImportState.RUNNING)
     _progress("k-1", 42)
-    client.force_login(director)
+    sign_in_verified(client, director)
     page = client.get(reverse("uploads:import", args=[record.pk])).content.decode()
     assert 'hx-trigger="every 2s"' in page and 'value="42"' in page
     poll = client.get(reverse("uploads:import", args=[record.pk]), HTTP_HX_REQUEST="true")

@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 from django.utils import translation
 
 from clubsite.models import Member
+from tests.signed_in import sign_in_verified
 from tournaments import demo, documents
 from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
@@ -231,7 +232,7 @@ def test_the_import_page_reads_a_latin_1_file_with_its_accents(client, director,
 
     text = flat_file().replace('encoding="UTF-8"', 'encoding="ISO-8859-1"').replace(
         "Torneo antiguo", "Torneo de otoño")
-    client.force_login(director)
+    sign_in_verified(client, director)
     response = client.post(reverse("uploads:imports"), {
         "file": SimpleUploadedFile("otono.xml", text.encode("iso-8859-1"),
                                    content_type="application/xml")})

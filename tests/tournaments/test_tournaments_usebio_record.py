@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from test_tournaments_usebio_conventions import mitchell_sitout
 from usebio_writer import write
 
+from tests.signed_in import sign_in_verified
 from tournaments.imports import usebio
 from tournaments.models import (
     AuditAction,
@@ -114,7 +115,7 @@ def test_a_director_rescores_with_the_clubs_rules_then_restores_the_file(client,
     published = Decimal("63.89") if ours_pct != Decimal("63.89") else Decimal("61.11")
     record = _import(_altered(text, "PERCENTAGE", str(published)))
     tournament = record.tournament
-    client.force_login(director)
+    sign_in_verified(client, director)
     url = reverse("uploads:import_record", args=[record.pk])
     page = client.get(reverse("uploads:import", args=[record.pk])).content.decode()
     assert 'id="rescore"' in page

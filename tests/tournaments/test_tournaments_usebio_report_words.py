@@ -9,6 +9,7 @@ from django.utils import translation
 from test_tournaments_usebio_conventions import mitchell_sitout
 from usebio_writer import write
 
+from tests.signed_in import sign_in_verified
 from tournaments.imports import usebio
 from tournaments.imports.usebio_verify import WHAT, what_label
 
@@ -28,7 +29,7 @@ def _wrong_mark() -> str:
 def test_the_what_column_is_in_the_readers_language(client, secretary, language, word):
     record = usebio.import_file(_wrong_mark(), file_name="otro.xml")
     assert any(d["what"] == "mark NS" for d in record.differences)  # the stored code
-    client.force_login(secretary)
+    sign_in_verified(client, secretary)
     client.cookies["django_language"] = language
     page = client.get(reverse("uploads:import", args=[record.pk]),
                       HTTP_ACCEPT_LANGUAGE=language).content.decode()
