@@ -30,6 +30,13 @@ class Delivered:
     skipped: list[int] = field(default_factory=list)  # already sent, or held by another run
 
 
+def one_line(subject: str) -> str:
+    """The subject with any line break (a club's or tournament's name posted with "\r\n
+    Bcc: …" in it) turned into a space: Django would refuse the header, and the mail would
+    never go; as one line it goes to its one recipient, and the words stay readable."""
+    return " ".join(subject.split())
+
+
 def _stale(now: datetime.datetime) -> datetime.datetime:
     return now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
 
@@ -54,7 +61,8 @@ def deliver(model, ids, *, connection=None) -> Delivered:
             if not take(model, row.pk):
                 done.skipped.append(row.pk)
                 continue
-            message = EmailMessage(row.subject, row.body, None, [row.email], connection=conn)
+            message = EmailMessage(one_line(row.subject), row.body, None, [row.email],
+                                   connection=conn)
             bump = {"attempts": F("attempts") + 1} if counts else {}
             try:
                 message.send()
