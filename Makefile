@@ -67,7 +67,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 
 # -B: the embedded beat re-sends PDF and upload jobs lost to a broker outage or a killed
-# worker (tournaments/job_sweep.py). Run one worker with -B per site.
+# worker (tournaments/jobs/sweep.py). Run one worker with -B per site.
 worker: install
 	$(VENV)/bin/celery -A clubsite worker -B -l info
 

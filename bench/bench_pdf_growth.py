@@ -7,7 +7,7 @@ folder; ``BENCH_DATABASE_URL=postgres://…`` for a database that may be wiped).
 re-classification's time is measured too) each way of making the PDF runs in a fresh child
 process on the same database:
 
-- ``parts-N``: ``documents.results_document`` then ``pdf_join.render`` with N processes
+- ``parts-N``: ``documents.results_document`` then ``pdf.join.render`` with N processes
   (``--workers 1,2``);
 - ``one``: the same results as a single WeasyPrint document in one process
   (``documents.render_html`` + ``pdf.render_pdf``);
@@ -62,7 +62,8 @@ def child(way: str, pk: int, out: str) -> dict:
     if way.startswith("corrected-"):
         start, cpu = _after_one_correction(tournament, report)
     if way.startswith(("parts-", "corrected-")):
-        from tournaments import pdf_join, pdf_pool
+        from tournaments.pdf import join as pdf_join
+        from tournaments.pdf import pool as pdf_pool
 
         with pdf_pool.PartPool(int(way.split("-")[1])) as pool:
             document, _version = documents.results_document(tournament, "en",
@@ -96,8 +97,9 @@ def _after_one_correction(tournament, report: dict) -> tuple[float, tuple]:
     the clock starts for the new document."""
     from django.contrib.auth import get_user_model
 
-    from tournaments import documents, pdf_join
+    from tournaments import documents
     from tournaments.models import Result, ResultStatus
+    from tournaments.pdf import join as pdf_join
     from tournaments.services import classification, corrections
 
     document, _version = documents.results_document(tournament, "en")

@@ -3,7 +3,7 @@
 Without CELERY_BROKER_URL the settings make tasks run eagerly in-process, so a fresh
 machine needs no broker; production and CI point it at Redis and run a worker:
 ``celery -A clubsite worker -B -l info`` (``-B``: the embedded beat runs
-``tournaments.job_sweep``, which re-sends jobs a broker outage or a killed worker lost).
+``tournaments.jobs.sweep``, which re-sends jobs a broker outage or a killed worker lost).
 """
 
 import os

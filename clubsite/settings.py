@@ -216,7 +216,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "clubsite@localhost")
-# Mails to players (results, corrections, waiting-list notices, ``tournaments.job_mail``):
+# Mails to players (results, corrections, waiting-list notices, ``tournaments.jobs.mail``):
 # how many one task sends over one SMTP connection (the rest queued as further tasks), and
 # how many times a mail the server refused is tried in all before it is left failed.
 MAIL_BATCH_SIZE = int(os.environ.get("MAIL_BATCH_SIZE", "50"))
@@ -252,14 +252,14 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "clubsite.worker_consumer:Consumer"
 # PDF and upload jobs are kept in the database; the broker's message only says "now". A job
 # waiting or running this many seconds past its due time was lost (the broker was down when
-# it was queued, the worker was killed mid-way): the worker's sweep (``tournaments.job_sweep``,
+# it was queued, the worker was killed mid-way): the worker's sweep (``tournaments.jobs.sweep``,
 # every JOB_SWEEP_SECONDS, run by the beat embedded in the worker: ``celery worker -B``)
 # sends it again, and the job's record makes a second run a no-op.
 JOB_STALL_SECONDS = int(os.environ.get("JOB_STALL_SECONDS", "120"))
 JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
-CELERY_IMPORTS = ["tournaments.job_sweep"]
+CELERY_IMPORTS = ["tournaments.jobs.sweep"]
 CELERY_BEAT_SCHEDULE = {"requeue-stalled-jobs": {
-    "task": "tournaments.job_sweep.requeue_stalled_jobs", "schedule": JOB_SWEEP_SECONDS,
+    "task": "tournaments.jobs.sweep.requeue_stalled_jobs", "schedule": JOB_SWEEP_SECONDS,
     "options": {"expires": JOB_SWEEP_SECONDS}}}
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule"))
@@ -302,12 +302,12 @@ RESULTS_PDF_ON_PUBLISH = env_bool("RESULTS_PDF_ON_PUBLISH", bool(CELERY_BROKER_U
 # A correction to published results re-makes their PDF at the end of a window this long, so a
 # director's burst of corrections gives one PDF, of the last version (needs a broker).
 RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", "60"))
-# Rendered parts of results PDFs, kept under the hash of their HTML (tournaments/pdf_part_cache):
+# Rendered parts of results PDFs, kept under the hash of their HTML (tournaments/pdf/part_cache.py):
 # a corrected PDF lays out again only the parts that changed. Empty: no cache.
 PDF_PART_CACHE_DIR = os.environ.get("PDF_PART_CACHE_DIR", str(VAR_DIR / "pdf-parts"))
 PDF_PART_CACHE_FILES = int(os.environ.get("PDF_PART_CACHE_FILES", "2000"))
 # Processes a results PDF's parts are laid out in side by side, the job's own included
-# (tournaments/pdf_join); 0: one per core.
+# (tournaments/pdf/join.py); 0: one per core.
 PDF_RENDER_PROCESSES = int(os.environ.get("PDF_RENDER_PROCESSES", "0"))
 # Seconds a part may take in a forked render process; past them (or if the process died) it
 # is stopped and its part laid out in the job's own process.

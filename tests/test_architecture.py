@@ -245,8 +245,8 @@ def test_pure_cores_import_only_themselves():
 
 def test_models_look_only_down():
     """Models never import services, views, forms, files in or out, PDFs, jobs or tasks."""
-    upper = {"services", "views", "forms", "exports", "imports", "pdf", "pdf_tables", "pdf_parts",
-             "pdf_join", "pdf_pool", "pdf_render", "jobs", "tasks", "documents"}
+    upper = {"services", "views", "forms", "exports", "imports", "pdf", "jobs", "tasks",
+             "documents"}
     assert not _violations(
         lambda s, t: _layer(s) == "models" and _layer(t) in upper
     ), _violations(lambda s, t: _layer(s) == "models" and _layer(t) in upper)
@@ -264,7 +264,7 @@ def test_services_never_import_files_in_or_out_or_pdfs():
 
     def rule(source, target):
         return _layer(source) == "services" and _layer(target) in {
-            "exports", "imports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "pdf_pool", "pdf_render", "jobs", "tasks",
+            "exports", "imports", "pdf", "jobs", "tasks",
             "documents",
         }
 
@@ -272,7 +272,7 @@ def test_services_never_import_files_in_or_out_or_pdfs():
 
 
 def test_exports_imports_and_pdfs_use_services_only_through_the_allow_list():
-    outer = {"exports", "imports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "pdf_pool", "pdf_render"}
+    outer = {"exports", "imports", "pdf"}
 
     def rule(source, target):
         return (
@@ -289,7 +289,7 @@ def test_files_out_never_import_the_jobs_that_run_them():
     and call them, never the other way round."""
 
     def rule(source, target):
-        return _layer(source) in {"exports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "pdf_pool", "pdf_render",
+        return _layer(source) in {"exports", "pdf",
                                   "notation"} and _layer(
             target) in {"jobs", "tasks", "documents"}
 
@@ -310,7 +310,7 @@ def test_the_snapshot_is_plain_data():
 def test_files_out_stand_outside_every_circle():
     """Exporting results or making their PDF cannot lead back to itself: no writer, renderer,
     job or snapshot module is part of an import circle."""
-    outer = {"exports", "pdf", "pdf_tables", "pdf_parts", "pdf_join", "pdf_pool", "pdf_render", "documents", "jobs", "tasks"}
+    outer = {"exports", "pdf", "documents", "jobs", "tasks"}
     caught = [m for cycle in find_cycles(import_graph()) for m in cycle
               if _layer(m) in outer or m.startswith("tournaments.services.snapshot")]
     assert not caught, caught

@@ -15,7 +15,7 @@ from .exports.writers import FORMATS, write
 from .models import Tournament
 from .models.uploads import FileFormat, PdfKind
 from .pdf import results_html, setup_html
-from .pdf_parts import ResultsDocument, results_parts
+from .pdf.parts import ResultsDocument, results_parts
 from .services.errors import TournamentError
 from .services.snapshot_build import build_event_snapshot, results_version
 
@@ -60,8 +60,8 @@ def render_html(tournament: Tournament, kind: str = PdfKind.RESULTS, language: s
 def results_document(tournament: Tournament, language: str | None = None,
                      session_number: int = 0, submit=None) -> tuple[ResultsDocument, str]:
     """(parts, results version) of the results PDF of the tournament (or of its session
-    ``session_number``) in ``language``, for ``pdf_join.render``; ``submit``: see
-    ``pdf_parts.results_parts`` (a ``pdf_pool.PartPool``'s: it takes each part as it is written)."""
+    ``session_number``) in ``language``, for ``pdf.join.render``; ``submit``: see
+    ``pdf.parts.results_parts`` (a ``pdf.pool.PartPool``'s: it takes each part as it is written)."""
     data = build_event_snapshot(tournament, session_number=session_number)
     return results_parts(data, language, session_number, submit), data.version
 

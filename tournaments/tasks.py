@@ -45,8 +45,10 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
     return run_requested(session_id, window_end)
 
 
-# Export, upload and PDF jobs live in their own module; Celery discovers tasks.py.
-from . import job_mail, job_send, jobs  # noqa: E402
+# Export, upload and PDF jobs live in their own package; Celery discovers tasks.py.
+from . import jobs  # noqa: E402
+from .jobs import mail as job_mail  # noqa: E402
+from .jobs import send as job_send  # noqa: E402
 
 # --- receivers of ``services.signals`` (connected in ``TournamentsConfig.ready``) -----------
 # The services decide whether and when; these only queue.

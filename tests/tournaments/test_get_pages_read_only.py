@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from clubsite.models import Member, Season
 from tests.signed_in import sign_in_verified
 from tests.sql_writes import writes
-from tournaments import job_sweep
+from tournaments.jobs import sweep as job_sweep
 from tournaments.models import (
     AuditAction,
     AuditEntry,

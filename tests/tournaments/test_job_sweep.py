@@ -2,7 +2,7 @@
 
 A job is its row first: a broker that is down when it is queued costs the request nothing
 and leaves the row waiting; a worker killed mid-job leaves it running. The sweep
-(``tournaments.job_sweep``) sends both again once they are ``JOB_STALL_SECONDS`` past due,
+(``tournaments.jobs.sweep``) sends both again once they are ``JOB_STALL_SECONDS`` past due,
 and the row makes a second run a no-op. The live version (a real worker with its embedded
 beat, Redis stopped and restarted, the worker SIGKILLed) is tests/faults/.
 """
@@ -16,9 +16,10 @@ from kombu.exceptions import OperationalError
 
 from clubsite.celery import app as celery_app
 from tests.support_fake_federation import FakeFederation
-from tournaments import job_sweep, jobs
+from tournaments import jobs
 from tournaments.demo import play_rounds
 from tournaments.exports import federation
+from tournaments.jobs import sweep as job_sweep
 from tournaments.models.uploads import (
     AuthKind,
     FederationEndpoint,

@@ -1,4 +1,4 @@
-"""Parts of results PDFs kept by the hash of their HTML (``pdf_part_cache``): a document made
+"""Parts of results PDFs kept by the hash of their HTML (``pdf.part_cache``): a document made
 again reads back the parts that did not change and lays out the others, and reads the same;
 a damaged file is laid out again; the folder keeps at most ``PDF_PART_CACHE_FILES`` parts."""
 
@@ -8,9 +8,12 @@ import random
 import pytest
 from pypdf import PdfReader
 
-from tournaments import documents, pdf_join, pdf_part_cache, pdf_parts
+from tournaments import documents
 from tournaments.demo import play_rounds
 from tournaments.models import Result, ResultStatus
+from tournaments.pdf import join as pdf_join
+from tournaments.pdf import part_cache as pdf_part_cache
+from tournaments.pdf import parts as pdf_parts
 from tournaments.services import classification, corrections, publish, setup
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The results PDF's rankings, printed as fixed-width lines (``tournaments.pdf_rankings``)."""
+"""The results PDF's rankings, printed as fixed-width lines (``tournaments.pdf.rankings``)."""
 
 import random
 import re
@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from tournaments import documents, pdf_render
+from tournaments import documents
 from tournaments.demo import play_rounds
-from tournaments.pdf_rankings import overall_ranking, section_ranking
-from tournaments.pdf_tables import _visible
+from tournaments.pdf import render as pdf_render
+from tournaments.pdf.fixed_width import _visible
+from tournaments.pdf.rankings import overall_ranking, section_ranking
 from tournaments.services import publish, setup
 from tournaments.services.snapshot import Participant
 from tournaments.services.snapshot_build import build_event_snapshot
@@ -77,7 +78,7 @@ def test_a_section_ranking_prints_a_line_a_pair_in_the_reader_language():
 
 
 def test_a_long_name_is_cut_and_the_line_keeps_to_the_page():
-    from tournaments.pdf_tables import LINE_WIDTH
+    from tournaments.pdf.fixed_width import LINE_WIDTH
 
     name = "María del Carmen Fernández de la Fuente – José Luis Rodríguez Zapatero " * 2
     with translation.override("es"):

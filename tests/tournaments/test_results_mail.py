@@ -10,7 +10,9 @@ from django.utils import timezone, translation
 
 from clubsite.mail_records import deliver, take
 from clubsite.models import Member
-from tournaments import demo, documents, job_mail, job_sweep
+from tournaments import demo, documents
+from tournaments.jobs import mail as job_mail
+from tournaments.jobs import sweep as job_sweep
 from tournaments.models import MailingKind, PlayerMail, Result, ResultsMailing, Tournament
 from tournaments.services import corrections, results_mail
 from tournaments.services.errors import TournamentError

@@ -288,7 +288,8 @@ def race(fee, methods):
 
 
 def test_demo_club_has_table_money(demo_club, monkeypatch, movements):
-    from tournaments import demo, demo_money
+    from tournaments import demo
+    from tournaments.demo import money as demo_money
 
     monkeypatch.setattr(demo, "_movements", lambda: (
         movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)))

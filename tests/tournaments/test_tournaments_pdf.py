@@ -149,7 +149,7 @@ def test_a_broken_template_fails_clearly_and_can_be_retried(demo_events, monkeyp
     def broken(*args, **kwargs):
         raise ValueError("template exploded")
 
-    from tournaments import pdf_parts
+    from tournaments.pdf import parts as pdf_parts
 
     monkeypatch.setattr(pdf_parts, "render_to_string", broken)  # the results PDF's parts
     pdf, _created = request_pdf(tournament, language="en")
@@ -218,13 +218,13 @@ def test_publishing_without_the_setting_queues_nothing(demo_events, monkeypatch,
 
 
 def _visible_lines(block):
-    from tournaments.pdf_tables import _visible
+    from tournaments.pdf.fixed_width import _visible
 
     return [_visible(line) for line in block.head + block.rows]
 
 
 def test_fixed_width_columns_align_wrap_headers_and_print_red_suits_as_outlines():
-    from tournaments.pdf_tables import Column, Marked, layout
+    from tournaments.pdf.fixed_width import Column, Marked, layout
     from tournaments.services.board_words import contract_call
 
     block = layout([Column("NS"), Column("Contract", right=False), Column("NS score")],
@@ -242,7 +242,7 @@ def test_fixed_width_columns_align_wrap_headers_and_print_red_suits_as_outlines(
 
 
 def test_the_flexible_column_is_cut_to_the_line_and_markup_is_escaped():
-    from tournaments.pdf_tables import Column, layout
+    from tournaments.pdf.fixed_width import Column, layout
 
     name = "<b>María del Carmen Fernández</b> – José Luis Rodríguez de la Fuente"
     block = layout([Column("Round"), Column("Opponents", right=False, flexible=True),
@@ -253,7 +253,7 @@ def test_the_flexible_column_is_cut_to_the_line_and_markup_is_escaped():
 
 
 def test_a_table_goes_beside_another_only_when_the_line_has_room():
-    from tournaments.pdf_tables import Column, beside, layout
+    from tournaments.pdf.fixed_width import Column, beside, layout
 
     left = layout([Column("A"), Column("B")], [[1, 2], [3, 4], [5, 6]])
     right = layout([Column("C")], [[7], [8]])
@@ -264,7 +264,7 @@ def test_a_table_goes_beside_another_only_when_the_line_has_room():
 
 
 def test_hand_diagram_puts_each_hand_at_its_seat():
-    from tournaments.pdf_tables import hand_diagram
+    from tournaments.pdf.fixed_width import hand_diagram
     from tournaments.services.board_words import parse_deal
 
     deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
@@ -302,7 +302,7 @@ def test_the_pdf_prints_red_suits_as_outline_symbols_without_a_span():
 
 def test_a_board_chart_prints_as_lines_of_bars_to_an_eighth_of_a_cell():
     from tournaments.charts import figures
-    from tournaments.pdf_tables import bar_lines
+    from tournaments.pdf.fixed_width import bar_lines
 
     F = figures.Frequency
     chart = figures.frequencies("k", 1, [F(620, 1, 16), F(170, 2, 6), F(-100, 1, 0)],
@@ -464,7 +464,7 @@ PDF_WORKER = textwrap.dedent("""
     django.setup()
     import tournaments.jobs
     from clubsite.celery import app
-    from tournaments import pdf_join
+    from tournaments.pdf import join as pdf_join
 
     render, hold = pdf_join.render, pathlib.Path(os.environ["PDF_HOLD"])
 

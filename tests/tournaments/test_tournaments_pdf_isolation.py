@@ -10,7 +10,7 @@ from tournaments import demo, documents
 from tournaments import pdf as pdfs
 from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind
-from tournaments.pdf_fetcher import SiteFilesFetcher, allowed_file
+from tournaments.pdf.fetcher import SiteFilesFetcher, allowed_file
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The results PDF made in parts and joined (``pdf_parts``, ``pdf_join``), read back: page
+"""The results PDF made in parts and joined (``pdf.parts``, ``pdf.join``), read back: page
 numbers continuous, contents and bookmarks pointing at the right pages, every kind and pair
 present, the same document from one process or several; and adjusted scores, marks, the
 frequency table and hand records printed right in es, pt and en."""
@@ -14,9 +14,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from pypdf import PdfReader
 
-from tournaments import documents, pdf, pdf_join, pdf_parts, pdf_pool, pdf_render
+from tournaments import documents, pdf
 from tournaments.demo import play_rounds
 from tournaments.models import Board
+from tournaments.pdf import join as pdf_join
+from tournaments.pdf import parts as pdf_parts
+from tournaments.pdf import pool as pdf_pool
+from tournaments.pdf import render as pdf_render
 from tournaments.services import corrections, publish, setup
 from tournaments.services.snapshot_build import build_event_snapshot
 

@@ -95,7 +95,7 @@ class Upload(models.Model):
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     # When a run should have the job by: set when it is queued, taken by a run, or put off
     # to a later retry. Waiting or sending past it by ``JOB_STALL_SECONDS`` means the job was
-    # lost (broker down, worker killed): ``job_sweep`` sends it again.
+    # lost (broker down, worker killed): ``jobs.sweep`` sends it again.
     due_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The task run (Celery task id) that took the job: the same message handed back after
     # its worker died takes it over at once; another message for it waits for ``due_at``.
@@ -198,7 +198,7 @@ class ResultsPdf(models.Model):
     error = models.TextField(_("error"), blank=True)
     created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    # As ``Upload.due_at``: when it was queued or taken by a run (``job_sweep``).
+    # As ``Upload.due_at``: when it was queued or taken by a run (``jobs.sweep``).
     due_at = models.DateTimeField(null=True, blank=True, editable=False)
     taken_by = models.CharField(max_length=64, blank=True, editable=False)
 

@@ -14,7 +14,7 @@ player receives them whole. Amounts are rounded to the hundredth, half up.
 
 Awarding (``award``) happens once the results are final: the director awards at once, or
 ``award_due`` does it for every final tournament of the season whose correction period has
-ended (run by the worker's sweep, ``job_sweep``, and when the secretary saves the scale). No
+ended (run by the worker's sweep, ``jobs.sweep``, and when the secretary saves the scale). No
 page awards while it is read: a GET writes nothing. A later change to the results of an awarded tournament (a correction) re-awards it:
 the awards are replaced, never added to, and the audit trail keeps the before and after.
 """

@@ -5,7 +5,7 @@ each player with an e-mail address who has not opted out (``Member.results_mail`
 their ranking line, a link to their scorecard of each session and to the results PDF, in
 their own language (``Member.language``, else the club's). Nothing is sent from the
 preview. Confirming records a ``ResultsMailing`` for the results version previewed and one
-``PlayerMail`` per member, then the worker sends them (``job_mail``).
+``PlayerMail`` per member, then the worker sends them (``jobs.mail``).
 
 Once results were mailed, a later version (a correction) offers a correction mail: it says
 which boards changed (the audit trail since the last mailing) and each player's old → new

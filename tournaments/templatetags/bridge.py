@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..pdf_tables import printed_suit
+from ..pdf.fixed_width import printed_suit
 from ..services.bridge_words import seat_word
 
 register = template.Library()

@@ -20,13 +20,14 @@ from clubsite.permissions import (
     secretary_required,
 )
 
-from .. import job_send, jobs
+from .. import jobs
 from ..exports import federation
 from ..exports.licences import licence_batch, requested_licences
 from ..forms.uploads import EndpointForm, ImportForm
 from ..imports.usebio import clean_file_name, import_progress
 from ..imports.usebio_conventions import describe
 from ..imports.usebio_verify import shown_differences
+from ..jobs import send as job_send
 from ..models import Tournament, TournamentStatus
 from ..models.uploads import (
     FederationEndpoint,

@@ -11,7 +11,7 @@ its parent's memory pages until either writes to them, and a collection writes t
 object it walks, so each child soon held its own copy of Django's and WeasyPrint's objects
 (60 tables, two processes: 260 MiB PSS summed, 186 MiB frozen, and a second less CPU).
 
-Only the site's own files can be fetched while rendering (``pdf_fetcher``), in every process.
+Only the site's own files can be fetched while rendering (``pdf.fetcher``), in every process.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def stylesheet(css: str) -> tuple:
         from weasyprint import CSS
         from weasyprint.text.fonts import FontConfiguration
 
-        from .pdf_fetcher import SiteFilesFetcher
+        from .fetcher import SiteFilesFetcher
 
         fonts = FontConfiguration()
         _STYLESHEETS.clear()  # one document's sheet at a time: no growth in a long worker
@@ -61,7 +61,7 @@ def render_part(html: str, css: str = "") -> dict:
     memory peak of the process that rendered it; ``css``, if given, is its style sheet."""
     from weasyprint import HTML
 
-    from .pdf_fetcher import SiteFilesFetcher
+    from .fetcher import SiteFilesFetcher
 
     options = {}
     if css:

@@ -23,7 +23,7 @@ from html import escape as escape_str
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from .services.board_words import Call
+from ..services.board_words import Call
 
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106

@@ -1,11 +1,11 @@
 """The rankings of the results PDF (each section's and line's, and a multi-session event's
-overall ranking) as fixed-width lines (``pdf_tables``), like its travellers and scorecards.
+overall ranking) as fixed-width lines (``pdf.fixed_width``), like its travellers and scorecards.
 
 As HTML tables they were the costliest part to lay out for their size: WeasyPrint lays out
 each cell as a block of its own, and a 60-table session's four rankings are 720 cells,
 1.1-1.3 CPU-s for 8 pages, the longest part of the document (the scorecards' parts, twice
 its text, take 0.55-0.85 s). As lines they take 0.33 s and 5 pages. The names take the room
-left on the line and are cut with "…" (``pdf_tables.Column.flexible``), and numbers are
+left on the line and are cut with "…" (``pdf.fixed_width.Column.flexible``), and numbers are
 written as the page's template wrote them (``localize``: "1026,00" in Spanish).
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
-from .pdf_tables import Block, Column, layout
-from .services.bridge_words import seat_word
-from .services.snapshot import Participant
+from ..services.bridge_words import seat_word
+from ..services.snapshot import Participant
+from .fixed_width import Block, Column, layout
 
 
 def _number(value) -> str:

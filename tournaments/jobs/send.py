@@ -3,7 +3,7 @@
 The job's own row (``ResultsPdf``, ``Upload``) is the record that it must be done; the
 broker's message only says "now". So a broker that is down (Redis restarting) must cost the
 request nothing: the failure is logged once a minute, the row stays queued, and
-``job_sweep`` sends it again once the broker is back. Without a broker (the embedded site)
+``jobs.sweep`` sends it again once the broker is back. Without a broker (the embedded site)
 Celery runs the task in-process, and its errors are the task's own.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .services.windows import log_once
+from ..services.windows import log_once
 
 
 def send(task, *args) -> bool:

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from .charts import figures
-from .services.snapshot import Line, Participant
+from ..charts import figures
+from ..services.snapshot import Line, Participant
 
 
 def ranking(session: int, letter: str, line: str, rows: Iterable[Participant], *,

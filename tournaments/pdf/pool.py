@@ -20,8 +20,9 @@ from contextlib import suppress
 
 from django.conf import settings
 
-from . import pdf_part_cache, pdf_render
-from .pdf_render import frozen_heap, memory_peak_mib, stylesheet
+from . import part_cache as pdf_part_cache
+from . import render as pdf_render
+from .render import frozen_heap, memory_peak_mib, stylesheet
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,7 @@ class PartPool:
     fails in a child is too, where its error is raised): a lost or stuck child must not hold
     the worker's job for good.
 
-    A part rendered before is read back from ``pdf_part_cache``. Use it as a context
+    A part rendered before is read back from ``pdf.part_cache``. Use it as a context
     manager: leaving it stops the children."""
 
     def __init__(self, workers: int):

@@ -62,7 +62,7 @@ def read(name: str) -> dict | None:
 
 
 def write(name: str, part: dict) -> None:
-    """Keep ``part`` (``pdf_render.render_part``'s answer); a full disk only loses the copy."""
+    """Keep ``part`` (``pdf.render.render_part``'s answer); a full disk only loses the copy."""
     where = folder()
     if where is None:
         return

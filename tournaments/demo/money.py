@@ -15,8 +15,8 @@ from django.db import transaction
 from clubsite.demo import demo_builder
 from clubsite.models import Category, Member, Season
 
-from .models import TableFee, TableMethod, Tournament
-from .services import cash_sheet, table_fees
+from ..models import TableFee, TableMethod, Tournament
+from ..services import cash_sheet, table_fees
 
 SEED = 1919
 METHODS = [TableMethod.CASH] * 7 + [TableMethod.CARD] * 2 + [TableMethod.TRANSFER]

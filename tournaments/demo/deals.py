@@ -5,7 +5,7 @@ Double-dummy analysis takes about a second a deal here, too slow to repeat on ev
 ``data/demo_deals.json``. The demo reads them back, so its hand records, double-dummy tables
 and the results played on them agree.
 
-    python -m tournaments.demo_deals      # regenerates data/demo_deals.json
+    python -m tournaments.demo.deals      # regenerates data/demo_deals.json
 """
 
 import json
@@ -13,7 +13,7 @@ import random
 from functools import cache
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data" / "demo_deals.json"
+DATA = Path(__file__).resolve().parent.parent / "data" / "demo_deals.json"
 COUNT = 64
 SEED = 2003
 
@@ -25,8 +25,8 @@ def load() -> list[dict]:
 
 
 def generate(count: int = COUNT, seed: int = SEED) -> list[dict]:
-    from .scoring import board_conditions
-    from .services.boards import analyse, random_deal
+    from ..scoring import board_conditions
+    from ..services.boards import analyse, random_deal
 
     rng = random.Random(seed)
     out = []

@@ -1,7 +1,7 @@
 """The worker's sweep: PDF, upload and mail jobs lost on the way are sent again by themselves.
 
 A job is a row (``ResultsPdf``, ``Upload``) first and a broker message second. The message
-can be lost: the broker was down when the job was queued (``job_send`` logged it and left
+can be lost: the broker was down when the job was queued (``jobs.send`` logged it and left
 the row queued), or the worker was killed mid-job (Redis would hand an unacknowledged
 message back only after its visibility timeout, an hour). So every ``JOB_SWEEP_SECONDS`` the
 beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) runs
@@ -28,9 +28,9 @@ from django.conf import settings
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from .job_send import send
-from .models import Tournament
-from .models.uploads import PdfKind, PdfState, ResultsPdf, Upload, UploadState
+from ..models import Tournament
+from ..models.uploads import PdfKind, PdfState, ResultsPdf, Upload, UploadState
+from .send import send
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +74,8 @@ def stalled_mails(now: datetime.datetime) -> list[int]:
     (their message was lost, or their run died), still within their attempts."""
     from django.db.models import Q
 
-    from .job_mail import attempts
-    from .models import PlayerMail
+    from ..models import PlayerMail
+    from .mail import attempts
 
     stale = stalled_before(now)
     return list(PlayerMail.objects.filter(sent_at__isnull=True, attempts__lt=attempts())
@@ -86,8 +86,8 @@ def stalled_mails(now: datetime.datetime) -> list[int]:
 def published_without_pdf(now: datetime.datetime) -> list[int]:
     """Recent published tournaments with no results PDF of their current version in the
     club's language, and none asked for in the last ``JOB_STALL_SECONDS``."""
-    from .documents import current_version
-    from .services.results_pdf import PUBLISHED
+    from ..documents import current_version
+    from ..services.results_pdf import PUBLISHED
 
     if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
         return []
@@ -107,9 +107,9 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
 
 def sweep(now: datetime.datetime | None = None) -> Swept:
     """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
-    from .jobs import generate_pdf, send_upload
-    from .services.master_points import award_due
-    from .services.results_pdf import results_corrected
+    from ..services.master_points import award_due
+    from ..services.results_pdf import results_corrected
+    from . import generate_pdf, send_upload
 
     now = now or timezone.now()
     swept = Swept(points=award_due(now))
@@ -131,7 +131,7 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
         swept.uploads.append(pk)
     mails = stalled_mails(now)
     if mails:
-        from .job_mail import send_player_mails
+        from .mail import send_player_mails
 
         if not send(send_player_mails, mails):
             return swept

@@ -8,7 +8,7 @@ one SMTP connection and queues the rest as a task of its own. Rows the server re
 retried with the uploads' exponential back-off (``jobs.backoff``), at most ``MAIL_ATTEMPTS``
 times in all; each refusal is written on its row, which the director's page shows. Rows
 whose message was lost (the broker was down, the worker was killed) are sent again by the
-worker's sweep (``job_sweep``).
+worker's sweep (``jobs.sweep``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.conf import settings
 
 from clubsite.mail_records import deliver
 
-from . import job_send
-from .jobs import backoff
-from .models import PlayerMail
+from ..models import PlayerMail
+from . import backoff
+from . import send as job_send
 
 
 def batch_size() -> int:

@@ -31,12 +31,11 @@ from django.utils.translation import gettext_lazy
 
 from clubsite.models import Club
 
-from . import pdf_charts, pdf_rankings, pdf_tables
-from .models import ScoringMethod, Section, TableCode, Tournament
-from .models.boards import Seat
-from .services import individual, printing
-from .services.adjustments import describe
-from .services.board_words import (
+from ..models import ScoringMethod, Section, TableCode, Tournament
+from ..models.boards import Seat
+from ..services import individual, printing
+from ..services.adjustments import describe
+from ..services.board_words import (
     contract_call,
     double_dummy_rows,
     lead_card,
@@ -45,8 +44,11 @@ from .services.board_words import (
     strain_headers,
     trick_result,
 )
-from .services.bridge_words import seat_word
-from .services.snapshot import EventSnapshot, Line
+from ..services.bridge_words import seat_word
+from ..services.snapshot import EventSnapshot, Line
+from . import charts as pdf_charts
+from . import fixed_width as pdf_tables
+from . import rankings as pdf_rankings
 
 VULNERABLE = {"": gettext_lazy("None"), "NS": gettext_lazy("N-S"), "EW": gettext_lazy("E-W"),
               "All": gettext_lazy("All")}
@@ -174,7 +176,7 @@ def _ranking_chart(session: int, letter: str, line: str, rows, *, imps: bool, vp
 
 def _board_chart(session: int, pool: str, number: int, lines, *, imps: bool
                  ) -> pdf_tables.Block | None:
-    """The board's scores and marks as lines of bars (``pdf_tables.bar_lines``), or None."""
+    """The board's scores and marks as lines of bars (``pdf.fixed_width.bar_lines``), or None."""
     chart = pdf_charts.board(session, pool, number, lines, imps=imps)
     return pdf_tables.bar_lines(chart) if chart is not None else None
 
@@ -201,7 +203,7 @@ def _scorecard(rows: list[dict]) -> pdf_tables.Block:
 def results_context(data: EventSnapshot) -> dict:
     """Everything the results template shows, computed once (no queries in the template).
 
-    Travellers and scorecards come as fixed-width blocks (``pdf_tables``): as HTML tables
+    Travellers and scorecards come as fixed-width blocks (``pdf.fixed_width``): as HTML tables
     they made a 60-table session's PDF take minutes.
 
     The PDF is a public document: a board some table has still to play (the snapshot's
@@ -350,7 +352,7 @@ def results_html(data: EventSnapshot, language: str | None = None,
                  session_number: int = 0) -> str:
     """The results document of ``data`` (a snapshot of the tournament, or of its session
     ``session_number``) as one HTML document, in ``language`` (the club's by default).
-    The results PDF itself is made in parts (``pdf_parts``, ``pdf_join``)."""
+    The results PDF itself is made in parts (``pdf.parts``, ``pdf.join``)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
         return render_to_string("pdf/results.html",
@@ -371,10 +373,10 @@ def setup_html(tournament: Tournament, language: str | None = None) -> tuple[str
 
 def render_pdf(html: str) -> tuple[bytes, int]:
     """PDF bytes and page count of ``html``; it may load the site's static files and inline
-    images only (``pdf_fetcher``)."""
+    images only (``pdf.fetcher``)."""
     from weasyprint import HTML
 
-    from .pdf_fetcher import SiteFilesFetcher
+    from .fetcher import SiteFilesFetcher
 
     document = HTML(string=html, base_url=str(settings.BASE_DIR),
                     url_fetcher=SiteFilesFetcher()).render()

@@ -5,7 +5,7 @@ adjusted score, one being played tonight, a finished 16-player individual (the c
 position movement) with an artificial score, a finished Swiss teams event (drawn round
 by round from the standing, with an artificial adjusted score in IMPs), and next week's
 tournament open for online entry (full, with a waiting list and a player wanting a partner). Their boards carry
-real deals (``demo_deals``) and the tables play what the deals allow: the field's contract
+real deals (``demo.deals``) and the tables play what the deals allow: the field's contract
 by double dummy, a trick more or less, now and then another level, a double or the other
 side declaring. Every result goes through
 ``services.entry.submit_result`` with the table's code, so the demo exercises the same path
@@ -24,8 +24,7 @@ from django.utils import timezone
 from clubsite.demo import demo_builder
 from clubsite.models import Member
 
-from . import demo_deals
-from .models import (
+from ..models import (
     Board,
     EventType,
     PointsScale,
@@ -35,9 +34,9 @@ from .models import (
     Tournament,
     TournamentStatus,
 )
-from .scoring import contract_score, is_vulnerable
-from .scoring.deals import SUITS, hands, opening_leader
-from .services import (
+from ..scoring import contract_score, is_vulnerable
+from ..scoring.deals import SUITS, hands, opening_leader
+from ..services import (
     corrections,
     entry,
     individual,
@@ -47,15 +46,16 @@ from .services import (
     registration,
     setup,
 )
-from .services.classification import classify_session
-from .services.errors import KeyReused
+from ..services.classification import classify_session
+from ..services.errors import KeyReused
+from . import deals as demo_deals
 
 SEED = 606
 STRAINS = ("C", "D", "H", "S", "NT")
 
 
 def _movements():
-    from .movements import howell, mitchell
+    from ..movements import howell, mitchell
 
     return mitchell, howell
 
@@ -135,7 +135,7 @@ def lead_held(lead: str, deal: str, played: dict) -> str:
 
 
 def deal_from_data(section: Section) -> int:
-    """Give the section's boards the shipped deals with their analysis (see demo_deals)."""
+    """Give the section's boards the shipped deals with their analysis (see demo.deals)."""
     deals = {d["number"]: d for d in demo_deals.load()}
     boards = list(Board.objects.filter(session_id=section.session_id, pool=section.pool))
     for board in boards:
@@ -271,8 +271,8 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
 
 
 def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
-    from .models import EventType, ScoringMethod
-    from .services import team_events
+    from ..models import EventType, ScoringMethod
+    from ..services import team_events
 
     tournament = setup.create_tournament(name="Swiss de equipos de otoño", date=day,
                                          venue="Sala principal", event_type=EventType.TEAMS,
@@ -307,8 +307,8 @@ def _upcoming(players: list[Member], rng: random.Random, day) -> Tournament:
     """Next week's tournament, open for entry: three tables, so the seventh pair waits, and
     a player looking for a partner. The demo's own users (the first three members) have not
     entered, so one can log in and try."""
-    from .models import PartnerRequest
-    from .services import online_entry
+    from ..models import PartnerRequest
+    from ..services import online_entry
 
     tournament = setup.create_tournament(
         name="Torneo de primavera", date=day, venue="Sala principal",
@@ -387,4 +387,4 @@ def build_master_points() -> str:
 
 
 # Table money is built after the tournaments it charges (its builder registers last).
-from . import demo_money  # noqa: E402, F401
+from . import money as demo_money  # noqa: E402, F401

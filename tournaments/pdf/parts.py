@@ -5,12 +5,12 @@ core for the whole time and memory for every page at once. Cut in parts — the 
 with the contents, the overall ranking, and per session its ranking, its travellers, its
 hand records and its scorecards, the long ones in pieces of about ``LINES_PER_PART``
 printed lines — each part is an HTML document of its own (the same template pieces and
-style sheet as the whole document, ``pdf/results.html``), which ``pdf_join`` renders in
+style sheet as the whole document, ``pdf/results.html``), which ``pdf.join`` renders in
 parallel and joins into one PDF, numbering the pages and writing the contents and bookmarks
 across the parts.
 
 Every part uses one style sheet (``ResultsDocument.css``, ``pdf/_style.css``) that
-``pdf_render`` parses once per process instead of a ``<style>`` in each part's HTML.
+``pdf.render`` parses once per process instead of a ``<style>`` in each part's HTML.
 
 A piece after the first of its kind starts on a page of its own and carries no heading (the
 first holds the anchor the contents point at). Scorecards already start a page each, so
@@ -26,8 +26,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .pdf import document_context
-from .services.snapshot import EventSnapshot
+from ..services.snapshot import EventSnapshot
+from . import document_context
 
 #: Printed lines (table lines and headings) a part holds at most, unless one item is longer.
 #: Smaller parts lower each process's peak a little (60 tables, two processes: 300 lines
@@ -63,7 +63,7 @@ class Part:
 
 @dataclass
 class ResultsDocument:
-    """The parts of a results PDF, and what ``pdf_join`` needs to finish it."""
+    """The parts of a results PDF, and what ``pdf.join`` needs to finish it."""
 
     language: str
     parts: list[Part]
@@ -104,7 +104,7 @@ def results_parts(data: EventSnapshot, language: str | None = None,
                   session_number: int = 0, submit=None) -> ResultsDocument:
     """The results document of ``data`` as parts, in ``language`` (the club's by default);
     ``submit(html, css)``, if given, is called with each part as soon as it is written
-    (``pdf_pool.PartPool.submit``: a part laid out before is read back at once)."""
+    (``pdf.pool.PartPool.submit``: a part laid out before is read back at once)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
         css = render_to_string("pdf/_style.css", {"in_parts": True})

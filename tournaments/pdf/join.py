@@ -1,10 +1,10 @@
-"""Join the parts of a results PDF (``pdf_parts``), laid out side by side (``pdf_pool``),
+"""Join the parts of a results PDF (``pdf.parts``), laid out side by side (``pdf.pool``),
 into one PDF.
 
 WeasyPrint keeps to one core and lays out a document as a whole; the parts of a results
 document do not depend on each other's layout, so each is rendered on its own — by
 ``PDF_RENDER_PROCESSES`` processes side by side, this one and forked children
-(``pdf_pool.PartPool``), or one after the other in this process (a single process asked
+(``pdf.pool.PartPool``), or one after the other in this process (a single process asked
 for, or a single part) — and qpdf (``pikepdf``) joins them once the children are gone.
 
 What crosses the parts is done once every part's page count is known:
@@ -13,7 +13,7 @@ What crosses the parts is done once every part's page count is known:
   entries made links to those pages;
 - the bookmarks: each part's headings (WeasyPrint's bookmark tree) under the document's
   title, a continuing piece's under the heading of its kind;
-- "Page n of N" in the foot of every page, written into each page (``pdf_page_numbers``;
+- "Page n of N" in the foot of every page, written into each page (``pdf.page_numbers``;
   the parts are rendered without it).
 """
 
@@ -22,9 +22,10 @@ from __future__ import annotations
 import io
 from contextlib import ExitStack
 
-from . import pdf_page_numbers, pdf_part_cache
-from .pdf_parts import ResultsDocument
-from .pdf_pool import PartPool, processes, render_all, render_one
+from . import page_numbers as pdf_page_numbers
+from . import part_cache as pdf_part_cache
+from .parts import ResultsDocument
+from .pool import PartPool, processes, render_all, render_one
 
 PX = 0.75  # WeasyPrint's CSS pixel in PDF points
 

@@ -26,10 +26,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import documents, job_send, pdf_join, pdf_pool
-from .exports import federation
-from .models import Tournament
-from .models.uploads import (
+from .. import documents
+from ..exports import federation
+from ..models import Tournament
+from ..models.uploads import (
     FederationEndpoint,
     PdfKind,
     PdfState,
@@ -37,10 +37,13 @@ from .models.uploads import (
     Upload,
     UploadState,
 )
-from .pdf import render_pdf
-from .services.errors import TournamentError
-from .services.results_pdf import PUBLISHED
-from .services.snapshot_build import bring_current
+from ..pdf import join as pdf_join
+from ..pdf import pool as pdf_pool
+from ..pdf import render_pdf
+from ..services.errors import TournamentError
+from ..services.results_pdf import PUBLISHED
+from ..services.snapshot_build import bring_current
+from . import send as job_send
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +75,7 @@ def send_upload(self, upload_pk: int) -> str:
             return UploadState.FAILED
         countdown = backoff(self.request.retries)
         Upload.objects.filter(pk=upload_pk, state=UploadState.SENDING).update(
-            state=UploadState.QUEUED,  # due when its retry is (``job_sweep``)
+            state=UploadState.QUEUED,  # due when its retry is (``jobs.sweep``)
             due_at=timezone.now() + datetime.timedelta(seconds=countdown))
         if self.request.is_eager:  # no broker: the retry runs now, in this process
             return send_upload.apply((upload_pk,), retries=self.request.retries + 1).result
@@ -94,8 +97,8 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
 
     from django.contrib.auth import get_user_model
 
-    from .imports.usebio import UsebioError, import_file
-    from .models.uploads import ResultImport
+    from ..imports.usebio import UsebioError, import_file
+    from ..models.uploads import ResultImport
 
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     try:
