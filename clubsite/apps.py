@@ -11,8 +11,6 @@ class ClubConfig(AppConfig):
 
         from .signin import count_account_failure
         from .staff_sessions import stamp_sign_in
-        from .two_factor import remember_turned_on
 
         user_login_failed.connect(count_account_failure, dispatch_uid="count_account_failure")
         user_logged_in.connect(stamp_sign_in, dispatch_uid="stamp_staff_sign_in")
-        user_logged_in.connect(remember_turned_on, dispatch_uid="remember_two_factor_on")

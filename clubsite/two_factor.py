@@ -34,7 +34,6 @@ from django_otp.util import random_hex
 from .staff_sessions import is_staff_account
 
 RECOVERY_CODES = 10
-TURNED_ON = "two_factor_on"  # session: this account has a confirmed authenticator
 FRESH_CODES = "two_factor_fresh_codes"  # session: recovery codes shown once, then dropped
 PENDING_KEY = "two_factor_pending_key"  # session: the secret of the app being set up
 
@@ -75,7 +74,7 @@ def pending_authenticator(request) -> TOTPDevice:
     key = request.session.get(PENDING_KEY)
     if not key:
         key = request.session[PENDING_KEY] = random_hex(20)
-    return TOTPDevice(user=request.user, key=key, name=_("Authenticator app"), confirmed=False)
+    return TOTPDevice(user=request.user, key=key, name="TOTP", confirmed=False)
 
 
 def secret_for_typing(device: TOTPDevice) -> str:
@@ -104,11 +103,10 @@ def confirm_authenticator(request, code: str) -> list[str] | str:
     if not key:
         return _("The set-up page was out of date. Scan the code shown now.")
     user = request.user
-    device = TOTPDevice.objects.filter(
-        user=user, confirmed=False, key=key
-    ).first() or TOTPDevice.objects.create(
-        user=user, key=key, confirmed=False, name=_("Authenticator app")
-    )
+    device = TOTPDevice.objects.filter(user=user, confirmed=False, key=key).first()
+    if device is None:  # one pending app an account: an abandoned set-up leaves no row
+        TOTPDevice.objects.filter(user=user, confirmed=False).delete()
+        device = TOTPDevice.objects.create(user=user, key=key, confirmed=False, name="TOTP")
     allowed, why = device.verify_is_allowed()
     if not allowed:
         return wait_message(why.get("locked_until"))
@@ -140,6 +138,23 @@ def new_recovery_codes(user) -> list[str]:
 
 def remaining_recovery_codes(user) -> int:
     return StaticToken.objects.filter(device__user=user).count()
+
+
+def sign_out_everywhere(user) -> int:
+    """Ends every session of ``user`` (after a reset, an old session must not set up a new
+    phone); returns how many. Reads each stored session: an administrator's command."""
+    from importlib import import_module
+
+    from django.contrib.auth import SESSION_KEY
+    from django.contrib.sessions.models import Session
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    ended = 0
+    for row in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if row.get_decoded().get(SESSION_KEY) == str(user.pk):
+            store(session_key=row.session_key).delete()
+            ended += 1
+    return ended
 
 
 def turn_off(user) -> None:
@@ -200,14 +215,6 @@ def mark_verified(request, device) -> None:
     before the second factor is worth nothing after it."""
     request.session.cycle_key()
     otp_login(request, device)
-    request.session[TURNED_ON] = True
-
-
-def remember_turned_on(sender, request=None, user=None, **kwargs) -> None:
-    """``user_logged_in``: note once whether the account has an authenticator, so that the
-    middleware need not ask the database on every page of a player who has none."""
-    if request is not None and hasattr(request, "session") and user is not None:
-        request.session[TURNED_ON] = has_authenticator(user)
 
 
 # --- holding an unverified session ------------------------------------------------------------
@@ -253,9 +260,7 @@ class TwoFactorMiddleware:
             and not request.path.startswith(settings.STATIC_URL)
             and self.owes(request)
         ):
-            if has_authenticator(user) or self.staff_must(user):
-                return self.hold(request, has_app=has_authenticator(user))
-            request.session[TURNED_ON] = False  # the administrator took it away
+            return self.hold(request, has_app=has_authenticator(user))
         return self.get_response(request)
 
     @staticmethod
@@ -264,11 +269,10 @@ class TwoFactorMiddleware:
 
     @staticmethod
     def owes(request) -> bool:
-        if TwoFactorMiddleware.staff_must(request.user):
-            return True
-        if TURNED_ON not in request.session:
-            request.session[TURNED_ON] = has_authenticator(request.user)
-        return request.session[TURNED_ON]
+        """Asked of the database on each request of an unverified session (a verified one
+        never gets here): a session signed in before the account turned it on, elsewhere,
+        owes the code from then on."""
+        return TwoFactorMiddleware.staff_must(request.user) or has_authenticator(request.user)
 
     def hold(self, request, has_app: bool):
         target = reverse("two_factor_verify" if has_app else "two_factor_setup")

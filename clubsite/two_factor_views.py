@@ -4,10 +4,11 @@ and the recovery codes. The rules are in ``two_factor``; these pages only ask an
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -23,7 +24,7 @@ def _next(request) -> str:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
-    return settings.LOGIN_REDIRECT_URL
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
 
 
 def _may_change(request) -> bool:
@@ -48,9 +49,12 @@ def verify(request):
                 left = two_factor.remaining_recovery_codes(request.user)
                 messages.warning(
                     request,
-                    _(
+                    ngettext(
+                        "You signed in with a recovery code; %(left)d is left. Make new ones "
+                        "from “Two-factor sign-in” before it runs out.",
                         "You signed in with a recovery code; %(left)d are left. Make new ones "
-                        "from “Two-factor sign-in” if you are running out."
+                        "from “Two-factor sign-in” if you are running out.",
+                        left,
                     )
                     % {"left": left},
                 )
@@ -71,20 +75,24 @@ def setup(request):
         return redirect("two_factor_verify")
     form = SecondFactorForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        had_codes = two_factor.remaining_recovery_codes(request.user) > 0
         codes = two_factor.confirm_authenticator(request, form.cleaned_data["code"])
         if isinstance(codes, list):
-            request.session[two_factor.FRESH_CODES] = codes
+            request.session[two_factor.FRESH_CODES] = {"codes": codes, "replaced": had_codes}
             messages.success(request, _("Two-factor sign-in is on."))
             return redirect(f"{reverse('two_factor_codes')}?{urlencode({'next': _next(request)})}")
         form.add_error("code", codes)
+    pending = two_factor.pending_authenticator(request)
     return render(
         request,
         "registration/two_factor_setup.html",
         {
             "form": form,
             "next": _next(request),
-            "secret": two_factor.secret_for_typing(two_factor.pending_authenticator(request)),
+            "secret": two_factor.secret_for_typing(pending),
+            "app_link": pending.config_url,  # opens the app on the phone showing this page
             "replacing": two_factor.has_authenticator(request.user),
+            "must": two_factor.TwoFactorMiddleware.staff_must(request.user),
         },
     )
 
@@ -101,17 +109,23 @@ def qr(request):
 @never_cache
 @login_required
 def codes(request):
-    """The recovery codes just made, shown this once; POST makes new ones."""
+    """The recovery codes just made, shown this once; POST makes new ones (only a session
+    that gave the second factor gets here: the middleware holds the others)."""
     if request.method == "POST":
-        if not two_factor.has_authenticator(request.user):
-            return redirect("two_factor_setup")
-        request.session[two_factor.FRESH_CODES] = two_factor.new_recovery_codes(request.user)
+        if not two_factor.has_authenticator(request.user) or not two_factor.is_verified(request):
+            return redirect("two_factor_manage")
+        request.session[two_factor.FRESH_CODES] = {
+            "codes": two_factor.new_recovery_codes(request.user),
+            "replaced": True,
+        }
         return redirect("two_factor_codes")
     fresh = request.session.pop(two_factor.FRESH_CODES, None)
     if not fresh:
         return redirect("two_factor_manage")
     return render(
-        request, "registration/two_factor_codes.html", {"codes": fresh, "next": _next(request)}
+        request,
+        "registration/two_factor_codes.html",
+        {"codes": fresh["codes"], "replaced": fresh["replaced"], "next": _next(request)},
     )
 
 
@@ -135,8 +149,9 @@ def turn_off(request):
     """Players may turn it off again; staff may not while it is required of them."""
     if two_factor.TwoFactorMiddleware.staff_must(request.user):
         messages.error(request, _("Your role requires two-factor sign-in."))
+    elif two_factor.has_authenticator(request.user) and not two_factor.is_verified(request):
+        return redirect("two_factor_verify")  # the middleware's answer too; kept here as well
     else:
         two_factor.turn_off(request.user)
-        request.session[two_factor.TURNED_ON] = False
         messages.success(request, _("Two-factor sign-in is off."))
     return redirect("two_factor_manage")

@@ -241,13 +241,59 @@ def test_off_for_the_demo_staff_are_not_held(settings, director):
     assert other.get(reverse("director:index")).status_code == 302
 
 
-def test_the_administrator_resets_a_lost_phone(director):
-    with_app(director)
+def test_the_administrator_resets_a_lost_phone_and_ends_every_session(director):
+    device = with_app(director)
+    old = Client()  # a session that gave both steps, left open somewhere
+    password_step(old, "dir")
+    old.post(reverse("two_factor_verify"), {"code": app_code(device)})
+    assert old.get("/director/").status_code == 200
     call_command("reset_two_factor", "dir", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert not TOTPDevice.objects.filter(user=director).exists()
+    assert old.get("/director/")["Location"].startswith(reverse("login"))  # not the set-up
     client = Client()
     password_step(client, "dir")
     assert client.get("/director/")["Location"].startswith(reverse("two_factor_setup"))
+
+
+def test_a_session_signed_in_before_it_was_turned_on_owes_the_code_too(player):
+    """Turned on in one browser: a session signed in elsewhere with the password alone is
+    held from its next page, and can neither make recovery codes nor turn it off."""
+    elsewhere = Client()
+    password_step(elsewhere, player.username)
+    assert elsewhere.get(reverse("clubsite:profile")).status_code == 200
+    here = Client()
+    password_step(here, player.username)
+    page = here.get(reverse("two_factor_setup")).content.decode()
+    here.post(reverse("two_factor_setup"), {"code": key_code(secret_of(page))})
+    verify = reverse("two_factor_verify")
+    assert elsewhere.get(reverse("clubsite:profile"))["Location"].startswith(verify)
+    assert elsewhere.post(reverse("two_factor_codes"))["Location"].startswith(verify)
+    assert elsewhere.post(reverse("two_factor_off"))["Location"].startswith(verify)
+    assert TOTPDevice.objects.filter(user=player, confirmed=True).exists()
+    assert StaticToken.objects.filter(device__user=player).count() == 10
+
+
+def test_continue_goes_home_when_nothing_was_asked_for(player):
+    client = Client()
+    password_step(client, player.username)
+    page = client.get(reverse("two_factor_setup")).content.decode()
+    assert "también un código" in page  # a player's choice, not "your account needs"
+    assert 'href="otpauth://totp/' in page  # opens the app on the phone showing the page
+    done = client.post(reverse("two_factor_setup"), {"code": key_code(secret_of(page))})
+    codes = client.get(done["Location"]).content.decode()
+    assert 'id="codes-kept" href="/"' in codes
+    assert "ya no sirven" not in codes  # the first codes replace none
+    client.post(reverse("two_factor_codes"))
+    assert "ya no sirven" in client.get(reverse("two_factor_codes")).content.decode()
+
+
+def test_an_abandoned_set_up_leaves_one_row_at_most(director):
+    for _ in range(3):
+        client = Client()
+        password_step(client, "dir")
+        client.get(reverse("two_factor_setup"))
+        client.post(reverse("two_factor_setup"), {"code": "000000"})
+    assert TOTPDevice.objects.filter(user=director, confirmed=False).count() == 1
 
 
 def test_the_pages_speak_portuguese_and_english(director):

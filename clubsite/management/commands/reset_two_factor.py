@@ -1,10 +1,10 @@
 """``manage.py reset_two_factor USERNAME``: for a person who lost both the phone and the
-recovery codes; their next sign-in sets up a new authenticator app."""
+recovery codes; their sessions end, and their next sign-in sets up a new authenticator app."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from clubsite.two_factor import turn_off
+from clubsite.two_factor import sign_out_everywhere, turn_off
 
 
 class Command(BaseCommand):
@@ -21,4 +21,8 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"no account named {options['username']!r}")
         turn_off(user)
-        self.stdout.write(f"two-factor sign-in reset for {user.username}")
+        ended = sign_out_everywhere(user)
+        self.stdout.write(
+            f"two-factor sign-in reset for {user.username}; {ended} session(s) "
+            "signed out (change the password too if it may be known)"
+        )
