@@ -2,8 +2,11 @@
 the screen without scrolling (contract → declarer → result → lead → score), the table calls
 the director and the console shows it until answered, and leaving takes the director's PIN."""
 
+import json
+
 import pytest
 from e2e_helpers import login, no_sideways_scroll, screenshot
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from table_device import sign_in
 from test_table_entry import assert_touch_targets, seven_table_mitchell
 
@@ -28,6 +31,14 @@ IN_VIEW = """(selector) => {
 
 def step_fits(page, selector: str, shot: str) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
+    # a step's preview may be swapped in again a moment after it first shows: give the
+    # page a moment to settle, then the step must fit
+    try:
+        page.wait_for_function(
+            f"() => {{ const r = ({IN_VIEW})({json.dumps(selector)});"
+            " return r.shown > 0 && r.out === 0 && r.save; }", timeout=3000)
+    except PlaywrightTimeout:
+        pass  # the assertion below says what did not fit
     seen = page.evaluate(IN_VIEW, selector)
     assert seen["shown"] > 0 and seen["out"] == 0 and seen["save"], (shot, seen)
     assert_touch_targets(page)
