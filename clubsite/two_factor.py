@@ -45,14 +45,9 @@ def issuer(device=None) -> str:
     return Club.load().name or "clubsite"
 
 
-def required(user) -> bool:
-    """Whether ``user`` must prove a second factor: staff (unless ``STAFF_TWO_FACTOR`` is
-    off), and anyone with a confirmed authenticator."""
-    if user is None or not user.is_authenticated:
-        return False
-    if settings.STAFF_TWO_FACTOR and is_staff_account(user):
-        return True
-    return has_authenticator(user)
+def staff_must(user) -> bool:
+    """Whether ``user``'s role requires a second factor (unless ``STAFF_TWO_FACTOR`` is off)."""
+    return bool(settings.STAFF_TWO_FACTOR and is_staff_account(user))
 
 
 def has_authenticator(user) -> bool:
@@ -258,21 +253,14 @@ class TwoFactorMiddleware:
             and not is_verified(request)
             and request.path not in self.open_paths()
             and not request.path.startswith(settings.STATIC_URL)
-            and self.owes(request)
         ):
-            return self.hold(request, has_app=has_authenticator(user))
+            # Asked of the database on each request of an unverified session (a verified
+            # one never gets here): a session signed in before the account turned it on,
+            # elsewhere, owes the code from then on.
+            has_app = has_authenticator(user)
+            if has_app or staff_must(user):
+                return self.hold(request, has_app=has_app)
         return self.get_response(request)
-
-    @staticmethod
-    def staff_must(user) -> bool:
-        return bool(settings.STAFF_TWO_FACTOR and is_staff_account(user))
-
-    @staticmethod
-    def owes(request) -> bool:
-        """Asked of the database on each request of an unverified session (a verified one
-        never gets here): a session signed in before the account turned it on, elsewhere,
-        owes the code from then on."""
-        return TwoFactorMiddleware.staff_must(request.user) or has_authenticator(request.user)
 
     def hold(self, request, has_app: bool):
         target = reverse("two_factor_verify" if has_app else "two_factor_setup")

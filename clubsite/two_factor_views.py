@@ -92,7 +92,7 @@ def setup(request):
             "secret": two_factor.secret_for_typing(pending),
             "app_link": pending.config_url,  # opens the app on the phone showing this page
             "replacing": two_factor.has_authenticator(request.user),
-            "must": two_factor.TwoFactorMiddleware.staff_must(request.user),
+            "must": two_factor.staff_must(request.user),
         },
     )
 
@@ -137,7 +137,7 @@ def manage(request):
         "registration/two_factor_manage.html",
         {
             "on": two_factor.has_authenticator(request.user),
-            "must": two_factor.TwoFactorMiddleware.staff_must(request.user),
+            "must": two_factor.staff_must(request.user),
             "left": two_factor.remaining_recovery_codes(request.user),
         },
     )
@@ -147,7 +147,7 @@ def manage(request):
 @login_required
 def turn_off(request):
     """Players may turn it off again; staff may not while it is required of them."""
-    if two_factor.TwoFactorMiddleware.staff_must(request.user):
+    if two_factor.staff_must(request.user):
         messages.error(request, _("Your role requires two-factor sign-in."))
     elif two_factor.has_authenticator(request.user) and not two_factor.is_verified(request):
         return redirect("two_factor_verify")  # the middleware's answer too; kept here as well
