@@ -44,13 +44,24 @@ install: system-deps $(VENV)/.installed messages
 migrate: install
 	$(PY) manage.py migrate --noinput -v 0
 
+# FEDERATION=1 make run: three demo clubs, each at its sub-domain of localhost (browsers
+# send *.localhost to this machine): http://mediterraneo.localhost:8000/ and so on.
+ifeq ($(FEDERATION),1)
+export CLUB_BASE_DOMAIN ?= localhost
+export ALLOWED_HOSTS ?= 127.0.0.1,localhost,.localhost,[::1]
+DEMO_ARGS := --federation
+endif
+
 demo: migrate
 	$(PY) manage.py import_laws
-	$(PY) manage.py demo
+	$(PY) manage.py demo $(DEMO_ARGS)
 
 run: demo
 	@echo ""
 	@echo "  clubsite is running at http://$(HOST):$(PORT)/"
+ifeq ($(FEDERATION),1)
+	@echo "  three clubs: http://mediterraneo.localhost:$(PORT)/ http://atlantico.localhost:$(PORT)/ http://cantabrico.localhost:$(PORT)/"
+endif
 	@echo "  demo logins: secretaria / director / jugador, password demo1234"
 	@echo "  (two-factor sign-in for staff is off in this demo; STAFF_TWO_FACTOR=1 make run asks it)"
 	@echo ""
@@ -58,13 +69,16 @@ run: demo
 	  --access-logfile - --log-level warning
 
 test: install
-	$(VENV)/bin/ruff check .
+	$(MAKE) --no-print-directory lint
 	$(PY) manage.py makemigrations --check --dry-run -v 0
-	if command -v node >/dev/null; then npm ci --silent && node --test tests/js/; fi
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The checks .pre-commit-config.yaml runs on each commit, over the whole tree.
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/djhtml --check $$(git ls-files 'templates/*.html' '*/templates/*.html' 2>/dev/null || find templates -name '*.html')
+	$(VENV)/bin/mypy
 
 # -B: the embedded beat re-sends PDF and upload jobs lost to a broker outage or a killed
 # worker (tournaments/jobs/sweep.py). Run one worker with -B per site.

@@ -88,8 +88,20 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 def _psql(*statements: str) -> None:
     host = urllib.parse.urlparse(SERVER)
-    args = ["psql", "-h", host.hostname or "127.0.0.1", "-p", str(host.port or 5432),
-            "-U", host.username or "postgres", "-d", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]
+    args = [
+        "psql",
+        "-h",
+        host.hostname or "127.0.0.1",
+        "-p",
+        str(host.port or 5432),
+        "-U",
+        host.username or "postgres",
+        "-d",
+        "postgres",
+        "-q",
+        "-v",
+        "ON_ERROR_STOP=1",
+    ]
     for sql in statements:
         subprocess.run(args + ["-c", sql], check=True)
 
@@ -111,16 +123,22 @@ def seat(name: str, tables: int, rounds: int, first_licence: int):
     """A started, provisionally published one-section Mitchell built through the services."""
     from clubsite.models import Member
     from tournaments.movements import mitchell
-    from tournaments.services import publish, registration, setup
+    from tournaments.services.entries import registration
+    from tournaments.services.results import publish
+    from tournaments.services.setup import events as setup
 
-    tournament = setup.create_tournament(name=name, date=datetime.date(2026, 11, 22),
-                                         public_results=True)
+    tournament = setup.create_tournament(
+        name=name, date=datetime.date(2026, 11, 22), public_results=True
+    )
     session = tournament.sessions.get()
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Load {i:04d}", licence_number=f"L-{i:05d}")
-        for i in range(first_licence, first_licence + tables * 4))
-    entries = [registration.register_entry(tournament, players[i:i + 2])
-               for i in range(0, len(players), 2)]
+        for i in range(first_licence, first_licence + tables * 4)
+    )
+    entries = [
+        registration.register_entry(tournament, players[i : i + 2])
+        for i in range(0, len(players), 2)
+    ]
     section = setup.add_section(session, "A")
     setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(), entries)
     setup.start_session(session)
@@ -136,9 +154,15 @@ def random_result(rng: random.Random) -> dict:
     made = rng.choice(["=", "=", "=", "+1", "+1", "-1", "-1", "-2"])
     if level == 7 and made.startswith("+"):
         made = "="
-    return {"level": str(level), "strain": rng.choice(["C", "D", "H", "S", "NT"]),
-            "double": rng.choice(["", "", "", "", "X"]), "declarer": rng.choice("NESW"),
-            "made": made, "lead_suit": rng.choice("SHDC"), "lead_rank": rng.choice("AKQJT98765432")}
+    return {
+        "level": str(level),
+        "strain": rng.choice(["C", "D", "H", "S", "NT"]),
+        "double": rng.choice(["", "", "", "", "X"]),
+        "declarer": rng.choice("NESW"),
+        "made": made,
+        "lead_suit": rng.choice("SHDC"),
+        "lead_rank": rng.choice("AKQJT98765432"),
+    }
 
 
 # --- the HTTP clients -----------------------------------------------------------------------
@@ -159,8 +183,9 @@ class Browser:
         self.etag: str | None = None
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def request(self, method: str, path: str, body: str | None = None,
-                headers: dict | None = None) -> tuple[int, bytes, float]:
+    def request(
+        self, method: str, path: str, body: str | None = None, headers: dict | None = None
+    ) -> tuple[int, bytes, float]:
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -200,8 +225,14 @@ class Stats:
             getattr(self, attr).append(value)
 
 
-def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats: Stats,
-           start: threading.Event) -> None:
+def device(
+    port: int,
+    code: str,
+    plays: list[tuple[int, int]],
+    seed: int,
+    stats: Stats,
+    start: threading.Event,
+) -> None:
     """``code`` is the table's link token."""
     rng = random.Random(seed)
     browser = Browser(port)
@@ -209,24 +240,30 @@ def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats:
     csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     if csrf is not None:
         status, _, _ = browser.request(
-            "POST", "/table/", urllib.parse.urlencode(
-                {"token": code, "csrfmiddlewaretoken": csrf.group(1).decode()}),
-            {"Content-Type": "application/x-www-form-urlencoded"})
+            "POST",
+            "/table/",
+            urllib.parse.urlencode({"token": code, "csrfmiddlewaretoken": csrf.group(1).decode()}),
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
     status, page, _ = browser.request("GET", "/table/play/")
     token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
     if status != 200 or token is None or "sessionid" not in browser.cookies:
         stats.add("errors", f"table {code[:6]}…: sign-in failed ({status})")
         stats.add("ready", 1)
         return
-    headers = {"Accept": "application/json", "X-CSRFToken": token.group(1).decode(),
-               "Content-Type": "application/x-www-form-urlencoded"}
+    headers = {
+        "Accept": "application/json",
+        "X-CSRFToken": token.group(1).decode(),
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
     stats.add("ready", 1)
     start.wait()
     time.sleep(rng.random() * DEVICE_PAUSE)  # the tables do not all finish at once
 
     def post(body: dict, kind: str) -> None:
-        status, data, ms = browser.request("POST", "/table/result/",
-                                           urllib.parse.urlencode(body), headers)
+        status, data, ms = browser.request(
+            "POST", "/table/result/", urllib.parse.urlencode(body), headers
+        )
         stats.add("posts", ms)
         try:
             outcome = json.loads(data).get("outcome", f"http {status}")
@@ -237,8 +274,12 @@ def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats:
             stats.add("errors", f"table {code} {kind} post: {status} {data[:200]!r}")
 
     for round_number, board in plays:
-        body = {"round": round_number, "board": board, "idempotency_key": os.urandom(12).hex(),
-                **random_result(rng)}
+        body = {
+            "round": round_number,
+            "board": board,
+            "idempotency_key": os.urandom(12).hex(),
+            **random_result(rng),
+        }
         post(body, "first")
         if rng.random() < SAME_KEY_SHARE:
             post(body, "same key")
@@ -247,12 +288,13 @@ def device(port: int, code: str, plays: list[tuple[int, int]], seed: int, stats:
         time.sleep(DEVICE_PAUSE * (0.5 + rng.random()))
 
 
-def reader(port: int, path: str, seed: int, stats: Stats, start: threading.Event,
-           stop: threading.Event) -> None:
+def reader(
+    port: int, path: str, seed: int, stats: Stats, start: threading.Event, stop: threading.Event
+) -> None:
     rng = random.Random(seed)
     browser = Browser(port)
     status, _, _ = browser.request("GET", path)  # opened before the clock starts, as the
-    if status != 200:                            # devices sign in: a warm server is measured
+    if status != 200:  # devices sign in: a warm server is measured
         stats.add("errors", f"reader: first load {status}")
     stats.add("ready", 1)
     start.wait()
@@ -276,8 +318,10 @@ def percentiles(values: list[float]) -> str:
     def at(p: float) -> float:
         return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
-    return (f"n={len(ordered)}  p50 {at(50):.1f}  p95 {at(95):.1f}  p99 {at(99):.1f}  "
-            f"max {ordered[-1]:.1f} ms")
+    return (
+        f"n={len(ordered)}  p50 {at(50):.1f}  p95 {at(95):.1f}  p99 {at(99):.1f}  "
+        f"max {ordered[-1]:.1f} ms"
+    )
 
 
 def p99(values: list[float]) -> float:
@@ -288,9 +332,21 @@ def p99(values: list[float]) -> float:
 def start_gunicorn(port: int) -> subprocess.Popen:
     env = os.environ | {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "clubsite.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(WORKERS), "--threads", str(THREADS), "--log-level", "warning"],
-        cwd=ROOT, env=env)
+        [
+            str(BIN / "gunicorn"),
+            "clubsite.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(WORKERS),
+            "--threads",
+            str(THREADS),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -313,9 +369,21 @@ def start_worker() -> subprocess.Popen:
     # which a new database numbers the same.
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
     process = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "clubsite", "worker", "--pool=solo",
-         "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=os.environ | {"DEBUG": "0"})
+        [
+            str(BIN / "celery"),
+            "-A",
+            "clubsite",
+            "worker",
+            "--pool=solo",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=os.environ | {"DEBUG": "0"},
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if app.control.ping(timeout=1.0):
@@ -372,7 +440,7 @@ def machine_busy() -> dict[int, float]:
 def wait_until_ranked(section, timeout: float = 60.0) -> float | None:
     """Seconds until the stored ranking includes every result (None: it never did)."""
     from tournaments.models import Session
-    from tournaments.services import classification
+    from tournaments.services.classification import classify as classification
 
     began = time.perf_counter()
     while time.perf_counter() - began < timeout:
@@ -390,24 +458,35 @@ def check_results(section, stats: Stats) -> list[str]:
     from django.db.models import Count
 
     from tournaments.models import Result, ResultStatus
-    from tournaments.services import plan
+    from tournaments.services.setup import plan
 
-    expected = {(s.round, s.table, b + section.board_offset)
-                for s in plan.slots(section.movement) for b in s.boards}
+    expected = {
+        (s.round, s.table, b + section.board_offset)
+        for s in plan.slots(section.movement)
+        for b in s.boards
+    }
     rows = Result.objects.filter(section=section)
     ok = set(rows.filter(status=ResultStatus.OK).values_list("round", "table", "board__number"))
-    doubled = (rows.filter(status=ResultStatus.OK)
-               .values("round", "board", "ns", "ew").annotate(n=Count("id")).filter(n__gt=1)
-               .count())
+    doubled = (
+        rows.filter(status=ResultStatus.OK)
+        .values("round", "board", "ns", "ew")
+        .annotate(n=Count("id"))
+        .filter(n__gt=1)
+        .count()
+    )
     others = rows.exclude(status=ResultStatus.OK).count()
     dup_posts = [o for kind, o in stats.outcomes if kind != "first"]
     firsts = [o for kind, o in stats.outcomes if kind == "first"]
-    print(f"board lines expected {len(expected)}, stored OK {len(ok)}, missing "
-          f"{len(expected - ok)}, lines with two OK results {doubled}, other rows {others}")
-    print(f"first posts {len(firsts)} (created {firsts.count('created')}); re-posts "
-          f"{len(dup_posts)}: same key {sum(1 for k, _ in stats.outcomes if k == 'same key')}, "
-          f"new key {sum(1 for k, _ in stats.outcomes if k == 'new key')}, answered duplicate "
-          f"{dup_posts.count('duplicate')}")
+    print(
+        f"board lines expected {len(expected)}, stored OK {len(ok)}, missing "
+        f"{len(expected - ok)}, lines with two OK results {doubled}, other rows {others}"
+    )
+    print(
+        f"first posts {len(firsts)} (created {firsts.count('created')}); re-posts "
+        f"{len(dup_posts)}: same key {sum(1 for k, _ in stats.outcomes if k == 'same key')}, "
+        f"new key {sum(1 for k, _ in stats.outcomes if k == 'new key')}, answered duplicate "
+        f"{dup_posts.count('duplicate')}"
+    )
     failures = []
     if ok != expected:
         failures.append(f"lost results: {len(expected - ok)}")
@@ -443,22 +522,31 @@ def fill(section) -> None:
     """Every line of a small section, through the entry service as the director types it."""
     from django.contrib.auth.models import User
 
-    from tournaments.services import entry, plan
+    from tournaments.services.setup import plan
+    from tournaments.services.table import entry
 
     director = User.objects.create_user("load-director")
     rng = random.Random(3)
     for slot in plan.slots(section.movement):
         for b in slot.boards:
-            entry.submit_result(round=slot.round, board=b + section.board_offset,
-                                contract=f"{rng.randint(1, 4)}NT", declarer="N",
-                                tricks=rng.randint(6, 10), idempotency_key=os.urandom(8).hex(),
-                                user=director, section=section, table=slot.table)
+            entry.submit_result(
+                round=slot.round,
+                board=b + section.board_offset,
+                contract=f"{rng.randint(1, 4)}NT",
+                declarer="N",
+                tricks=rng.randint(6, 10),
+                idempotency_key=os.urandom(8).hex(),
+                user=director,
+                section=section,
+                table=slot.table,
+            )
 
 
 def classification_time() -> float:
     from bench_classification import build
 
-    from tournaments.services import classification, incremental
+    from tournaments.services.classification import classify as classification
+    from tournaments.services.classification import incremental
 
     session = build()
     times = []
@@ -491,11 +579,12 @@ def run() -> int:
 
     call_command("migrate", "--noinput", verbosity=0)
     from tournaments.models import TableCode
-    from tournaments.services import plan
+    from tournaments.services.setup import plan
 
     tournament, section = seat("Live load", TABLES, ROUNDS, 0)
-    codes = dict(TableCode.objects.filter(section=section, active=True)
-                 .values_list("table", "token"))
+    codes = dict(
+        TableCode.objects.filter(section=section, active=True).values_list("table", "token")
+    )
     plays: dict[int, list[tuple[int, int]]] = {t: [] for t in codes}
     for slot in plan.slots(section.movement):
         plays[slot.table] += [(slot.round, b + section.board_offset) for b in slot.boards]
@@ -509,11 +598,16 @@ def run() -> int:
     stats, start, stop = Stats(), threading.Event(), threading.Event()
     versions = [Session.objects.get(pk=section.session_id).ranking_version]
     try:
-        devices = [threading.Thread(target=device, args=(port, codes[t], plays[t], t, stats,
-                                                         start)) for t in sorted(codes)]
-        readers = [threading.Thread(target=reader, args=(port, ranking, 1000 + i, stats, start,
-                                                         stop), daemon=True)
-                   for i in range(READERS)]
+        devices = [
+            threading.Thread(target=device, args=(port, codes[t], plays[t], t, stats, start))
+            for t in sorted(codes)
+        ]
+        readers = [
+            threading.Thread(
+                target=reader, args=(port, ranking, 1000 + i, stats, start, stop), daemon=True
+            )
+            for i in range(READERS)
+        ]
         for thread in devices + readers:
             thread.start()
         deadline = time.monotonic() + 120
@@ -521,8 +615,12 @@ def run() -> int:
             time.sleep(0.1)  # every device signed in, every reader opened the page
         began = time.perf_counter()
         web = family(server.pid)
-        cpu_before = (cpu_seconds(web), cpu_seconds([worker.pid]), {0: sum(os.times()[:2])},
-                      machine_busy())
+        cpu_before = (
+            cpu_seconds(web),
+            cpu_seconds([worker.pid]),
+            {0: sum(os.times()[:2])},
+            machine_busy(),
+        )
         start.set()
         for thread in devices:
             thread.join()
@@ -530,9 +628,19 @@ def run() -> int:
         for thread in readers:
             thread.join(timeout=30)
         elapsed = time.perf_counter() - began
-        cpu = [cpu_used(before, after) for before, after in zip(cpu_before, (
-            cpu_seconds(web), cpu_seconds([worker.pid]), {0: sum(os.times()[:2])},
-            machine_busy()), strict=True)]
+        cpu = [
+            cpu_used(before, after)
+            for before, after in zip(
+                cpu_before,
+                (
+                    cpu_seconds(web),
+                    cpu_seconds([worker.pid]),
+                    {0: sum(os.times()[:2])},
+                    machine_busy(),
+                ),
+                strict=True,
+            )
+        ]
         lag = wait_until_ranked(section)
         versions.append(Session.objects.get(pk=section.session_id).ranking_version)
     finally:
@@ -541,31 +649,43 @@ def run() -> int:
 
     from django.conf import settings
 
-    print(f"gunicorn {WORKERS} workers × {THREADS} threads + 1 Celery worker (solo), PostgreSQL "
-          f"{DB_NAME}, Redis broker and cache; {os.cpu_count()} cores shared with the load "
-          f"generator; load average before the run {LOAD_BEFORE}")
-    print(f"field: 1 section × {TABLES} tables ({TABLES * 2} pairs), {ROUNDS} rounds × "
-          f"{BOARDS_PER_ROUND} boards; {TABLES} devices (a post every ~{DEVICE_PAUSE:g} s), "
-          f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s")
+    print(
+        f"gunicorn {WORKERS} workers × {THREADS} threads + 1 Celery worker (solo), PostgreSQL "
+        f"{DB_NAME}, Redis broker and cache; {os.cpu_count()} cores shared with the load "
+        f"generator; load average before the run {LOAD_BEFORE}"
+    )
+    print(
+        f"field: 1 section × {TABLES} tables ({TABLES * 2} pairs), {ROUNDS} rounds × "
+        f"{BOARDS_PER_ROUND} boards; {TABLES} devices (a post every ~{DEVICE_PAUSE:g} s), "
+        f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s"
+    )
     print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
-    print(f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s; "
-          f"{len(stats.not_modified)} answered 304)")
-    print(f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery worker {cpu[1]:.1f}, load "
-          f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
-          f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)")
-    print(f"classifications by the worker: {versions[1] - versions[0]} in {elapsed:.0f} s "
-          f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}, RANKING_QUIET_SECONDS="
-          f"{getattr(settings, 'RANKING_QUIET_SECONDS', '-')}); the ranking included "
-          f"the last result " + (f"{lag:.2f} s after the devices finished" if lag is not None
-                                 else "NOT within 60 s"))
-    failures = [f"{len(stats.errors)} HTTP errors, first: {stats.errors[0]}"] \
-        if stats.errors else []
+    print(
+        f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s; "
+        f"{len(stats.not_modified)} answered 304)"
+    )
+    print(
+        f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery worker {cpu[1]:.1f}, load "
+        f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
+        f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)"
+    )
+    print(
+        f"classifications by the worker: {versions[1] - versions[0]} in {elapsed:.0f} s "
+        f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}, RANKING_QUIET_SECONDS="
+        f"{getattr(settings, 'RANKING_QUIET_SECONDS', '-')}); the ranking included "
+        f"the last result "
+        + (f"{lag:.2f} s after the devices finished" if lag is not None else "NOT within 60 s")
+    )
+    failures = (
+        [f"{len(stats.errors)} HTTP errors, first: {stats.errors[0]}"] if stats.errors else []
+    )
     failures += check_results(section, stats)
     if lag is None:
         failures.append("the ranking never caught up with the last results")
     elif lag >= CAUGHT_UP_S:
-        failures.append(f"the ranking caught up {lag:.1f} s after the last result "
-                        f"(≥ {CAUGHT_UP_S:g} s)")
+        failures.append(
+            f"the ranking caught up {lag:.1f} s after the last result (≥ {CAUGHT_UP_S:g} s)"
+        )
     if p99(stats.posts) >= POST_P99_MS:
         failures.append(f"post p99 {p99(stats.posts):.1f} ms ≥ {POST_P99_MS:g} ms")
     if p99(stats.reads) >= READ_P99_MS:
@@ -580,24 +700,31 @@ def run() -> int:
 
     # The rest runs here, as the embedded site does: tasks in-process, a private cache.
     app.conf.task_always_eager = True
-    override_settings(CACHES={"default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}).enable()
+    override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    ).enable()
 
     request_started.disconnect(close_old_connections)  # one connection: its queries are seen
     request_finished.disconnect(close_old_connections)
     small, small_section = seat("Small", 3, 3, 10_000)
     fill(small_section)
     client = Client()
-    counts = (query_count(client, f"/results/{small.slug}/1/section/A/"),
-              query_count(client, ranking))
-    print(f"ranking page SQL queries (rendered, tables cached): 3 tables {counts[0]}, "
-          f"{TABLES} tables {counts[1]}")
+    counts = (
+        query_count(client, f"/results/{small.slug}/1/section/A/"),
+        query_count(client, ranking),
+    )
+    print(
+        f"ranking page SQL queries (rendered, tables cached): 3 tables {counts[0]}, "
+        f"{TABLES} tables {counts[1]}"
+    )
     if counts[0] != counts[1]:
         failures.append(f"ranking page query count grows with the field: {counts}")
 
     seconds = classification_time()
-    print(f"classify_session, 60 tables (4 × 15-table Mitchell, 1,800 results): median "
-          f"{seconds:.3f} s over 5 runs")
+    print(
+        f"classify_session, 60 tables (4 × 15-table Mitchell, 1,800 results): median "
+        f"{seconds:.3f} s over 5 runs"
+    )
     if seconds >= CLASSIFY_S:
         failures.append(f"classification {seconds:.3f} s ≥ {CLASSIFY_S:g} s")
 

@@ -1,7 +1,7 @@
 """Member list at 5,000 members: SQL queries stay constant, server time is recorded.
 
-    python bench/bench_members.py            # SQLite
-    BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubsite_bench python bench/bench_members.py
+python bench/bench_members.py            # SQLite
+BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubsite_bench python bench/bench_members.py
 """
 
 import statistics
@@ -34,16 +34,30 @@ def main() -> None:
 
     def grow_to(total: int) -> None:
         existing = Member.objects.count()
-        new = [Member(first_name=f"Nombre{i}", last_name=f"Apellido{i:05d}",
-                      licence_number=f"B{i:06d}", category=rng.choice(categories),
-                      search_text=f"nombre{i} apellido{i:05d} b{i:06d}")
-               for i in range(existing, total)]
+        new = [
+            Member(
+                first_name=f"Nombre{i}",
+                last_name=f"Apellido{i:05d}",
+                licence_number=f"B{i:06d}",
+                category=rng.choice(categories),
+                search_text=f"nombre{i} apellido{i:05d} b{i:06d}",
+            )
+            for i in range(existing, total)
+        ]
         Member.objects.bulk_create(new, batch_size=1000)
         created = Member.objects.filter(licence_number__in=[m.licence_number for m in new])
         Licence.objects.bulk_create(
-            [Licence(member=m, season=season, federation="AEB",
-                     status=rng.choice(list(LicenceStatus.values))) for m in created],
-            batch_size=1000)
+            [
+                Licence(
+                    member=m,
+                    season=season,
+                    federation="AEB",
+                    status=rng.choice(list(LicenceStatus.values)),
+                )
+                for m in created
+            ],
+            batch_size=1000,
+        )
 
     def measure(query: dict) -> tuple[int, float, float]:
         client.get("/club/members/", query)  # warm
@@ -66,8 +80,12 @@ def main() -> None:
     counts = set()
     for total in (1000, 5000):
         grow_to(total)
-        for query in ({"per_page": 25}, {"per_page": 100}, {"licence_state": "expired"},
-                      {"q": "apellido0", "sort": "-licence_state"}):
+        for query in (
+            {"per_page": 25},
+            {"per_page": 100},
+            {"licence_state": "expired"},
+            {"q": "apellido0", "sort": "-licence_state"},
+        ):
             sql, p50, p95 = measure(query)
             counts.add(sql)
             label = "&".join(f"{k}={v}" for k, v in query.items())

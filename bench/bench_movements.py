@@ -35,8 +35,12 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
         if t % 2 == 0:
             out.append((f"mitchell {t} twin", lambda t=t: mitchell(t, even="twin")))
         out.append((f"round robin {t}", lambda t=t: round_robin(t)))
-        out.append((f"serpentine {t}", lambda t=t: serpentine(list(range(1, 2 * t + 1)))
-                    if t >= 4 else None))
+        out.append(
+            (
+                f"serpentine {t}",
+                lambda t=t: serpentine(list(range(1, 2 * t + 1))) if t >= 4 else None,
+            )
+        )
     for t in range(2, MAX_HOWELL_TABLES + 1):
         out.append((f"howell {t}", lambda t=t: howell(t)))
         if t > 2:

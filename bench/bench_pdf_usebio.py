@@ -106,8 +106,12 @@ def child(step: str, arg: str, out: str) -> dict:
 
 def run_child(step: str, arg: str, out: str) -> dict:
     """Run one step in a fresh interpreter on the same database (inherits the environment)."""
-    done = subprocess.run([sys.executable, __file__, "--child", step, arg, out],
-                          capture_output=True, text=True, cwd=HERE)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", step, arg, out],
+        capture_output=True,
+        text=True,
+        cwd=HERE,
+    )
     if done.returncode:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"child {step} failed")
@@ -123,18 +127,24 @@ def build_field(tables: int) -> tuple[int, dict]:
 
     from tournaments.models import Board, Result
     from tournaments.movements.mitchell import max_mitchell_rounds
-    from tournaments.services import boards as board_service
-    from tournaments.services.classification import classify_session
+    from tournaments.services.boards import deals as board_service
+    from tournaments.services.classification.classify import classify_session
 
     facts: dict = {}
     start = time.perf_counter()
-    session = build(sections=2, tables=tables, rounds=min(15, max_mitchell_rounds(tables)),
-                    boards_per_round=2, seed=tables)
+    session = build(
+        sections=2,
+        tables=tables,
+        rounds=min(15, max_mitchell_rounds(tables)),
+        boards_per_round=2,
+        seed=tables,
+    )
     facts["build_s"] = time.perf_counter() - start
     board_service.deal_boards(session.sections.first(), seed=tables)
     start = time.perf_counter()
     facts["analysed"] = board_service.analyse_boards(
-        Board.objects.filter(session=session).order_by("number"))
+        Board.objects.filter(session=session).order_by("number")
+    )
     facts["dd_s"] = time.perf_counter() - start
     start = time.perf_counter()
     classify_session(session)
@@ -164,10 +174,12 @@ def main(argv: list[str]) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"database: {vendor}; two sections sharing one pool; files in {folder}")
-    print(f"{'tables':>6} {'pairs':>5} {'boards':>6} {'results':>7} | {'pdf s':>6} "
-          f"{'(data+tpl':>9} {'layout)':>7} {'cpu s':>5} {'pages':>5} {'MiB':>5} {'peak RSS':>9} "
-          f"{'+':>6} {'queries':>7} | {'USEBIO s':>8} {'KiB':>6} {'PBN s':>5} | "
-          f"{'import s':>8} {'peak RSS':>8} {'diffs':>5}")
+    print(
+        f"{'tables':>6} {'pairs':>5} {'boards':>6} {'results':>7} | {'pdf s':>6} "
+        f"{'(data+tpl':>9} {'layout)':>7} {'cpu s':>5} {'pages':>5} {'MiB':>5} {'peak RSS':>9} "
+        f"{'+':>6} {'queries':>7} | {'USEBIO s':>8} {'KiB':>6} {'PBN s':>5} | "
+        f"{'import s':>8} {'peak RSS':>8} {'diffs':>5}"
+    )
     failed = False
     for tables in sizes:
         call_command("flush", "--noinput", verbosity=0)
@@ -177,23 +189,30 @@ def main(argv: list[str]) -> int:
         exp = run_child("export", str(pk), f"{base}.xml")
         imp = run_child("import", f"{base}.xml", "-")
         total = pdf["html_s"] + pdf["layout_s"]
-        print(f"{2 * tables:>6} {facts['pairs']:>5} {facts['analysed']:>6} {facts['results']:>7} "
-              f"| {total:>6.1f} {pdf['html_s']:>9.1f} {pdf['layout_s']:>7.1f} {pdf['cpu_s']:>5.1f} "
-              f"{pdf['pages']:>5} {pdf['pdf_mib']:>5.1f} {pdf['rss_peak_mib']:>5.0f} MiB "
-              f"{pdf['rss_peak_mib'] - pdf['rss_before_mib']:>+6.0f} {pdf['queries']:>7} | "
-              f"{exp['usebio_s']:>8.2f} {exp['usebio_kib']:>6.0f} {exp['pbn_s']:>5.2f} | "
-              f"{imp['import_s']:>8.2f} {imp['rss_peak_mib']:>4.0f} MiB {imp['differences']:>5}",
-              flush=True)
-        print(f"{'':>6} set-up: build {facts['build_s']:.1f} s, double dummy of "
-              f"{facts['analysed']} boards {facts['dd_s']:.1f} s, classify "
-              f"{facts['classify_s']:.2f} s; export peak RSS {exp['rss_peak_mib']:.0f} MiB "
-              f"(+{exp['rss_peak_mib'] - exp['rss_before_mib']:.0f}); PBN {exp['pbn_kib']:.0f} "
-              f"KiB; import: {imp['lines']} lines, {imp['members']} members matched, "
-              f"{imp['guests']} guests; {imp['report']}", flush=True)
+        print(
+            f"{2 * tables:>6} {facts['pairs']:>5} {facts['analysed']:>6} {facts['results']:>7} "
+            f"| {total:>6.1f} {pdf['html_s']:>9.1f} {pdf['layout_s']:>7.1f} {pdf['cpu_s']:>5.1f} "
+            f"{pdf['pages']:>5} {pdf['pdf_mib']:>5.1f} {pdf['rss_peak_mib']:>5.0f} MiB "
+            f"{pdf['rss_peak_mib'] - pdf['rss_before_mib']:>+6.0f} {pdf['queries']:>7} | "
+            f"{exp['usebio_s']:>8.2f} {exp['usebio_kib']:>6.0f} {exp['pbn_s']:>5.2f} | "
+            f"{imp['import_s']:>8.2f} {imp['rss_peak_mib']:>4.0f} MiB {imp['differences']:>5}",
+            flush=True,
+        )
+        print(
+            f"{'':>6} set-up: build {facts['build_s']:.1f} s, double dummy of "
+            f"{facts['analysed']} boards {facts['dd_s']:.1f} s, classify "
+            f"{facts['classify_s']:.2f} s; export peak RSS {exp['rss_peak_mib']:.0f} MiB "
+            f"(+{exp['rss_peak_mib'] - exp['rss_before_mib']:.0f}); PBN {exp['pbn_kib']:.0f} "
+            f"KiB; import: {imp['lines']} lines, {imp['members']} members matched, "
+            f"{imp['guests']} guests; {imp['report']}",
+            flush=True,
+        )
         failed |= imp["differences"] > 0
         if tables == max(sizes) and pdf["cpu_s"] > PDF_TARGET_SECONDS:
-            print(f"the largest PDF took {pdf['cpu_s']:.1f} s of CPU "
-                  f"(target < {PDF_TARGET_SECONDS:.0f} s)")
+            print(
+                f"the largest PDF took {pdf['cpu_s']:.1f} s of CPU "
+                f"(target < {PDF_TARGET_SECONDS:.0f} s)"
+            )
             failed = True
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)

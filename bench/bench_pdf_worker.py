@@ -45,10 +45,16 @@ def setup(database: str, redis_url: str) -> None:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
     scratch = tempfile.mkdtemp(prefix="clubsite-bench-pdfw-")
-    os.environ.update(DATABASE_URL=database, CELERY_BROKER_URL=redis_url,
-                      CELERY_RESULT_BACKEND=redis_url, CLUBSITE_VAR_DIR=scratch,
-                      PDF_PART_CACHE_DIR="", RESULTS_PDF_ON_PUBLISH="0", DEBUG="0",
-                      DJANGO_SETTINGS_MODULE="clubsite.settings")
+    os.environ.update(
+        DATABASE_URL=database,
+        CELERY_BROKER_URL=redis_url,
+        CELERY_RESULT_BACKEND=redis_url,
+        CLUBSITE_VAR_DIR=scratch,
+        PDF_PART_CACHE_DIR="",
+        RESULTS_PDF_ON_PUBLISH="0",
+        DEBUG="0",
+        DJANGO_SETTINGS_MODULE="clubsite.settings",
+    )
     sys.path[:0] = [str(ROOT), str(HERE)]
     import django
 
@@ -65,9 +71,21 @@ def start_worker(concurrency: int) -> subprocess.Popen:
     from clubsite.celery import app
 
     process = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "clubsite", "worker", f"--concurrency={concurrency}",
-         "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=dict(os.environ))
+        [
+            str(BIN / "celery"),
+            "-A",
+            "clubsite",
+            "worker",
+            f"--concurrency={concurrency}",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ),
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if app.control.ping(timeout=1.0):
@@ -101,16 +119,26 @@ def one_run(tournament, worker: subprocess.Popen) -> dict:
     sampler.finish()
     if pdf.state != PdfState.DONE:
         raise RuntimeError(pdf.error)
-    return {"wall_s": wall, "pages": pdf.pages, "load": load, "rest_mib": rest,
-            "peak_mib": sampler.pss, "processes": sampler.most}
+    return {
+        "wall_s": wall,
+        "pages": pdf.pages,
+        "load": load,
+        "rest_mib": rest,
+        "peak_mib": sampler.pss,
+        "processes": sampler.most,
+    }
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1,
-                        help="the worker's prefork processes (Celery's default: the cores)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="the worker's prefork processes (Celery's default: the cores)",
+    )
     args = parser.parse_args(argv)
     database = os.environ.get("BENCH_DATABASE_URL", "")
     if not database.startswith("postgres"):
@@ -123,16 +151,25 @@ def main(argv: list[str]) -> int:
     pk, _facts = build_field(args.tables // 2)
     tournament = Tournament.objects.get(pk=pk)
     worker = start_worker(args.concurrency)
-    print(f"{args.tables} tables; worker: prefork, concurrency {args.concurrency}; "
-          f"{os.cpu_count()} cores", flush=True)
-    print(f"{'run':>3} {'load':>5} {'wall s':>7} {'pages':>5} {'PSS at rest':>11} "
-          f"{'PSS peak':>8} {'job MiB':>7} {'procs':>5}", flush=True)
+    print(
+        f"{args.tables} tables; worker: prefork, concurrency {args.concurrency}; "
+        f"{os.cpu_count()} cores",
+        flush=True,
+    )
+    print(
+        f"{'run':>3} {'load':>5} {'wall s':>7} {'pages':>5} {'PSS at rest':>11} "
+        f"{'PSS peak':>8} {'job MiB':>7} {'procs':>5}",
+        flush=True,
+    )
     try:
         for run in range(1, args.runs + 1):
             r = one_run(tournament, worker)
-            print(f"{run:>3} {r['load']:>5.2f} {r['wall_s']:>7.2f} {r['pages']:>5} "
-                  f"{r['rest_mib']:>11.0f} {r['peak_mib']:>8.0f} "
-                  f"{r['peak_mib'] - r['rest_mib']:>7.0f} {r['processes']:>5}", flush=True)
+            print(
+                f"{run:>3} {r['load']:>5.2f} {r['wall_s']:>7.2f} {r['pages']:>5} "
+                f"{r['rest_mib']:>11.0f} {r['peak_mib']:>8.0f} "
+                f"{r['peak_mib'] - r['rest_mib']:>7.0f} {r['processes']:>5}",
+                flush=True,
+            )
     finally:
         worker.terminate()
         try:

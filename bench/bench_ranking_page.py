@@ -37,9 +37,16 @@ def mitchell_movement(tables: int) -> dict:
             rows = []
             for t in range(tables):
                 board_set = (t + r) % tables
-                rows.append({"table": t + 1, "ns": t + 1, "ew": (t - r) % tables + 1,
-                             "boards": [board_set * BOARDS_PER_ROUND + b + 1
-                                        for b in range(BOARDS_PER_ROUND)]})
+                rows.append(
+                    {
+                        "table": t + 1,
+                        "ns": t + 1,
+                        "ew": (t - r) % tables + 1,
+                        "boards": [
+                            board_set * BOARDS_PER_ROUND + b + 1 for b in range(BOARDS_PER_ROUND)
+                        ],
+                    }
+                )
             out.append({"round": r + 1, "tables": rows})
         return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
 
@@ -50,18 +57,24 @@ def build(tables: int, first_player: int):
     from tournaments.demo import board_plan, table_play
     from tournaments.models import Board, Result, Seating
     from tournaments.scoring import ns_score
-    from tournaments.services import plan, publish, registration
-    from tournaments.services import setup as event_setup
+    from tournaments.services.entries import registration
+    from tournaments.services.results import publish
+    from tournaments.services.setup import events as event_setup
+    from tournaments.services.setup import plan
 
     rng = random.Random(tables)
     tournament = event_setup.create_tournament(
-        name=f"Bench {tables}", date=datetime.date(2025, 1, 1) + datetime.timedelta(tables))
+        name=f"Bench {tables}", date=datetime.date(2025, 1, 1) + datetime.timedelta(tables)
+    )
     session = tournament.sessions.get()
     players = Member.objects.bulk_create(
         Member(first_name=f"P{i}", last_name=f"Bench {i:04d}", licence_number=f"BR-{i:05d}")
-        for i in range(first_player, first_player + tables * 4))
-    entries = [registration.register_entry(tournament, players[i:i + 2])
-               for i in range(0, len(players), 2)]
+        for i in range(first_player, first_player + tables * 4)
+    )
+    entries = [
+        registration.register_entry(tournament, players[i : i + 2])
+        for i in range(0, len(players), 2)
+    ]
     section = event_setup.add_section(session, "A")
     event_setup.seat_section(section, mitchell_movement(tables), entries)
     event_setup.start_session(session)
@@ -72,14 +85,28 @@ def build(tables: int, first_player: int):
     for slot in plan.slots(section.movement):
         for number in slot.boards:
             played = table_play(rng, plans[number])
-            score = ns_score(played["contract"], played["declarer"] or None,
-                             played["tricks"] or 0, boards[number].vulnerability_core)
-            rows.append(Result(
-                section=section, board=boards[number], round=slot.round, table=slot.table,
-                ns_id=seat[(slot.ns, "NS")], ew_id=seat[(slot.ew, "EW")],
-                contract=played["contract"], declarer=played["declarer"],
-                tricks=played["tricks"], ns_score=score, confirmed=True,
-                idempotency_key=f"br-{section.pk}-{slot.round}-{slot.table}-{number}"))
+            score = ns_score(
+                played["contract"],
+                played["declarer"] or None,
+                played["tricks"] or 0,
+                boards[number].vulnerability_core,
+            )
+            rows.append(
+                Result(
+                    section=section,
+                    board=boards[number],
+                    round=slot.round,
+                    table=slot.table,
+                    ns_id=seat[(slot.ns, "NS")],
+                    ew_id=seat[(slot.ew, "EW")],
+                    contract=played["contract"],
+                    declarer=played["declarer"],
+                    tricks=played["tricks"],
+                    ns_score=score,
+                    confirmed=True,
+                    idempotency_key=f"br-{section.pk}-{slot.round}-{slot.table}-{number}",
+                )
+            )
     Result.objects.bulk_create(rows, batch_size=1000)
     event_setup.finish_session(session)
     publish.publish_final(tournament, user=None)
@@ -137,8 +164,10 @@ def main() -> int:
     from django.urls import reverse
 
     client = Client()
-    print(f"database: {vendor}; {REQUESTS} requests per page, {ROUNDS} rounds × "
-          f"{BOARDS_PER_ROUND} boards")
+    print(
+        f"database: {vendor}; {REQUESTS} requests per page, {ROUNDS} rounds × "
+        f"{BOARDS_PER_ROUND} boards"
+    )
     counts = []
     first = 0
     for tables in FIELDS:
@@ -147,11 +176,15 @@ def main() -> int:
         url = reverse("results:section", args=[tournament.slug, 1, "A"])
         queries, times = measure(client, url)
         counts.append(queries)
-        print(f"{tables:>3} tables ({tables * 2} pairs, {results} results): {queries} queries, "
-              f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms")
+        print(
+            f"{tables:>3} tables ({tables * 2} pairs, {results} results): {queries} queries, "
+            f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms"
+        )
         queries, times = revalidate(client, url)
-        print(f"{'':>3}        revalidated (304): {queries} queries, "
-              f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms")
+        print(
+            f"{'':>3}        revalidated (304): {queries} queries, "
+            f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 99):.1f} ms"
+        )
     constant = len(set(counts)) == 1
     print("query count constant across field sizes:", "yes" if constant else f"NO {counts}")
     return 0 if constant else 1

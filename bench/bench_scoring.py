@@ -44,7 +44,9 @@ def make_boards(total: int, per_board: int, seed: int = 2003) -> list[tuple[list
     return boards
 
 
-def timed(fn: Callable[[list[tuple[list[int], int]]], None], boards: list[tuple[list[int], int]]) -> float:
+def timed(
+    fn: Callable[[list[tuple[list[int], int]]], None], boards: list[tuple[list[int], int]]
+) -> float:
     best = math.inf
     for _ in range(3):
         start = time.perf_counter()
@@ -80,8 +82,13 @@ def run_board_cross(boards: list[tuple[list[int], int]]) -> None:
 
 
 def main() -> int:
-    kinds = (("matchpoints+Neuberg", run_mp), ("IMPs (Butler)", run_imps), ("cross-IMPs", run_cross),
-             ("Butler board marks", run_board_butler), ("cross-IMP board marks", run_board_cross))
+    kinds = (
+        ("matchpoints+Neuberg", run_mp),
+        ("IMPs (Butler)", run_imps),
+        ("cross-IMPs", run_cross),
+        ("Butler board marks", run_board_butler),
+        ("cross-IMP board marks", run_board_cross),
+    )
     sizes = (10_000, 100_000)
     print(f"board size k = {RESULTS_PER_BOARD} results; best of 3 runs")
     print(f"{'scoring':<22}{'results':>10}{'seconds':>10}{'results/s':>12}")
@@ -111,8 +118,10 @@ def main() -> int:
     for label, idx in (("matchpoints", 0), ("cross-IMPs", 1)):
         ratio = per_result[1600][idx] / per_result[16][idx]
         ok &= ratio <= k_bound * 1.5
-        print(f"  {label} per-result time ratio k=1600/k=16: {ratio:.2f} "
-              f"(log k bound {k_bound:.2f}; O(k²) would be 100)")
+        print(
+            f"  {label} per-result time ratio k=1600/k=16: {ratio:.2f} "
+            f"(log k bound {k_bound:.2f}; O(k²) would be 100)"
+        )
 
     rate = sizes[1] / times[("matchpoints+Neuberg", sizes[1])]
     print(f"\nmatchpoints: {rate:,.0f} results/s (target ≥ {TARGET_MP_PER_SECOND:,})")

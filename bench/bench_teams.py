@@ -37,7 +37,7 @@ def pure_swiss(n: int, rng: random.Random) -> list[float]:
     """CPU seconds per round for standings + draw, on in-memory matches."""
     from tournaments.movements.teams import swiss_pairings
     from tournaments.scoring.vp import vp_for_margin
-    from tournaments.services.team_standings import rank_teams, standing_lines
+    from tournaments.services.teams.team_standings import rank_teams, standing_lines
 
     teams = {e: (e, f"T{e}") for e in range(1, n + 1)}
     matches: list[SimpleNamespace] = []
@@ -47,23 +47,38 @@ def pure_swiss(n: int, rng: random.Random) -> list[float]:
     for round_ in range(1, ROUNDS + 1):
         for home, away in pairs:
             margin = rng.randint(-40, 40)
-            matches.append(SimpleNamespace(
-                round=round_, home_id=home, away_id=away, boards_played=BOARDS,
-                home_won=max(margin, 0), home_lost=max(-margin, 0),
-                away_won=max(-margin, 0), away_lost=max(margin, 0),
-                home_vp=vp_for_margin(margin, BOARDS), away_vp=vp_for_margin(-margin, BOARDS),
-                home_points=None, away_points=None))  # points only for BAM/total/Patton
+            matches.append(
+                SimpleNamespace(
+                    round=round_,
+                    home_id=home,
+                    away_id=away,
+                    boards_played=BOARDS,
+                    home_won=max(margin, 0),
+                    home_lost=max(-margin, 0),
+                    away_won=max(-margin, 0),
+                    away_lost=max(margin, 0),
+                    home_vp=vp_for_margin(margin, BOARDS),
+                    away_vp=vp_for_margin(-margin, BOARDS),
+                    home_points=None,
+                    away_points=None,
+                )
+            )  # points only for BAM/total/Patton
         if bye is not None:
-            matches.append(SimpleNamespace(round=round_, home_id=bye, away_id=None,
-                                           boards_played=0))
+            matches.append(
+                SimpleNamespace(round=round_, home_id=bye, away_id=None, boards_played=0)
+            )
         if round_ == ROUNDS:
             break
         start = time.process_time()
         lines = standing_lines(matches, teams, vps=True, bye_vp=Fraction(12))
-        order = [t.entry_id for t in rank_teams(list(lines.values()),
-                                                ("head_to_head", "imp_difference"))]
-        pairing = swiss_pairings(order, [(m.home_id, m.away_id) for m in matches if m.away_id],
-                                 [m.home_id for m in matches if m.away_id is None])
+        order = [
+            t.entry_id for t in rank_teams(list(lines.values()), ("head_to_head", "imp_difference"))
+        ]
+        pairing = swiss_pairings(
+            order,
+            [(m.home_id, m.away_id) for m in matches if m.away_id],
+            [m.home_id for m in matches if m.away_id is None],
+        )
         times.append(time.process_time() - start)
         pairs, bye = list(pairing.pairs), pairing.bye
         assert pairing.rematches == 0
@@ -76,18 +91,23 @@ def service_swiss(n: int, rng: random.Random) -> dict:
 
     from clubsite.models import Member
     from tournaments.models import Board, EventType, Result, ScoringMethod, TeamMatch
-    from tournaments.services import registration, team_events, team_standings
-    from tournaments.services import setup as tsetup
+    from tournaments.services.entries import registration
+    from tournaments.services.setup import events as tsetup
+    from tournaments.services.teams import team_events, team_standings
 
-    tournament = tsetup.create_tournament(name=f"Bench {n}", date=datetime.date(2026, 1, 1),
-                                          event_type=EventType.TEAMS,
-                                          scoring_method=ScoringMethod.VPS)
+    tournament = tsetup.create_tournament(
+        name=f"Bench {n}",
+        date=datetime.date(2026, 1, 1),
+        event_type=EventType.TEAMS,
+        scoring_method=ScoringMethod.VPS,
+    )
     team_events.configure(tournament, format="swiss", swiss_rounds=ROUNDS, boards_per_match=BOARDS)
     members = Member.objects.bulk_create(
         Member(first_name=f"J{n}-{i}", last_name="Bench", licence_number=f"B{n}-{i:04d}")
-        for i in range(4 * n))
+        for i in range(4 * n)
+    )
     for i in range(n):
-        registration.register_entry(tournament, members[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, members[4 * i : 4 * i + 4], name=f"Equipo {i + 1}")
     session = team_events.start_teams(tournament)
     section = session.sections.get()
     draws, cpus, counts = [], [], []
@@ -96,13 +116,26 @@ def service_swiss(n: int, rng: random.Random) -> dict:
         rows = []
         for m in TeamMatch.objects.filter(session=session, round=round_).exclude(number=0):
             for b in range((round_ - 1) * BOARDS + 1, round_ * BOARDS + 1):
-                for table, ns, ew in ((m.open_table, m.home_id, m.away_id),
-                                      (m.closed_table, m.away_id, m.home_id)):
-                    rows.append(Result(section=section, board=boards[b], round=round_,
-                                       table=table, ns_id=ns, ew_id=ew, contract="3NT",
-                                       declarer="N", tricks=9, ns_score=rng.choice(SCORES),
-                                       confirmed=True,
-                                       idempotency_key=f"b{n}-{round_}-{table}-{b}"))
+                for table, ns, ew in (
+                    (m.open_table, m.home_id, m.away_id),
+                    (m.closed_table, m.away_id, m.home_id),
+                ):
+                    rows.append(
+                        Result(
+                            section=section,
+                            board=boards[b],
+                            round=round_,
+                            table=table,
+                            ns_id=ns,
+                            ew_id=ew,
+                            contract="3NT",
+                            declarer="N",
+                            tricks=9,
+                            ns_score=rng.choice(SCORES),
+                            confirmed=True,
+                            idempotency_key=f"b{n}-{round_}-{table}-{b}",
+                        )
+                    )
         Result.objects.bulk_create(rows, batch_size=2000)
         counts.append(Result.objects.filter(section=section).count())
         if round_ == ROUNDS:
@@ -111,7 +144,7 @@ def service_swiss(n: int, rng: random.Random) -> dict:
         team_events.draw_next_round(tournament)
         draws.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
-    from tournaments.services.classification import classify_session
+    from tournaments.services.classification.classify import classify_session
 
     start = time.perf_counter()
     classify_session(session)
@@ -120,35 +153,52 @@ def service_swiss(n: int, rng: random.Random) -> dict:
     with CaptureQueriesContext(connection) as queries:
         table = team_standings.standings(session)
     read = time.perf_counter() - start
-    met = [frozenset((m.home_id, m.away_id)) for m in TeamMatch.objects.filter(session=session)
-           if m.away_id]
+    met = [
+        frozenset((m.home_id, m.away_id))
+        for m in TeamMatch.objects.filter(session=session)
+        if m.away_id
+    ]
     assert len(met) == len(set(met)), "a rematch"
     assert len(table) == n
-    return {"draws": draws, "cpus": cpus, "final": final, "read": read, "queries": len(queries),
-            "results": counts[-1]}
+    return {
+        "draws": draws,
+        "cpus": cpus,
+        "final": final,
+        "read": read,
+        "queries": len(queries),
+        "results": counts[-1],
+    }
 
 
 def main() -> int:
     vendor = setup()
     rng = random.Random(2026)
     print(f"database: {vendor}; {ROUNDS} rounds of {BOARDS} boards")
-    print("Times are medians / worst over the 9 draws. CPU is this process's time (SQLite runs"
-          " in it): other work on the machine stretches the wall clock, not the CPU time.")
-    print("teams | pure standings+draw, CPU | service draw (classify + pair), CPU | same, wall"
-          " | final classify, wall | standings read, wall (queries) | results")
+    print(
+        "Times are medians / worst over the 9 draws. CPU is this process's time (SQLite runs"
+        " in it): other work on the machine stretches the wall clock, not the CPU time."
+    )
+    print(
+        "teams | pure standings+draw, CPU | service draw (classify + pair), CPU | same, wall"
+        " | final classify, wall | standings read, wall (queries) | results"
+    )
     ok = True
     for n in SIZES:
         pure = pure_swiss(n, rng)
         svc = service_swiss(n, rng)
         worst = max(svc["cpus"])
         ok &= worst < TARGET_SECONDS
-        print(f"{n:5d} | {statistics.median(pure) * 1000:6.1f} / {max(pure) * 1000:6.1f} ms | "
-              f"{statistics.median(svc['cpus']) * 1000:6.1f} / {worst * 1000:6.1f} ms | "
-              f"{statistics.median(svc['draws']) * 1000:6.1f} / {max(svc['draws']) * 1000:6.1f}"
-              f" ms | {svc['final'] * 1000:6.1f} ms | {svc['read'] * 1000:5.1f} ms "
-              f"({svc['queries']}) | {svc['results']}")
-    print("target: every draw (re-classification + pairing) under "
-          f"{TARGET_SECONDS:.0f} s of CPU: {'met' if ok else 'NOT met'}")
+        print(
+            f"{n:5d} | {statistics.median(pure) * 1000:6.1f} / {max(pure) * 1000:6.1f} ms | "
+            f"{statistics.median(svc['cpus']) * 1000:6.1f} / {worst * 1000:6.1f} ms | "
+            f"{statistics.median(svc['draws']) * 1000:6.1f} / {max(svc['draws']) * 1000:6.1f}"
+            f" ms | {svc['final'] * 1000:6.1f} ms | {svc['read'] * 1000:5.1f} ms "
+            f"({svc['queries']}) | {svc['results']}"
+        )
+    print(
+        "target: every draw (re-classification + pairing) under "
+        f"{TARGET_SECONDS:.0f} s of CPU: {'met' if ok else 'NOT met'}"
+    )
     return 0 if ok else 1
 
 

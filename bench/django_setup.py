@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def setup() -> str:
+def setup(*, flush: bool = True) -> str:
+    """Django on the bench's database, migrated; ``flush``: emptied first (PostgreSQL)."""
     sys.path.insert(0, str(ROOT))
     scratch = tempfile.mkdtemp(prefix="clubsite-bench-")
     os.environ["CLUBSITE_VAR_DIR"] = scratch
@@ -26,7 +27,7 @@ def setup() -> str:
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
-    if os.environ.get("BENCH_DATABASE_URL"):
+    if os.environ.get("BENCH_DATABASE_URL") and flush:
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
     from django.db import connection

@@ -31,12 +31,14 @@ def row(r: dict) -> str:
     def secs(value) -> str:
         return "—" if value is None else f"{value:.1f} s"
 
-    return (f"| {r['number']}. {r['scenario']} | {r['lost']} lost, {r['doubled']} doubled, "
-            f"{r['differing']} changed | {r['failed_posts']} of {r['posts']} | "
-            f"{secs(r['degraded_seconds'])} | {secs(r['jobs_seconds'])} | "
-            f"{r['pdfs_made']} / {r['pdfs_made_twice']} | {r['uploads_filed']} | "
-            f"{'no' if not r['human_actions'] else r['human_actions']} | "
-            f"{'all' if not failed else 'FAILED: ' + ', '.join(failed)} |")
+    return (
+        f"| {r['number']}. {r['scenario']} | {r['lost']} lost, {r['doubled']} doubled, "
+        f"{r['differing']} changed | {r['failed_posts']} of {r['posts']} | "
+        f"{secs(r['degraded_seconds'])} | {secs(r['jobs_seconds'])} | "
+        f"{r['pdfs_made']} / {r['pdfs_made_twice']} | {r['uploads_filed']} | "
+        f"{'no' if not r['human_actions'] else r['human_actions']} | "
+        f"{'all' if not failed else 'FAILED: ' + ', '.join(failed)} |"
+    )
 
 
 def main() -> int:
@@ -46,25 +48,36 @@ def main() -> int:
     parser.add_argument("--json", default="")
     args = parser.parse_args()
     out = Path(args.json or tempfile.mktemp(suffix=".json", prefix="faults-"))
-    command = [sys.executable, "-m", "tests.faults.scenarios", "--profile", args.profile,
-               "--json", str(out)] + (["--only", args.only] if args.only else [])
+    command = [
+        sys.executable,
+        "-m",
+        "tests.faults.scenarios",
+        "--profile",
+        args.profile,
+        "--json",
+        str(out),
+    ] + (["--only", args.only] if args.only else [])
     done = subprocess.run(command, cwd=ROOT, timeout=3600, stdout=subprocess.DEVNULL)
     if not out.exists():
         print("the scenarios did not run", file=sys.stderr)
         return 2
     data = json.loads(out.read_text())
     print(f"profile {data['profile']}, started {data['started']}")
-    print("| scenario | results | posts without an answer (retried) | longest wait for one "
-          "result | jobs done after the fault | PDFs made / twice | uploads filed | human "
-          "had to act | checks passed |")
+    print(
+        "| scenario | results | posts without an answer (retried) | longest wait for one "
+        "result | jobs done after the fault | PDFs made / twice | uploads filed | human "
+        "had to act | checks passed |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for report in data["reports"]:
         print(row(report))
     for report in data["reports"]:
         notes = {k: v for k, v in report["notes"].items() if k not in ("pdfs", "trace")}
-        print(f"{report['number']}. {report['scenario']}: ranking followed by itself in "
-              f"{report['ranking_seconds'] if report['ranking_seconds'] is None else round(report['ranking_seconds'], 1)} s; "
-              f"{json.dumps(notes, default=str)}")
+        print(
+            f"{report['number']}. {report['scenario']}: ranking followed by itself in "
+            f"{report['ranking_seconds'] if report['ranking_seconds'] is None else round(report['ranking_seconds'], 1)} s; "
+            f"{json.dumps(notes, default=str)}"
+        )
     return done.returncode
 
 

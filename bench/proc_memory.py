@@ -1,5 +1,5 @@
 """What a process tree holds in memory, read from Linux's ``/proc``, for the benchmarks that
-render PDFs in several processes (``bench_pdf_growth``, ``bench_pdf_worker``).
+render PDFs (``bench_pdf_growth``, ``bench_pdf_worker``: a Celery worker's processes).
 
 RSS counts a page once in every process that maps it, so forked processes that share most of
 their pages add up to far more than the machine gives them; PSS divides each shared page

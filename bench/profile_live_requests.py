@@ -53,11 +53,13 @@ def run(profile: bool) -> int:
     call_command("migrate", "--noinput", verbosity=0)
     cache.clear()
     from tournaments.models import Result, TableCode
-    from tournaments.services import classification, plan
+    from tournaments.services.classification import classify as classification
+    from tournaments.services.setup import plan
 
     tournament, section = load.seat("Profile", load.TABLES, load.ROUNDS, 0)
-    codes = dict(TableCode.objects.filter(section=section, active=True)
-                 .values_list("table", "token"))
+    codes = dict(
+        TableCode.objects.filter(section=section, active=True).values_list("table", "token")
+    )
     devices = {}
     for table, token in codes.items():
         client = Client(enforce_csrf_checks=False)
@@ -66,22 +68,29 @@ def run(profile: bool) -> int:
         assert client.get("/table/play/").status_code == 200
         devices[table] = client
     rng = random.Random(7)
-    plays = [(s.round, s.table, b + section.board_offset) for s in plan.slots(section.movement)
-             if s.round <= POST_ROUNDS for b in s.boards]
+    plays = [
+        (s.round, s.table, b + section.board_offset)
+        for s in plan.slots(section.movement)
+        if s.round <= POST_ROUNDS
+        for b in s.boards
+    ]
     plays.sort()
     post_cpu, post_queries, outcomes = [], [], {}
     profiler = cProfile.Profile(time.process_time) if profile else None
     connection.force_debug_cursor = True
     for round_number, table, board in plays:
-        body = {"round": round_number, "board": board, "idempotency_key": os.urandom(12).hex(),
-                **load.random_result(rng)}
+        body = {
+            "round": round_number,
+            "board": board,
+            "idempotency_key": os.urandom(12).hex(),
+            **load.random_result(rng),
+        }
         for _send in range(2 if rng.random() < load.SAME_KEY_SHARE else 1):
             reset_queries()
             start = time.process_time()
             if profiler:
                 profiler.enable()
-            response = devices[table].post("/table/result/", body,
-                                           HTTP_ACCEPT="application/json")
+            response = devices[table].post("/table/result/", body, HTTP_ACCEPT="application/json")
             if profiler:
                 profiler.disable()
             post_cpu.append(time.process_time() - start)
@@ -113,11 +122,15 @@ def run(profile: bool) -> int:
     connection.force_debug_cursor = False
     stored = Result.objects.filter(section=section, status="ok").count()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"posts: {len(post_cpu)} ({outcomes}), results stored {stored} of {len(plays)}; "
-          f"queries per post {sum(post_queries) / len(post_queries):.2f} "
-          f"(max {max(post_queries)}); CPU per post {1000 * sum(post_cpu) / len(post_cpu):.2f} ms")
-    print(f"reads: {len(read_cpu)}; queries per read {sum(read_queries) / len(read_queries):.2f} "
-          f"(max {max(read_queries)}); CPU per read {1000 * sum(read_cpu) / len(read_cpu):.2f} ms")
+    print(
+        f"posts: {len(post_cpu)} ({outcomes}), results stored {stored} of {len(plays)}; "
+        f"queries per post {sum(post_queries) / len(post_queries):.2f} "
+        f"(max {max(post_queries)}); CPU per post {1000 * sum(post_cpu) / len(post_cpu):.2f} ms"
+    )
+    print(
+        f"reads: {len(read_cpu)}; queries per read {sum(read_queries) / len(read_queries):.2f} "
+        f"(max {max(read_queries)}); CPU per read {1000 * sum(read_cpu) / len(read_cpu):.2f} ms"
+    )
     if profiler:
         print("--- posts ---")
         print(posts_profile)

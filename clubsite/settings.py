@@ -46,8 +46,16 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
+# Many clubs on one installation (clubsite/tenancy.py, clubsite/web/club_host.py): a club is
+# reached by its own host name, or as <short name>.CLUB_BASE_DOMAIN; a host naming no club
+# reaches DEFAULT_CLUB_ID (the club the migrations make: a one-club installation keeps its
+# URLs). DEFAULT_CLUB_ID="" makes an unknown host "not found". ALLOWED_HOSTS must admit the
+# clubs' hosts (".clubs.example.org" admits every sub-domain).
+CLUB_BASE_DOMAIN = os.environ.get("CLUB_BASE_DOMAIN", "").strip().lower().lstrip(".")
+DEFAULT_CLUB_ID = int(os.environ.get("DEFAULT_CLUB_ID", "1") or 0) or None
+
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "clubsite.apps.SuperuserAdminConfig",  # django.contrib.admin, superusers only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -72,20 +80,22 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every request after this runs in the scope of the club its host reaches.
+    "clubsite.web.club_host.ClubMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "clubsite.middleware.ClubLocaleMiddleware",
+    "clubsite.web.middleware.ClubLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "clubsite.staff_sessions.StaffIdleTimeoutMiddleware",
-    "clubsite.two_factor.TwoFactorMiddleware",
+    "clubsite.accounts.staff_sessions.StaffIdleTimeoutMiddleware",
+    "clubsite.accounts.two_factor.TwoFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    # Last, as axes asks: it answers a locked-out sign-in with clubsite.signin.locked_out.
+    # Last, as axes asks: it answers a locked-out sign-in with clubsite.accounts.signin.locked_out.
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -103,7 +113,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "clubsite.context_processors.club",
+                "clubsite.web.context_processors.club",
             ],
         },
     },
@@ -135,12 +145,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
     # Secretaries, directors and admins: twelve characters at least (clubsite/staff_sessions).
-    {"NAME": "clubsite.staff_sessions.StaffPasswordLengthValidator", "OPTIONS": {"min_length": 12}},
+    {
+        "NAME": "clubsite.accounts.staff_sessions.StaffPasswordLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
 ]
 # A staff account's session ends after this many minutes without a request of its own (0:
 # never); players' and table devices' sessions are not affected.
 STAFF_IDLE_MINUTES = int(os.environ.get("STAFF_IDLE_MINUTES", "30"))
-# Two-factor sign-in (clubsite/two_factor.py): staff accounts must set up an authenticator
+# Two-factor sign-in (clubsite/accounts/two_factor.py): staff accounts must set up an authenticator
 # app and give its code after the password; off only for the demo of `make run`. Players
 # may turn it on for themselves either way.
 STAFF_TWO_FACTOR = env_bool("STAFF_TWO_FACTOR", True)
@@ -148,13 +161,13 @@ STAFF_TWO_FACTOR = env_bool("STAFF_TWO_FACTOR", True)
 
 def _otp_issuer(device):
     """The club's name beside the code in the authenticator app (read when asked)."""
-    from clubsite.two_factor import issuer
+    from clubsite.accounts.two_factor import issuer
 
     return issuer(device)
 
 
 OTP_TOTP_ISSUER = _otp_issuer
-# Sign-in throttling (django-axes, see clubsite/signin.py): after LOGIN_FAILURE_LIMIT wrong
+# Sign-in throttling (django-axes, see clubsite/accounts/signin.py): after LOGIN_FAILURE_LIMIT wrong
 # passwords for one username from one address, that pair is locked out for
 # LOGIN_COOLOFF_MINUTES; a successful sign-in clears its count. Every failure is stored
 # (AccessAttempt, AccessFailureLog) and logged.
@@ -163,14 +176,14 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
-# Wrong passwords for one account from any address within the cool-off (clubsite/signin.py).
+# Wrong passwords for one account from any address within the cool-off (clubsite/accounts/signin.py).
 LOGIN_ACCOUNT_FAILURE_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
-AXES_LOCKOUT_CALLABLE = "clubsite.signin.locked_out"
-AXES_CLIENT_IP_CALLABLE = "clubsite.signin.client_ip"
+AXES_LOCKOUT_CALLABLE = "clubsite.accounts.signin.locked_out"
+AXES_CLIENT_IP_CALLABLE = "clubsite.accounts.signin.client_ip"
 # Behind the site's own reverse proxy the client's address is read from X-Forwarded-For,
 # TRUSTED_PROXY_COUNT entries from the right (one proxy: the entry it appended).
 BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
@@ -244,16 +257,21 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
     # A broker that is down must not hold a table's post: connect and send fail fast.
-    "socket_connect_timeout": 1, "socket_timeout": 5,
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 1
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
-                                    "interval_step": 0.2, "interval_max": 0.2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 # The worker waits for a broker that went away however long it takes, and comes back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Celery's consumer, less the fault that ends a 5.7.0 worker when Redis goes away while it
-# holds a countdown task (clubsite/worker_consumer.py).
-CELERY_WORKER_CONSUMER = "clubsite.worker_consumer:Consumer"
+# holds a countdown task (clubsite/ops/worker_consumer.py).
+CELERY_WORKER_CONSUMER = "clubsite.ops.worker_consumer:Consumer"
 # PDF and upload jobs are kept in the database; the broker's message only says "now". A job
 # waiting or running this many seconds past its due time was lost (the broker was down when
 # it was queued, the worker was killed mid-way): the worker's sweep (``tournaments.jobs.sweep``,
@@ -262,11 +280,16 @@ CELERY_WORKER_CONSUMER = "clubsite.worker_consumer:Consumer"
 JOB_STALL_SECONDS = int(os.environ.get("JOB_STALL_SECONDS", "120"))
 JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
 CELERY_IMPORTS = ["tournaments.jobs.sweep"]
-CELERY_BEAT_SCHEDULE = {"requeue-stalled-jobs": {
-    "task": "tournaments.jobs.sweep.requeue_stalled_jobs", "schedule": JOB_SWEEP_SECONDS,
-    "options": {"expires": JOB_SWEEP_SECONDS}}}
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stalled-jobs": {
+        "task": "tournaments.jobs.sweep.requeue_stalled_jobs",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    }
+}
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
-    "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule"))
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule")
+)
 # Live rankings and travellers follow new results at most this many seconds late: the
 # first result of each such window queues one re-classification for the end of the window.
 RANKING_REFRESH_SECONDS = int(os.environ.get("RANKING_REFRESH_SECONDS", "5"))
@@ -278,7 +301,7 @@ RANKING_QUIET_SECONDS = float(os.environ.get("RANKING_QUIET_SECONDS", "0"))
 # until a new ranking is stored).
 LIVE_RANKING_POLL_SECONDS = int(os.environ.get("LIVE_RANKING_POLL_SECONDS", "15"))
 # Web processes load their views, templates and catalogues, then freeze that heap out of the
-# cyclic collector's walks (clubsite/warmup.py): its pauses were most of the live p99.
+# cyclic collector's walks (clubsite/ops/warmup.py): its pauses were most of the live p99.
 GC_FREEZE = os.environ.get("GC_FREEZE", "1") != "0"
 GC_YOUNG_THRESHOLD = int(os.environ.get("GC_YOUNG_THRESHOLD", "20000"))
 # Shared by every web and Celery process (e.g. redis://127.0.0.1:6379/1), so that window
@@ -288,13 +311,18 @@ if CACHE_URL:
     # django-redis, because a Redis that is down must cost a cache miss, not a 500: with
     # IGNORE_EXCEPTIONS every cache call answers like a miss, sessions fall back to the
     # database and the failure is logged once a minute (logger "clubsite.cache").
-    CACHES = {"default": {
-        "BACKEND": "django_redis.cache.RedisCache", "LOCATION": CACHE_URL,
-        "KEY_PREFIX": "clubsite",
-        "OPTIONS": {"IGNORE_EXCEPTIONS": True,
-                    "SOCKET_CONNECT_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
-                    "SOCKET_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5"))},
-    }}
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "clubsite",
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
+                "SOCKET_TIMEOUT": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
+            },
+        }
+    }
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     DJANGO_REDIS_LOGGER = "clubsite.cache"
     # Every table device's post reads its session: from the cache, written through to the
@@ -310,24 +338,19 @@ RESULTS_PDF_REFRESH_SECONDS = int(os.environ.get("RESULTS_PDF_REFRESH_SECONDS", 
 # a corrected PDF lays out again only the parts that changed. Empty: no cache.
 PDF_PART_CACHE_DIR = os.environ.get("PDF_PART_CACHE_DIR", str(VAR_DIR / "pdf-parts"))
 PDF_PART_CACHE_FILES = int(os.environ.get("PDF_PART_CACHE_FILES", "2000"))
-# Processes a results PDF's parts are laid out in side by side, the job's own included
-# (tournaments/pdf/join.py); 0: one per core.
-PDF_RENDER_PROCESSES = int(os.environ.get("PDF_RENDER_PROCESSES", "0"))
-# Seconds a part may take in a forked render process; past them (or if the process died) it
-# is stopped and its part laid out in the job's own process.
-PDF_PART_SECONDS = float(os.environ.get("PDF_PART_SECONDS", "120"))
 # The site's public address (e.g. https://club.example.org). Printed QR codes then hold the
 # table's sign-in address, so a phone camera opens it; without it, print pages use the
 # address they were asked at and PDFs (made in a worker, with no request) hold the code only.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 # Table sign-in: after this many failed attempts from one device, or for one table (from
 # devices that never signed in there), within the window (seconds from the first failure),
-# further attempts are refused until it ends (tournaments/services/table_signin.py).
+# further attempts are refused until it ends (tournaments/services/table/table_signin.py).
 TABLE_SIGNIN_MAX_FAILURES = int(os.environ.get("TABLE_SIGNIN_MAX_FAILURES", "10"))
 TABLE_SIGNIN_WINDOW_SECONDS = int(os.environ.get("TABLE_SIGNIN_WINDOW_SECONDS", "600"))
 # From one address (the room's devices share the club's Wi-Fi): higher than per device.
-TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = int(os.environ.get(
-    "TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS", "50"))
+TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS = int(
+    os.environ.get("TABLE_SIGNIN_MAX_FAILURES_PER_ADDRESS", "50")
+)
 
 # Federation uploads go only to public https servers. A test or a federation server on the
 # club's own network may allow plain http and loopback/private addresses; link-local
@@ -378,18 +401,26 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # 403s and suspicious requests: one warning line each, no traceback; an outage of the
-    # shared cache: one line a minute (clubsite/logfilters.py).
-    "filters": {"one_line_refusal": {"()": "clubsite.logfilters.OneLineRefusal"},
-                "once_a_minute": {"()": "clubsite.logfilters.OncePerInterval", "seconds": 60}},
+    # shared cache: one line a minute (clubsite/ops/logfilters.py).
+    "filters": {
+        "one_line_refusal": {"()": "clubsite.ops.logfilters.OneLineRefusal"},
+        "once_a_minute": {"()": "clubsite.ops.logfilters.OncePerInterval", "seconds": 60},
+    },
     # On the handler for every logger; on the loggers too, so any handler gets one line
     # (a logger's filters do not apply to its children: django.security.* named one by one).
-    "handlers": {"console": {"class": "logging.StreamHandler",
-                             "filters": ["one_line_refusal"]}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line_refusal"]}},
     "loggers": {
-        **{name: {"filters": ["one_line_refusal"]} for name in (
-            "django.request", "django.security.DisallowedHost",
-            "django.security.SuspiciousOperation", "django.security.RequestDataTooBig",
-            "django.security.TooManyFieldsSent", "django.security.TooManyFilesSent")},
+        **{
+            name: {"filters": ["one_line_refusal"]}
+            for name in (
+                "django.request",
+                "django.security.DisallowedHost",
+                "django.security.SuspiciousOperation",
+                "django.security.RequestDataTooBig",
+                "django.security.TooManyFieldsSent",
+                "django.security.TooManyFilesSent",
+            )
+        },
         "clubsite.cache": {"filters": ["once_a_minute"]},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},

@@ -2,13 +2,14 @@
 
 from celery import shared_task
 
-from .mail_records import deliver
+from clubsite.mail.records import deliver
+
 from .models import ArrearsReminder
 
 
 @shared_task(acks_late=True)
 def send_arrears_reminders(reminder_ids: list[int]) -> int:
-    """Mail the reminders the secretary confirmed (``clubsite.reminders.queue``).
+    """Mail the reminders the secretary confirmed (``clubsite.mail.reminders.queue``).
 
     Runs in a worker because an SMTP server can be slow or down. Each row is mailed once
     (``mail_records.deliver``): a retried or repeated job sends nothing twice; a failure is

@@ -5,9 +5,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
-from . import two_factor_views, views
-from .permissions import login_required, public
-from .signin import SignInForm
+from clubsite.accounts import two_factor_views
+from clubsite.accounts.permissions import login_required, public
+from clubsite.accounts.signin import SignInForm
+from clubsite.members import views
 
 club_patterns = (
     [
@@ -42,12 +43,16 @@ urlpatterns = [
     path("club/uploads/", include(("tournaments.urls.uploads", "uploads"))),
     path("club/points/", include(("tournaments.urls.points", "points"))),
     path("laws/", include("laws.urls")),
+    path("federation/", include(("federation.urls", "federation"))),
     path("director/", include(("tournaments.urls.director", "director"))),
     path("table/", include(("tournaments.urls.table", "table"))),
     path("results/", include(("tournaments.urls.public", "results"))),
     path("calendar/", include(("tournaments.urls.calendar", "calendar"))),
-    path("accounts/login/", public(auth_views.LoginView.as_view(authentication_form=SignInForm)),
-         name="login"),
+    path(
+        "accounts/login/",
+        public(auth_views.LoginView.as_view(authentication_form=SignInForm)),
+        name="login",
+    ),
     path("accounts/logout/", public(auth_views.LogoutView.as_view()), name="logout"),
     path("accounts/two-factor/", two_factor_views.verify, name="two_factor_verify"),
     path("accounts/two-factor/setup/", two_factor_views.setup, name="two_factor_setup"),
@@ -55,19 +60,36 @@ urlpatterns = [
     path("accounts/two-factor/codes/", two_factor_views.codes, name="two_factor_codes"),
     path("accounts/two-factor/manage/", two_factor_views.manage, name="two_factor_manage"),
     path("accounts/two-factor/off/", two_factor_views.turn_off, name="two_factor_off"),
-    path("accounts/password/reset/", public(auth_views.PasswordResetView.as_view()),
-         name="password_reset"),
-    path("accounts/password/reset/sent/", public(auth_views.PasswordResetDoneView.as_view()),
-         name="password_reset_done"),
-    path("accounts/password/reset/<uidb64>/<token>/",
-         public(auth_views.PasswordResetConfirmView.as_view()), name="password_reset_confirm"),
-    path("accounts/password/reset/done/",
-         public(auth_views.PasswordResetCompleteView.as_view()), name="password_reset_complete"),
-    path("accounts/password/change/",
-         login_required(auth_views.PasswordChangeView.as_view()), name="password_change"),
-    path("accounts/password/change/done/",
-         login_required(auth_views.PasswordChangeDoneView.as_view()),
-         name="password_change_done"),
+    path(
+        "accounts/password/reset/",
+        public(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password/reset/sent/",
+        public(auth_views.PasswordResetDoneView.as_view()),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        public(auth_views.PasswordResetConfirmView.as_view()),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        public(auth_views.PasswordResetCompleteView.as_view()),
+        name="password_reset_complete",
+    ),
+    path(
+        "accounts/password/change/",
+        login_required(auth_views.PasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    path(
+        "accounts/password/change/done/",
+        login_required(auth_views.PasswordChangeDoneView.as_view()),
+        name="password_change_done",
+    ),
     path("i18n/setlang/", public(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]

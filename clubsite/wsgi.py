@@ -5,7 +5,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from .warmup import warm_and_freeze
+from clubsite.ops.warmup import warm_and_freeze
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
 application = get_wsgi_application()

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from django.conf import settings
+from django.utils.translation import get_language
+
 from .models import Edition, Law, Node
 
 DATA = Path(__file__).resolve().parent / "data" / "laws-repairs-and-differences.json"
@@ -20,6 +23,30 @@ DATA = Path(__file__).resolve().parent / "data" / "laws-repairs-and-differences.
 @lru_cache(maxsize=1)
 def differences() -> dict:
     return json.loads(DATA.read_text("utf-8"))["title_differences_same_law_number"]
+
+
+@dataclass(frozen=True)
+class SubjectTitle:
+    """One edition's title of a law whose subject differs: the title in the edition's own
+    language (``lang``), glossed in the reader's language ("" when the title says it all)."""
+
+    title: str
+    lang: str
+    gloss: str
+
+
+def _reader_language() -> str:
+    return (get_language() or settings.LANGUAGE_CODE)[:2]
+
+
+def in_reader_language(words: dict[str, str]) -> str:
+    """The reader's entry of an ``{"en": …, "es": …, "pt": …}`` dictionary (English when the
+    language is missing)."""
+    return words.get(_reader_language(), words["en"])
+
+
+def subject_titles(entries: list[dict]) -> list[SubjectTitle]:
+    return [SubjectTitle(e["title"], e["lang"], in_reader_language(e["gloss"])) for e in entries]
 
 
 @dataclass
@@ -43,8 +70,8 @@ class Comparison:
     right: Side
     rows: list[Row]
     by_section: bool
-    subject_differs: str | None
-    letters_shift: str | None
+    subject_differs: list[SubjectTitle] | None
+    letters_shift: str | None  # in the reader's language
 
 
 def side(edition: Edition, number: int) -> Side:
@@ -79,7 +106,7 @@ def compare(number: int, left: Edition, right: Edition) -> Comparison:
     subject = None
     shift = None
     if not same_year and str(number) in diff:
-        subject = " / ".join(diff[str(number)])
-    if not same_year:
-        shift = diff.get("section_letter_shifts", {}).get(str(number))
+        subject = subject_titles(diff[str(number)])
+    if not same_year and (words := diff.get("section_letter_shifts", {}).get(str(number))):
+        shift = in_reader_language(words)
     return Comparison(number, a, b, rows, by_section, subject, shift)

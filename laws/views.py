@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from clubsite.permissions import public
+from clubsite.accounts.permissions import public
 
 from . import search
 from .citations import cite, parse_citation

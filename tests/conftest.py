@@ -3,19 +3,20 @@
 import os
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
+from clubsite.accounts.permissions import Role, grant
 from clubsite.celery import app as celery_app
-from clubsite.permissions import Role, ensure_roles
 from tests.signed_in import sign_in_verified
 
 # Property tests: the same examples on every run of `make test` and CI ("ci": derandomized,
 # so a red CI is reproducible and never a lucky draw), and a long random search for a nightly
 # or a hunt by hand: HYPOTHESIS_PROFILE=nightly make test PYTEST_ARGS="tests/scoring".
-hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
-                                     max_examples=150)
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True, max_examples=150
+)
 hypothesis_settings.register_profile("nightly", deadline=None, max_examples=3000)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
@@ -28,6 +29,39 @@ def pytest_configure(config):
     from django.test.utils import override_settings
 
     override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+    _static_files_read_once()
+
+
+def _static_files_read_once():
+    """Each test client builds its own middleware, and WhiteNoise's reads every static file
+    of the finders then (headers, compressed twins): 32 ms a client, a minute or more of a
+    run spent reading the same 200 files. Here each file is read once a process; the
+    running site builds its middleware once anyway."""
+    from whitenoise.base import WhiteNoise
+
+    original = WhiteNoise.get_static_file
+    read: dict = {}
+
+    def get_static_file(self, path, url, stat_cache=None):
+        key = (path, url, self.max_age, self.allow_all_origins, self.charset)
+        if key not in read:
+            read[key] = original(self, path, url, stat_cache=stat_cache)
+        return read[key]
+
+    WhiteNoise.get_static_file = get_static_file
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _club_scope():
+    """The tests (and the fixtures of every scope) work as the installation's default club,
+    as a one-club site's requests and jobs do; a test of several clubs opens the scope of
+    each club it means (``clubsite.tenancy.club_scope``)."""
+    from django.conf import settings
+
+    from clubsite.tenancy import club_scope
+
+    with club_scope(settings.DEFAULT_CLUB_ID):
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +73,7 @@ def _no_pdf_on_publish(settings, request):
 @pytest.fixture(autouse=True)
 def _no_kept_pdf_parts(settings):
     """Each PDF is laid out whole unless a test keeps parts in a folder of its own
-    (``tests/tournaments/test_pdf_part_cache.py``): a part kept by another test would hide
+    (``tests/tournaments/pdf/test_pdf_part_cache.py``): a part kept by another test would hide
     a rendering change."""
     settings.PDF_PART_CACHE_DIR = ""
 
@@ -62,10 +96,14 @@ def _empty_local_cache(settings):
     """Each test starts with an empty in-process cache, never a shared one (CACHE_URL)."""
     from django.core.cache import cache
 
-    from tournaments.services import round_done
+    from tournaments.services.table import round_done
 
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "clubsite-tests"}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "clubsite-tests",
+        }
+    }
     cache.clear()
     round_done.forget()  # what this process knew of the rounds of another test's sections
 
@@ -81,9 +119,8 @@ def _celery_mode(request):
 
 
 def make_user(username: str, *roles: str, password: str = "pass-1234-word") -> User:
-    ensure_roles()
     user = User.objects.create_user(username=username, password=password)
-    user.groups.add(*Group.objects.filter(name__in=roles))
+    grant(user, *roles)
     return user
 
 
@@ -177,8 +214,10 @@ def celery_worker_process(transactional_db, tmp_path, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("a worker process needs a shared database (PostgreSQL)")
     db = connection.settings_dict
-    url = (f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-           f"{db['PORT'] or 5432}/{db['NAME']}")
+    url = (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
     queue = f"clubsite-tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
@@ -186,16 +225,34 @@ def celery_worker_process(transactional_db, tmp_path, monkeypatch):
     previous_queue = celery_app.conf.task_default_queue
     celery_app.conf.task_default_queue = queue
     try:
-        env = {**os.environ, "DATABASE_URL": url,
-               "EMAIL_BACKEND": "tests.support_mail_backend.EmailBackend",  # a file each connection
-               "EMAIL_FILE_PATH": str(mail_dir)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "EMAIL_BACKEND": "tests.support_mail_backend.EmailBackend",  # a file each connection
+            "EMAIL_FILE_PATH": str(mail_dir),
+        }
         purge_queue(queue)
         root = Path(__file__).resolve().parents[1]
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "clubsite", "worker", "--pool=solo",
-             "--concurrency=1", "-l", "warning", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-n", worker_node(queue)],
-            cwd=root, env=env,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "clubsite",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                worker_node(queue),
+            ],
+            cwd=root,
+            env=env,
         )
         worker = WorkerProcess(process, mail_dir, queue)
         deadline = time.monotonic() + 60
@@ -225,8 +282,9 @@ _skipped_required: list[str] = []
 
 
 def _required_markers() -> set[str]:
-    return {m.strip() for m in os.environ.get("CLUBSITE_REQUIRE_MARKERS", "").split(",")
-            if m.strip()}
+    return {
+        m.strip() for m in os.environ.get("CLUBSITE_REQUIRE_MARKERS", "").split(",") if m.strip()
+    }
 
 
 def pytest_runtest_logreport(report):
@@ -245,26 +303,37 @@ def pytest_terminal_summary(terminalreporter):
     if _skipped_required:
         terminalreporter.section("required tests skipped", red=True)
         for nodeid in sorted(set(_skipped_required)):
-            terminalreporter.write_line(f"SKIPPED but required ({', '.join(sorted(_required_markers()))}): {nodeid}")
+            terminalreporter.write_line(
+                f"SKIPPED but required ({', '.join(sorted(_required_markers()))}): {nodeid}"
+            )
 
 
 # --- a pass that only needs the tests that touch the database -------------------------------
 # `.ci/run`'s SQLite pass proves the embedded set-up (SQLite, tasks run eagerly): a test that
 # never touches the database computes the same on SQLite as it did in the PostgreSQL pass, so
 # `--database-tests-only` leaves it out there instead of running it twice.
-DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences",
-                     "django_db_serialized_rollback"}
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "live_server",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
 
 
 def pytest_addoption(parser):
-    parser.addoption("--database-tests-only", action="store_true",
-                     help="run only the tests that use the database (django_db or a database "
-                          "fixture); the rest are deselected")
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database (django_db or a database "
+        "fixture); the rest are deselected",
+    )
 
 
 def uses_database(item) -> bool:
     return item.get_closest_marker("django_db") is not None or bool(
-        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
 
 
 def pytest_collection_modifyitems(config, items):

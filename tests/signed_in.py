@@ -1,5 +1,5 @@
 """Signing a test client in past both steps: the password (``force_login``) and the second
-factor that staff accounts owe (``clubsite.two_factor``), as a confirmed authenticator of
+factor that staff accounts owe (``clubsite.accounts.two_factor``), as a confirmed authenticator of
 the user's and the session's note that it verified."""
 
 from django.test import Client

@@ -3,8 +3,9 @@ GET pages to reading use it (``CaptureQueriesContext``)."""
 
 import re
 
-_WRITE = re.compile(r'^\s*(INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?',
-                    re.IGNORECASE)
+_WRITE = re.compile(
+    r'^\s*(INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?', re.IGNORECASE
+)
 
 
 def writes(queries) -> list[tuple[str, str]]:

@@ -30,5 +30,5 @@ def course_16_rows() -> list[list[tuple[int, int, int, int]]]:
     rows = []
     for line in COURSE_16.strip().splitlines():
         numbers = [int(x) for x in line.split()]
-        rows.append([tuple(numbers[4 * t:4 * t + 4]) for t in range(4)])
+        rows.append([tuple(numbers[4 * t : 4 * t + 4]) for t in range(4)])
     return rows

@@ -78,8 +78,12 @@ class FakeFederation:
                 length = int(self.headers.get("Content-Length", 0))
                 body = self.rfile.read(length)
                 key = self.headers.get("Idempotency-Key", "")
-                request = {"headers": dict(self.headers), "body": body, "key": key,
-                           "path": self.path}
+                request = {
+                    "headers": dict(self.headers),
+                    "body": body,
+                    "key": key,
+                    "path": self.path,
+                }
                 with fed.lock:
                     fed.requests.append(request)
                     answer = fed.answers.get(key)

@@ -18,10 +18,12 @@ def test_node_unit_tests_pass():
     if not all((ROOT / "node_modules" / name).exists() for name in ("fake-indexeddb", "jsdom")):
         npm = shutil.which("npm")
         assert npm, "node without npm: cannot install the JS test dependencies"
-        subprocess.run([npm, "ci", "--silent", "--no-audit", "--no-fund"], cwd=ROOT, check=True,
-                       timeout=300)
-    run = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300)
+        subprocess.run(
+            [npm, "ci", "--silent", "--no-audit", "--no-fund"], cwd=ROOT, check=True, timeout=300
+        )
+    run = subprocess.run(
+        [node, "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
 
 

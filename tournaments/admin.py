@@ -70,8 +70,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Result)
 class ResultAdmin(ReadOnlyAdmin):
-    list_display = ("section", "board", "round", "table", "contract", "declarer", "tricks",
-                    "ns_score", "status", "confirmed", "entered_at")
+    list_display = (
+        "section",
+        "board",
+        "round",
+        "table",
+        "contract",
+        "declarer",
+        "tricks",
+        "ns_score",
+        "status",
+        "confirmed",
+        "entered_at",
+    )
     list_filter = ("status", "confirmed")
 
 

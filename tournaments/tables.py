@@ -1,26 +1,24 @@
 """Sortable tables of the public results (django-tables2 over plain rows already read).
 
-Rows are the dicts ``services.results`` and ``services.season_ranking`` build from the
+Rows are the dicts ``services.results`` builds from the
 stored classification, so sorting happens in memory without another query. Every number
 cell carries its raw value in ``data-value`` (tests and scripts read it; people read the
 localised text).
 """
 
 import django_tables2 as tables
-from django.utils.formats import number_format
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+
+from clubsite.web.collation import collation_key
 
 
 def _num_attrs(key: str, extra: str = "") -> dict:
     """A right-aligned number column named ``key`` (the class lets scripts find it)."""
     css = f"num {key} {extra}".strip()
-    return {"td": {"class": css, "data-value": lambda record: record.get(key) or ""},
-            "th": {"class": css}}
-
-
-def _two(value) -> str:
-    return "" if value is None else number_format(value, 2)
+    return {
+        "td": {"class": css, "data-value": lambda record: record.get(key) or ""},
+        "th": {"class": css},
+    }
 
 
 class RankingTable(tables.Table):
@@ -31,16 +29,26 @@ class RankingTable(tables.Table):
     rendering every cell through the table for a 60-table field.
     """
 
-    place = tables.Column(verbose_name=_("Place"), accessor="place_label",
-                          order_by=("place", "number"),
-                          attrs={"td": {"class": "place", "data-value": lambda record:
-                                        record["place"]}, "th": {"class": "place"}})
+    place = tables.Column(
+        verbose_name=_("Place"),
+        accessor="place_label",
+        order_by=("place", "number"),
+        attrs={
+            "td": {"class": "place", "data-value": lambda record: record["place"]},
+            "th": {"class": "place"},
+        },
+    )
     number = tables.Column(verbose_name=_("Pair"), attrs=_num_attrs("number"))
-    names = tables.Column(verbose_name=_("Players"),
-                          attrs={"td": {"class": "names"}, "th": {"class": "names"}})
-    points = tables.Column(verbose_name=_("Points"), attrs=_num_attrs("points"))
-    percentage = tables.Column(verbose_name=_("%"), attrs=_num_attrs("percentage"),
-                               order_by=("percentage", "place"))
+    names = tables.Column(
+        verbose_name=_("Players"),
+        order_by=("names_key", "place"),
+        attrs={"td": {"class": "names"}, "th": {"class": "names"}},
+    )
+    # on a phone the matchpoints give way: the percentage ranks the same (issue #35, 360px)
+    points = tables.Column(verbose_name=_("Points"), attrs=_num_attrs("points", "hide-phone"))
+    percentage = tables.Column(
+        verbose_name=_("%"), attrs=_num_attrs("percentage"), order_by=("percentage", "place")
+    )
 
     class Meta:
         attrs = {"class": "data ranking"}
@@ -51,8 +59,9 @@ class RankingTable(tables.Table):
 class ImpRankingTable(RankingTable):
     """Cross-IMPs and Butler: the total is in IMPs and there is no percentage."""
 
-    points = tables.Column(verbose_name=_("IMPs"), attrs=_num_attrs("points"),
-                           order_by=("points", "place"))
+    points = tables.Column(
+        verbose_name=_("IMPs"), attrs=_num_attrs("points"), order_by=("points", "place")
+    )
 
     class Meta(RankingTable.Meta):
         exclude = ("percentage",)
@@ -70,8 +79,9 @@ class IndividualRankingTable(RankingTable):
 class VpRankingTable(ImpRankingTable):
     """Butler or cross-IMP pairs converted match by match: the total is in VPs."""
 
-    points = tables.Column(verbose_name=_("VPs"), attrs=_num_attrs("points"),
-                           order_by=("points", "place"))
+    points = tables.Column(
+        verbose_name=_("VPs"), attrs=_num_attrs("points"), order_by=("points", "place")
+    )
 
 
 class IndividualImpRankingTable(ImpRankingTable):
@@ -90,26 +100,53 @@ class HandicapRankingTable(RankingTable):
 
     number = tables.Column(verbose_name=_("Pair"), attrs=_num_attrs("number", "hide-phone"))
     points = tables.Column(verbose_name=_("Points"), attrs=_num_attrs("points", "hide-phone"))
-    handicap = tables.Column(verbose_name=_("Handicap"),
-                             attrs=_num_attrs("handicap", "hide-phone"),
-                             order_by=("handicap", "place"))
-    handicap_percentage = tables.Column(verbose_name=_("% hcp"),
-                                        attrs=_num_attrs("handicap_percentage"),
-                                        order_by=("handicap_percentage", "place"))
-    handicap_place = tables.Column(verbose_name=_("Place hcp"),
-                                   accessor="handicap_place_label",
-                                   order_by=("handicap_place", "number"),
-                                   attrs=_num_attrs("handicap_place"))
+    handicap = tables.Column(
+        verbose_name=_("Handicap"),
+        attrs=_num_attrs("handicap", "hide-phone"),
+        order_by=("handicap", "place"),
+    )
+    handicap_percentage = tables.Column(
+        verbose_name=_("% hcp"),
+        attrs=_num_attrs("handicap_percentage"),
+        order_by=("handicap_percentage", "place"),
+    )
+    handicap_place = tables.Column(
+        verbose_name=_("Place hcp"),
+        accessor="handicap_place_label",
+        order_by=("handicap_place", "number"),
+        attrs=_num_attrs("handicap_place"),
+    )
 
     class Meta(RankingTable.Meta):
         pass
 
 
-def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
-                  individual: bool = False, vps: bool = False,
-                  handicaps: bool = False) -> RankingTable:
-    if handicaps and not imps and not individual:
-        return HandicapRankingTable(rows, prefix=prefix)
+class IndividualHandicapRankingTable(HandicapRankingTable):
+    """An individual ranked with handicaps: one player per line, each with their own."""
+
+    number = tables.Column(verbose_name=_("Player"), attrs=_num_attrs("number", "hide-phone"))
+
+    class Meta(HandicapRankingTable.Meta):
+        pass
+
+
+def with_sort_key(rows: list[dict], field: str) -> list[dict]:
+    """The rows, each with ``<field>_key``: the names sorted as the reader's language does."""
+    return [{**row, f"{field}_key": collation_key(row.get(field))} for row in rows]
+
+
+def ranking_table(
+    rows: list[dict],
+    imps: bool,
+    prefix: str = "",
+    individual: bool = False,
+    vps: bool = False,
+    handicaps: bool = False,
+) -> RankingTable:
+    rows = with_sort_key(rows, "names")
+    if handicaps and not imps:
+        cls = IndividualHandicapRankingTable if individual else HandicapRankingTable
+        return cls(rows, prefix=prefix)
     if vps:
         return VpRankingTable(rows, prefix=prefix)
     if individual:
@@ -117,34 +154,3 @@ def ranking_table(rows: list[dict], imps: bool, prefix: str = "",
         return cls(rows, prefix=prefix)
     cls = ImpRankingTable if imps else RankingTable
     return cls(rows, prefix=prefix)
-
-
-class SeasonRankingTable(tables.Table):
-    """The club's season ranking: place, player, score under the rule, tournaments, average."""
-
-    place = tables.Column(verbose_name=_("Place"), accessor="place_label",
-                          order_by=("place", "name"),
-                          attrs={"td": {"class": "place", "data-value": lambda record:
-                                        record["place"]}, "th": {"class": "place"}})
-    name = tables.Column(verbose_name=_("Player"),
-                         attrs={"td": {"class": "names"}, "th": {"class": "names"}})
-    score = tables.Column(verbose_name=_("Score"), attrs=_num_attrs("score"),
-                          order_by=("score", "name"))
-    counted = tables.Column(verbose_name=_("Counted"), attrs=_num_attrs("counted", "hide-phone"))
-    played = tables.Column(verbose_name=_("Played"), attrs=_num_attrs("played", "hide-phone"))
-    average = tables.Column(verbose_name=_("Average %"), attrs=_num_attrs("average"),
-                            order_by=("average_sort", "name"))
-
-    class Meta:
-        attrs = {"class": "data ranking season"}
-        order_by = ("place",)
-        row_attrs = {"data-member": lambda record: record["member_id"]}
-
-    def render_name(self, value, record):
-        return format_html('<a href="{}">{}</a>', record["url"], value)
-
-    def render_score(self, value):
-        return _two(value)
-
-    def render_average(self, value):
-        return _two(value)

@@ -8,8 +8,9 @@ readers. Without a broker Celery runs them eagerly (see ``clubsite.celery``).
 
 from celery import shared_task
 
+from tournaments.services.boards.deals import analyse_boards
+
 from .models import Board
-from .services.boards import analyse_boards
 
 
 @shared_task(acks_late=True)
@@ -33,7 +34,7 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
     after a redelivery, only costs time; it is skipped when a classification that started
     after ``window_end`` already covers every change it stands for.
     """
-    from .services.reclassification import quiet_wait, run_requested
+    from tournaments.services.classification.reclassification import quiet_wait, run_requested
 
     wait = quiet_wait(session_id, window_end)
     if wait:  # results are still coming in: look again once they may have paused
@@ -45,30 +46,8 @@ def classify_session_task(session_id: int, window_end: float | None = None) -> i
     return run_requested(session_id, window_end)
 
 
-# Export, upload and PDF jobs live in their own package; Celery discovers tasks.py.
-from . import jobs  # noqa: E402
-from .jobs import mail as job_mail  # noqa: E402
-from .jobs import send as job_send  # noqa: E402
-
-# --- receivers of ``services.signals`` (connected in ``TournamentsConfig.ready``) -----------
-# The services decide whether and when; these only queue.
-
-
-def queue_classification(sender, *, session_id: int, window_end: float,
-                         countdown: int | None, **kwargs) -> None:
-    classify_session_task.apply_async((session_id, window_end), countdown=countdown)
-
-
-def queue_results_pdf(sender, *, tournament_id: int, **kwargs) -> None:
-    # A broker that is down leaves no PDF asked for: the worker's sweep asks once it is back.
-    job_send.send(jobs.results_published, tournament_id)
-
-
-def queue_results_pdf_refresh(sender, *, tournament_id: int, countdown: int | None,
-                              **kwargs) -> None:
-    jobs.refresh_results_pdf.apply_async((tournament_id,), countdown=countdown)
-
-
-def queue_player_mails(sender, *, ids: list[int], **kwargs) -> None:
-    # A broker that is down leaves the rows unsent: the worker's sweep sends them once back.
-    job_send.send(job_mail.send_player_mails, ids)
+# Export, upload, PDF and mail jobs live in their own package; Celery discovers tasks.py, and
+# ``TournamentsConfig.ready`` imports it, so every task is registered under its name, which
+# is how ``tournaments.queueing`` finds the ones services ask for.
+from . import jobs  # noqa: E402, F401
+from .jobs import mail as job_mail  # noqa: E402, F401

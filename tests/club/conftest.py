@@ -42,17 +42,22 @@ def club_year(db):
     junior = Category.objects.create(code="junior", name="Junior")
     honorary = Category.objects.create(code="honorary", name="Honorary")
     for season in (seasons.s2425, seasons.s2526, seasons.s2627):
-        Fee.objects.create(season=season, kind=FeeKind.MEMBERSHIP, category=std,
-                           amount=Decimal("100.00"))
-        Fee.objects.create(season=season, kind=FeeKind.LICENCE, category=std,
-                           amount=Decimal("30.00"))
-        Fee.objects.create(season=season, kind=FeeKind.MEMBERSHIP, category=junior,
-                           amount=Decimal("40.00"))
+        Fee.objects.create(
+            season=season, kind=FeeKind.MEMBERSHIP, category=std, amount=Decimal("100.00")
+        )
+        Fee.objects.create(
+            season=season, kind=FeeKind.LICENCE, category=std, amount=Decimal("30.00")
+        )
+        Fee.objects.create(
+            season=season, kind=FeeKind.MEMBERSHIP, category=junior, amount=Decimal("40.00")
+        )
         # juniors' licence: no line in the schedule; honorary members pay nothing at all
-        Fee.objects.create(season=season, kind=FeeKind.MEMBERSHIP, category=honorary,
-                           amount=Decimal("0.00"))
-        Fee.objects.create(season=season, kind=FeeKind.LICENCE, category=honorary,
-                           amount=Decimal("0.00"))
+        Fee.objects.create(
+            season=season, kind=FeeKind.MEMBERSHIP, category=honorary, amount=Decimal("0.00")
+        )
+        Fee.objects.create(
+            season=season, kind=FeeKind.LICENCE, category=honorary, amount=Decimal("0.00")
+        )
     return SimpleNamespace(**vars(seasons), std=std, junior=junior, honorary=honorary)
 
 

@@ -10,7 +10,12 @@ import time
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-VIEWPORTS = {"desktop": (1280, 900), "tablet": (768, 1024), "phone": (390, 844)}
+VIEWPORTS = {
+    "desktop": (1280, 900),
+    "tablet": (768, 1024),
+    "phone": (390, 844),
+    "tv": (1920, 1080),  # the room screen on a TV or projector
+}
 
 # Playwright's sync API runs an event loop in this thread; Django must allow its ORM here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -103,9 +108,16 @@ def browser():
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
-            args=["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-quic", "--no-first-run",
-                  "--disable-component-update", "--disable-sync"],
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()
@@ -122,14 +134,20 @@ def new_page(browser, request):
     violations = []
 
     def watch(page):
-        page.on("console", lambda message: violations.append(f"{page.url}: {message.text}")
-                if "Content Security Policy" in message.text else None)
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(f"{page.url}: {message.text}")
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
 
     def make(viewport: str = "desktop"):
         width, height = VIEWPORTS[viewport]
         context = browser.new_context(
             viewport={"width": width, "height": height},
-            has_touch=viewport != "desktop",
+            has_touch=viewport in ("tablet", "phone"),
             is_mobile=viewport == "phone",
             locale="en-GB",
         )
@@ -161,9 +179,11 @@ def _requests_done(seconds: float = 10.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                           "current_database() AND pid <> pg_backend_pid() AND state IN "
-                           "('active', 'idle in transaction')")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                "current_database() AND pid <> pg_backend_pid() AND state IN "
+                "('active', 'idle in transaction')"
+            )
             if not cursor.fetchone()[0]:
                 return
         time.sleep(0.05)

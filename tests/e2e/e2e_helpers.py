@@ -19,7 +19,7 @@ def journey_languages(own: str) -> list[str]:
     journey checks only in the browser (a board fetched again through the table's service
     worker, a decimal typed with a comma, a message built by a view) goes in a language
     other than English, the source strings', so a string left untranslated shows.
-    tests/tournaments/test_language_tokens.py still checks the public, member and table
+    tests/tournaments/boards/test_language_tokens.py still checks the public, member and table
     pages in all three, without a browser; `make test` on its own runs each of these
     journeys in all three."""
     assert own in LANGUAGES
@@ -49,8 +49,15 @@ def login(page, base_url: str, username: str, password: str) -> None:
     user = get_user_model().objects.get(username=username)
     assert user.is_active and user.check_password(password), f"{username} cannot sign in"
     client = sign_in_verified(Client(), user)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base_url,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    page.context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "url": base_url,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            }
+        ]
+    )
 
 
 def login_with_form(page, base_url: str, username: str, password: str) -> None:
@@ -99,6 +106,15 @@ def no_sideways_scroll(page) -> None:
     page.wait_for_load_state("load")  # a page's own stylesheets are part of its width
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"page scrolls sideways: {width}px"
+
+
+def touch_targets(page, selector, size: int = 44) -> None:
+    """Every element matching ``selector`` (at least one) is a finger's size: ``size`` px
+    high and wide at the least."""
+    boxes = [box for box in (el.bounding_box() for el in page.locator(selector).all()) if box]
+    assert boxes, f"nothing visible matches {selector}"
+    for box in boxes:
+        assert box["height"] >= size and box["width"] >= size, f"{selector}: {box}"
 
 
 def fits_its_box(page, selector) -> None:

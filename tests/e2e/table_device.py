@@ -2,11 +2,10 @@
 result in with the buttons, confirm as East-West, read the traveller, follow the moves; and
 the same with the Wi-Fi dropping for a board."""
 
-from e2e_helpers import screenshot
-
+from tests.e2e.e2e_helpers import screenshot
 from tournaments.models import Result
 from tournaments.scoring import ns_score, parse_contract
-from tournaments.services import plan
+from tournaments.services.setup import plan
 
 STRAINS = ("C", "D", "H", "S", "NT")
 
@@ -18,18 +17,26 @@ def choice(table: int, round_: int, board: int) -> dict:
         return {"level": "PASS"}
     level = 1 + seed % 5
     over = (seed // 5) % 3 - 1  # −1, = or +1
-    return {"level": str(level), "strain": STRAINS[seed % 5], "double": "X" if seed % 9 == 0
-            else "", "declarer": "NESW"[seed % 4],
-            "made": "=" if over == 0 else f"{over:+d}",
-            "lead": ("H", "T") if seed % 4 == 0 else None}
+    return {
+        "level": str(level),
+        "strain": STRAINS[seed % 5],
+        "double": "X" if seed % 9 == 0 else "",
+        "declarer": "NESW"[seed % 4],
+        "made": "=" if over == 0 else f"{over:+d}",
+        "lead": ("H", "T") if seed % 4 == 0 else None,
+    }
 
 
 def expected_score(board, c: dict) -> int:
     if c["level"] == "PASS":
         return 0
     tricks = int(c["level"]) + 6 + (0 if c["made"] == "=" else int(c["made"]))
-    return ns_score(parse_contract(c["level"] + c["strain"] + c["double"]), c["declarer"],
-                    tricks, board.vulnerability_core)
+    return ns_score(
+        parse_contract(c["level"] + c["strain"] + c["double"]),
+        c["declarer"],
+        tricks,
+        board.vulnerability_core,
+    )
 
 
 def tap(page, name: str, value: str) -> None:
@@ -63,8 +70,15 @@ def confirm_and_check(page) -> None:
     page.wait_for_selector("#traveller, #board-in-play")  # in play elsewhere: a note
 
 
-def play_round(page, section, table: int, round_: int, shots: str | None = None,
-               choose=None, mitchell: bool = True) -> None:
+def play_round(
+    page,
+    section,
+    table: int,
+    round_: int,
+    shots: str | None = None,
+    choose=None,
+    mitchell: bool = True,
+) -> None:
     """From the round page: each board through the buttons, then the moves.
 
     ``choose(table, round, board)`` says what is tapped (``choice`` by default). In a
@@ -132,14 +146,19 @@ def enter_with_a_dropped_connection(page, section, table: int, round_: int) -> N
     assert page.get_attribute("#sync-status", "data-count") == "1"
     assert page.locator("#pending-list li").count() == 0  # the badge counts; no card over the pad
     screenshot(page, "table-offline-waiting")
-    assert not Result.objects.filter(section=section, round=round_, table=table,
-                                     board__number=number).exists()
+    assert not Result.objects.filter(
+        section=section, round=round_, table=table, board__number=number
+    ).exists()
     page.context.set_offline(False)
     page.wait_for_selector("#board-screen[data-state=saved] #confirm-button", timeout=20000)
     page.wait_for_selector("#sync-status[data-state=saved]")
     screenshot(page, "table-back-online-saved")
-    assert Result.objects.filter(section=section, round=round_, table=table,
-                                 board__number=number).count() == 1
+    assert (
+        Result.objects.filter(
+            section=section, round=round_, table=table, board__number=number
+        ).count()
+        == 1
+    )
     page.click("#confirm-button")
     page.wait_for_selector("#traveller, #board-in-play")  # in play elsewhere: a note
     page.click("#next-board")

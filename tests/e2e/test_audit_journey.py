@@ -9,40 +9,62 @@ import re
 import uuid
 
 import pytest
-from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, journey_languages, login, screenshot
-from test_table_entry import seven_table_mitchell
+from django.contrib.auth.models import User
 
-from clubsite.permissions import Role, ensure_roles
+from clubsite.accounts.permissions import Role, grant
+from tests.e2e.e2e_helpers import choose_language, journey_languages, login, screenshot
+from tests.e2e.test_table_entry import seven_table_mitchell
 from tournaments.models import AuditAction, AuditEntry, TableCode
-from tournaments.services import corrections, entry
+from tournaments.services.running import corrections
+from tournaments.services.table import entry
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-WORDS = {"es": ("Bazas", "Resultado corregido"), "pt": ("Vazas", "Resultado corrigido"),
-         "en": ("Tricks", "Result corrected")}
+WORDS = {
+    "es": ("Bazas", "Resultado corregido"),
+    "pt": ("Vazas", "Resultado corrigido"),
+    "en": ("Tricks", "Result corrected"),
+}
 
 
 @pytest.mark.parametrize("language", journey_languages("es"))
 def test_director_filters_pages_and_exports_the_trail(live_server, new_page, language):
     section = seven_table_mitchell()
     tournament = section.session.tournament
-    ensure_roles()
-    director = User.objects.create_user(username="td", password="pass-1234-word",
-                                        first_name="Ana", last_name="Árbitra")
-    director.groups.add(Group.objects.get(name=Role.DIRECTOR))
+    director = User.objects.create_user(
+        username="td", password="pass-1234-word", first_name="Ana", last_name="Árbitra"
+    )
+    grant(director, Role.DIRECTOR)
     rows = []
     for table, board in ((1, 1), (2, 3)):
         code = TableCode.objects.get(section=section, table=table, active=True)
-        rows.append(entry.submit_result(table_code=code, round=1, board=board, contract="4S",
-                                        declarer="N", tricks=10,
-                                        idempotency_key=uuid.uuid4().hex).result)
+        rows.append(
+            entry.submit_result(
+                table_code=code,
+                round=1,
+                board=board,
+                contract="4S",
+                declarer="N",
+                tricks=10,
+                idempotency_key=uuid.uuid4().hex,
+            ).result
+        )
     for row in rows:
-        corrections.correct_result(row, user=director, contract="4S", declarer="N", tricks=11,
-                             reason="Planilla")
-    AuditEntry.objects.bulk_create([
-        AuditEntry(tournament=tournament, session=section.session, user=director,
-                   action=AuditAction.MOVEMENT, after={"rounds": n}) for n in range(60)])
+        corrections.correct_result(
+            row, user=director, contract="4S", declarer="N", tricks=11, reason="Planilla"
+        )
+    AuditEntry.objects.bulk_create(
+        [
+            AuditEntry(
+                tournament=tournament,
+                session=section.session,
+                user=director,
+                action=AuditAction.MOVEMENT,
+                after={"rounds": n},
+            )
+            for n in range(60)
+        ]
+    )
 
     base = live_server.url
     page = new_page("tablet")

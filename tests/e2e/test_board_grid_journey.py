@@ -4,13 +4,21 @@ opponents, table 3's corrected; the director opens the disputed board from its c
 corrects it, and the grid shows it corrected. Screenshots: var/screenshots/board-grid-*.png."""
 
 import pytest
-from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, journey_languages, login, no_sideways_scroll, screenshot
-from test_table_entry import seven_table_mitchell
+from django.contrib.auth.models import User
 
-from clubsite.permissions import Role, ensure_roles
+from clubsite.accounts.permissions import Role, grant
+from tests.e2e.e2e_helpers import (
+    choose_language,
+    journey_languages,
+    login,
+    no_sideways_scroll,
+    screenshot,
+)
+from tests.e2e.test_table_entry import seven_table_mitchell
 from tournaments.models import TableCode
-from tournaments.services import corrections, entry, plan, table_corrections
+from tournaments.services.running import corrections
+from tournaments.services.setup import plan
+from tournaments.services.table import entry, table_corrections
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -23,9 +31,15 @@ WORDS = {
 
 def at_table(section, table, board, tricks=10):
     code = TableCode.objects.get(section=section, table=table, active=True)
-    return code, entry.submit_result(table_code=code, round=1, board=board, contract="4S",
-                                     declarer="N", tricks=tricks,
-                                     idempotency_key=f"k-{table}-{board}").result
+    return code, entry.submit_result(
+        table_code=code,
+        round=1,
+        board=board,
+        contract="4S",
+        declarer="N",
+        tricks=tricks,
+        idempotency_key=f"k-{table}-{board}",
+    ).result
 
 
 # Resolves when the console's next poll has been swapped in and settled.
@@ -40,19 +54,18 @@ def cell_state(page, board):
 @pytest.mark.parametrize("language", journey_languages("es"))
 def test_director_follows_the_boards_of_a_round(live_server, new_page, language):
     section = seven_table_mitchell()
-    ensure_roles()
     director = User.objects.create_user(username="td", password="pass-1234-word")
-    director.groups.add(Group.objects.get(name=Role.DIRECTOR))
-    boards = {slot.table: slot.boards for slot in plan.slots(section.movement)
-              if slot.round == 1}
+    grant(director, Role.DIRECTOR)
+    boards = {slot.table: slot.boards for slot in plan.slots(section.movement) if slot.round == 1}
     first, second = boards[1]
     code, _row = at_table(section, 1, first)
     entry.confirm_result(at_table(section, 1, second)[1], table_code=code)
     code2, rejected = at_table(section, 2, boards[2][0])
     table_corrections.dispute_at_table(rejected, table_code=code2, reason="Fueron 9 bazas")
     corrected = at_table(section, 3, boards[3][0])[1]
-    corrections.correct_result(corrected, user=director, contract="4S", declarer="N",
-                               tricks=9, reason="Planilla")
+    corrections.correct_result(
+        corrected, user=director, contract="4S", declarer="N", tricks=9, reason="Planilla"
+    )
     base, words = live_server.url, WORDS[language]
 
     phone = new_page("phone")
@@ -64,7 +77,11 @@ def test_director_follows_the_boards_of_a_round(live_server, new_page, language)
     assert words["title"] in phone.inner_text("#board-states h2")
     assert phone.locator("#board-state-grid a.board-cell").count() == 14
     assert [cell_state(phone, b) for b in (first, second, boards[2][0], boards[3][0])] == [
-        "entered", "confirmed", "disputed", "corrected"]
+        "entered",
+        "confirmed",
+        "disputed",
+        "corrected",
+    ]
     assert words["disputed"] in phone.inner_text("#board-states .state-legend")
     box = phone.locator(f"#board-state-grid a[data-board='{first}']").bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44

@@ -8,12 +8,13 @@ in Portuguese and the cancellation in English, each page screenshotted."""
 import datetime
 
 import pytest
-from e2e_helpers import login, no_sideways_scroll, screenshot
 
+from clubsite.accounts.permissions import Role
 from clubsite.models import Member
-from clubsite.permissions import Role
+from tests.e2e.e2e_helpers import login, no_sideways_scroll, screenshot, touch_targets
 from tournaments.models import Entry, RegistrationStatus, Seating
-from tournaments.services import online_entry, setup
+from tournaments.services.entries import online_entry
+from tournaments.services.setup import events as setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -27,27 +28,51 @@ def _people():
 
     def person(i, first, last, *roles):
         user = make_user(f"p{i}", Role.PLAYER, *roles, password=PASSWORD)
-        return Member.objects.create(first_name=first, last_name=last, user=user,
-                                     licence_number=f"J-{i:03d}")
+        return Member.objects.create(
+            first_name=first, last_name=last, user=user, licence_number=f"J-{i:03d}"
+        )
 
-    names = [("Lucía", "Fernández"), ("Antonio", "Gil"), ("María", "Soto"), ("José", "Ruiz"),
-             ("Inês", "Magalhães"), ("João", "Pereira"), ("Pilar", "Vega"), ("Luis", "Mora"),
-             ("Rosa", "Prieto"), ("Ángel", "Ortega"), ("Teresa", "Nieto"), ("Rafael", "Cano"),
-             ("Begoña", "Lago"), ("Nuno", "Costa")]
+    names = [
+        ("Lucía", "Fernández"),
+        ("Antonio", "Gil"),
+        ("María", "Soto"),
+        ("José", "Ruiz"),
+        ("Inês", "Magalhães"),
+        ("João", "Pereira"),
+        ("Pilar", "Vega"),
+        ("Luis", "Mora"),
+        ("Rosa", "Prieto"),
+        ("Ángel", "Ortega"),
+        ("Teresa", "Nieto"),
+        ("Rafael", "Cano"),
+        ("Begoña", "Lago"),
+        ("Nuno", "Costa"),
+    ]
     people = [person(i, first, last) for i, (first, last) in enumerate(names)]
     tournament = setup.create_tournament(
-        name="Torneo de primavera", date=timezone.localdate() + datetime.timedelta(days=5),
-        start_time=datetime.time(18, 30), venue="Sala principal", online_entry=True,
-        max_tables=3)
+        name="Torneo de primavera",
+        date=timezone.localdate() + datetime.timedelta(days=5),
+        start_time=datetime.time(18, 30),
+        venue="Sala principal",
+        online_entry=True,
+        max_tables=3,
+    )
     # five pairs entered already: one place left
     for i in (4, 6, 8, 10, 12):
-        online_entry.enter(tournament, people[i:i + 2], user=people[i].user)
+        online_entry.enter(tournament, people[i : i + 2], user=people[i].user)
     return tournament, people
 
 
+def _find_partner(page, typed, member):
+    """Type part of the partner's name in the picker and tap them among the matches."""
+    page.fill("#q-player2", typed)
+    page.locator(f"#matches-player2 button[data-member='{member.pk}']").click()
+    page.wait_for_selector("#chosen-player2:not([hidden])")
+    assert page.input_value("#id_player2") == str(member.pk)
+
+
 def _language(page, base, code):
-    page.context.add_cookies([{"name": "django_language", "value": code,
-                               "url": base}])
+    page.context.add_cookies([{"name": "django_language", "value": code, "url": base}])
 
 
 def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
@@ -74,7 +99,7 @@ def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
     # no partner chosen: a clear message, nothing entered
     phone.click("#enter-submit")
     assert "Elige a tu pareja." in phone.inner_text("#entry-errors")
-    phone.select_option("#id_player2", str(people[1].pk))
+    _find_partner(phone, "antonio", people[1])
     screenshot(phone, "calendar-es-phone-enter")
     phone.click("#enter-submit")
     phone.wait_for_selector("#my-entry-status")
@@ -90,7 +115,7 @@ def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
     waiting.goto(f"{base}/calendar/{tournament.slug}/")
     assert "O torneio está completo" in waiting.inner_text("#my-entry")
     waiting.click("#enter-link")
-    waiting.select_option("#id_player2", str(people[3].pk))
+    _find_partner(waiting, "jose", people[3])
     waiting.click("#enter-submit")
     waiting.wait_for_selector("#waiting-list")
     assert "é o número 1 da lista de espera" in waiting.inner_text(".messages")
@@ -140,8 +165,46 @@ def test_enter_wait_cancel_move_up_and_seat(live_server, new_page):
     desk.wait_for_url(lambda url: "/seating/" in url)
     seated = Seating.objects.filter(session__tournament=tournament)
     assert seated.count() == 6
-    names = set(Entry.objects.filter(tournament=tournament).values_list("display_name",
-                                                                        flat=True))
+    names = set(Entry.objects.filter(tournament=tournament).values_list("display_name", flat=True))
     assert {"Lucía Fernández – Antonio Gil", "María Soto – José Ruiz"} <= names
     assert len(names) == 6 and "Inês Magalhães – João Pereira" not in names
     screenshot(desk, "calendar-es-director-seated")
+
+
+def test_a_partner_found_by_typing_on_a_phone(live_server, new_page):
+    """Issue #35: on a phone, "jose" (no accent, lower case) finds José among the members
+    who may still enter; each match a touch-sized button; the "partner wanted" list of the
+    event offers its players in one tap; nothing scrolls sideways."""
+    tournament, people = _people()
+    base = live_server.url
+    online_entry.ask_for_partner(tournament, user=people[3].user, note="2/1")
+    phone = new_page("phone")
+    _language(phone, base, "es")
+    login(phone, base, "p0", PASSWORD)
+    phone.goto(f"{base}/calendar/{tournament.slug}/enter/")
+    phone.wait_for_selector("#entry-form")
+    # the "partner wanted" list: José asked; one tap makes him the partner
+    wanted = phone.locator(f"#partners-wanted-pick button[data-member='{people[3].pk}']")
+    assert "José Ruiz" in wanted.inner_text()
+    touch_targets(phone, "#partners-wanted-pick button")
+    # the search as you type: accents and case ignored, entered players left out
+    phone.fill("#q-player2", "jose")
+    phone.wait_for_selector("#matches-player2 button[data-partner-pick]")
+    assert phone.inner_text("#matches-player2").split() == ["José", "Ruiz"]
+    # Inês has entered already (with João): "INES" finds nobody
+    phone.fill("#q-player2", "INES")
+    phone.locator("#matches-player2", has_text="«INES»").wait_for()
+    assert phone.locator("#matches-player2 button").count() == 0
+    phone.fill("#q-player2", "jose")
+    phone.locator("#matches-player2 button", has_text="José Ruiz").wait_for()
+    touch_targets(phone, "#matches-player2 button")
+    no_sideways_scroll(phone)
+    screenshot(phone, "calendar-es-phone-partner-search")
+    phone.locator("#matches-player2 button", has_text="José Ruiz").click()
+    assert "José Ruiz" in phone.inner_text("#chosen-player2")
+    assert phone.input_value("#id_player2") == str(people[3].pk)
+    touch_targets(phone, "#chosen-player2 button")
+    phone.click("#enter-submit")
+    phone.wait_for_selector("#my-entry-status")
+    assert "Lucía Fernández – José Ruiz" in phone.inner_text("#my-entry-status")
+    no_sideways_scroll(phone)

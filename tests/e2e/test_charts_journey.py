@@ -3,7 +3,10 @@ section's ranking as bars, a board's scores and marks, their own sessions agains
 average, and a team's points round by round (another team picked from the list)."""
 
 import pytest
-from e2e_helpers import (
+
+from clubsite.demo import DEMO_PASSWORD
+from clubsite.models import Member
+from tests.e2e.e2e_helpers import (
     SCREENSHOTS,
     TAKE_SCREENSHOTS,
     choose_language,
@@ -12,24 +15,36 @@ from e2e_helpers import (
     no_sideways_scroll,
     screenshot,
 )
-from test_results_pages import build_results
-
-from clubsite.demo import DEMO_PASSWORD
-from clubsite.models import Member
+from tests.e2e.test_results_pages import build_results
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
-    "es": {"ranking": "gráfico de la clasificación", "board": "marcas y puntos",
-           "history": "Porcentaje sesión a sesión", "team": "ronda a ronda",
-           "table": "Datos del gráfico en una tabla", "show": "Mostrar"},
-    "pt": {"ranking": "gráfico da classificação", "board": "resultados e pontos",
-           "history": "Percentagem sessão a sessão", "team": "ronda a ronda",
-           "table": "Dados do gráfico numa tabela", "show": "Mostrar"},
-    "en": {"ranking": "ranking chart", "board": "scores and marks",
-           "history": "Percentage session by session", "team": "round by round",
-           "table": "Chart data as a table", "show": "Show"},
+    "es": {
+        "ranking": "gráfico de la clasificación",
+        "board": "marcas y puntos",
+        "history": "Porcentaje sesión a sesión",
+        "team": "ronda a ronda",
+        "table": "Datos del gráfico en una tabla",
+        "show": "Mostrar",
+    },
+    "pt": {
+        "ranking": "gráfico da classificação",
+        "board": "resultados e pontos",
+        "history": "Percentagem sessão a sessão",
+        "team": "ronda a ronda",
+        "table": "Dados do gráfico numa tabela",
+        "show": "Mostrar",
+    },
+    "en": {
+        "ranking": "ranking chart",
+        "board": "scores and marks",
+        "history": "Percentage session by session",
+        "team": "round by round",
+        "table": "Chart data as a table",
+        "show": "Show",
+    },
 }
 
 
@@ -62,8 +77,10 @@ def test_player_reads_the_charts(live_server, new_page, language):
     phone.goto(f"{base}/results/{martes.slug}/1/section/A/")
     ns = phone.locator("#chart-ranking-ns")
     assert words["ranking"] in ns.locator("svg title").first.text_content()
-    assert ns.locator(".chart-bar").count() == phone.locator(
-        "#ranking-ns table.ranking tbody tr").count()
+    assert (
+        ns.locator(".chart-bar").count()
+        == phone.locator("#ranking-ns table.ranking tbody tr").count()
+    )
     chart_fits(phone, "#chart-ranking-ns", f"charts-{language}-1-ranking-phone")
     ns.locator("summary", has_text=words["table"]).click()
     assert ns.locator("details table tbody tr").first.is_visible()
@@ -74,8 +91,7 @@ def test_player_reads_the_charts(live_server, new_page, language):
     phone.goto(f"{base}/results/{martes.slug}/1/board/{pool}/1/")
     chart = phone.locator("#chart-board-1")
     assert words["board"] in chart.locator("svg title").first.text_content()
-    assert chart.locator(".chart-bar").count() == phone.locator(
-        "#frequencies tbody tr").count()
+    assert chart.locator(".chart-bar").count() == phone.locator("#frequencies tbody tr").count()
     chart_fits(phone, "#chart-board-1", f"charts-{language}-2-board-phone")
 
     # The player's page: her percentage session by session against the club's average.
@@ -103,10 +119,12 @@ def test_player_reads_the_charts(live_server, new_page, language):
 
     # The narrowest phone the site serves, 360 px: every chart page still fits.
     phone.set_viewport_size({"width": 360, "height": 780})
-    for path, chart in ((f"results/{martes.slug}/1/section/A/", "#chart-ranking-ns"),
-                        (f"results/{martes.slug}/1/board/{pool}/1/", "#chart-board-1"),
-                        (f"results/player/{lucia.pk}/", "#chart-history"),
-                        (f"results/{swiss.slug}/teams/", "#chart-team")):
+    for path, chart in (
+        (f"results/{martes.slug}/1/section/A/", "#chart-ranking-ns"),
+        (f"results/{martes.slug}/1/board/{pool}/1/", "#chart-board-1"),
+        (f"results/player/{lucia.pk}/", "#chart-history"),
+        (f"results/{swiss.slug}/teams/", "#chart-team"),
+    ):
         phone.goto(f"{base}/{path}")
         chart_fits(phone, chart, f"charts-{language}-7-{chart[7:]}-360")
 

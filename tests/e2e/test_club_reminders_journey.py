@@ -6,10 +6,10 @@ Screenshots: var/screenshots/club-reminders-*.png."""
 
 import pytest
 from django.core import mail
-from e2e_helpers import choose_language, journey_languages, login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import ArrearsReminder
+from tests.e2e.e2e_helpers import choose_language, journey_languages, login, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -64,8 +64,10 @@ def test_the_member_list_imports_back(live_server, new_page, language):
         page.click("a[href*='export.csv']")
     content = download.value.path().read_bytes()
     page.goto(f"{base}/club/import/")
-    page.set_input_files("input[name=file]", files=[{
-        "name": "members.csv", "mimeType": "text/csv", "buffer": content}])
+    page.set_input_files(
+        "input[name=file]",
+        files=[{"name": "members.csv", "mimeType": "text/csv", "buffer": content}],
+    )
     page.click("form[enctype] button[type=submit]")
     page.wait_for_selector("#preview")
     assert page.locator("#preview table.errors").count() == 0

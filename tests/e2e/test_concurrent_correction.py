@@ -6,14 +6,16 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from e2e_helpers import login, screenshot
 
+from clubsite.accounts.permissions import Role
 from clubsite.models import Member
-from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.e2e.e2e_helpers import login, screenshot
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.movements import mitchell
-from tournaments.services import entry, registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
+from tournaments.services.table import entry
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,20 +24,30 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def played_line(db):
     tournament = setup.create_tournament(name="Martes", date=datetime.date(2026, 11, 24))
     session = tournament.sessions.get()
-    players = [Member.objects.create(first_name=f"N{i}", last_name=f"Apellido{i:02d}",
-                                     licence_number=f"E-{i:03d}") for i in range(12)]
-    entries = [registration.register_entry(tournament, players[i:i + 2]) for i in range(0, 12, 2)]
+    players = [
+        Member.objects.create(
+            first_name=f"N{i}", last_name=f"Apellido{i:02d}", licence_number=f"E-{i:03d}"
+        )
+        for i in range(12)
+    ]
+    entries = [registration.register_entry(tournament, players[i : i + 2]) for i in range(0, 12, 2)]
     section = setup.add_section(session, "A")
     setup.seat_section(section, mitchell(3, 3, 2).to_dict(), entries)
     setup.start_session(session)
     code = TableCode.objects.get(section=section, table=1, active=True)
-    entry.submit_result(round=1, board=1, contract="4S", declarer="N", tricks=10,
-                        table_code=code, idempotency_key="k-1")
+    entry.submit_result(
+        round=1,
+        board=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        table_code=code,
+        idempotency_key="k-1",
+    )
     return section
 
 
-def test_the_second_director_is_told_and_nothing_is_overwritten(new_page, live_server,
-                                                               played_line):
+def test_the_second_director_is_told_and_nothing_is_overwritten(new_page, live_server, played_line):
     for name in ("ana", "bruno"):
         make_user(name, Role.DIRECTOR)
     base = live_server.url

@@ -15,13 +15,13 @@ import time
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login_with_form, pick_player, screenshot
-from table_device import enter_with_a_dropped_connection, play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
 from laws.importer import parse_all
 from laws.services import store
+from tests.e2e.e2e_helpers import login_with_form, pick_player, screenshot
+from tests.e2e.table_device import enter_with_a_dropped_connection, play_round, sign_in
 from tournaments.models import (
     AuditAction,
     AuditEntry,
@@ -44,8 +44,8 @@ from tournaments.scoring import (
     rank,
     score_session,
 )
-from tournaments.services import entry as entry_service
-from tournaments.services import plan
+from tournaments.services.setup import plan
+from tournaments.services.table import entry as entry_service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -82,9 +82,14 @@ def _enter_every_result(section) -> tuple[int, int, int]:
             if (slot.round, slot.table) == (WRONG["round"], WRONG["table"]) and wrong is None:
                 contract, tricks, wrong = "7S", 13, (slot.round, slot.table, board)
             submission = entry_service.submit_result(
-                round=slot.round, board=board, contract=contract, declarer="N", tricks=tricks,
+                round=slot.round,
+                board=board,
+                contract=contract,
+                declarer="N",
+                tricks=tricks,
                 table_code=codes[slot.table],
-                idempotency_key=f"e2e-{slot.round}-{slot.table}-{board}")
+                idempotency_key=f"e2e-{slot.round}-{slot.table}-{board}",
+            )
             entry_service.confirm_result(submission.result, table_code=codes[slot.table])
     return wrong
 
@@ -92,13 +97,19 @@ def _enter_every_result(section) -> tuple[int, int, int]:
 def _wrong_or_choice(movement: dict):
     """What the tablets tap: the varied results of ``table_device.choice``, except that
     table WRONG's first board of its round is keyed in as 7♠ made."""
-    from table_device import choice
+    from tests.e2e.table_device import choice
 
     def choose(table: int, round_: int, board: int) -> dict:
         first = plan.slot_for(movement, round_, table).boards[0]
         if (round_, table) == (WRONG["round"], WRONG["table"]) and board == first:
-            return {"level": "7", "strain": "S", "double": "", "declarer": "N", "made": "=",
-                    "lead": None}
+            return {
+                "level": "7",
+                "strain": "S",
+                "double": "",
+                "declarer": "N",
+                "made": "=",
+                "lead": None,
+            }
         return choice(table, round_, board)
 
     return choose
@@ -121,8 +132,7 @@ def _seven_tablets(page_for, base, section) -> tuple[int, int, int]:
                 enter_with_a_dropped_connection(tablet, section, table, round_)
                 continue
             shots = {(1, 1): "journey-table-1-round-1", (7, rounds): "journey-table-7-last"}
-            play_round(tablet, section, table, round_, shots.get((table, round_)),
-                       choose=choose)
+            play_round(tablet, section, table, round_, shots.get((table, round_)), choose=choose)
     print(f"seven tablets entered {rounds} rounds in {time.monotonic() - started:.0f} s")
     lines = Result.objects.filter(section=section, status=ResultStatus.OK)
     assert lines.count() == 7 * rounds * 2
@@ -135,18 +145,27 @@ def _core_ranking(section, direction: str) -> list[tuple[int, Decimal]]:
     """The scoring core's ranking of the stored results (the 60/40 as percentages)."""
     lines: dict[int, list] = {}
     for r in Result.objects.filter(section=section, status=ResultStatus.OK).select_related("board"):
-        score = (("%", r.adjustment["ns"], r.adjustment["ew"]) if r.adjustment
-                 else r.ns_score)
+        score = ("%", r.adjustment["ns"], r.adjustment["ew"]) if r.adjustment else r.ns_score
         lines.setdefault(r.board.number, []).append(TravellerLine(r.ns_id, r.ew_id, score))
-    scored = score_session([BoardResult(b, tuple(ls)) for b, ls in sorted(lines.items())],
-                           expected=max(len(ls) for ls in lines.values()),
-                           boards_per_pair=plan.round_count(section.movement)
-                           * plan.boards_per_round(section.movement))
-    ids = set(Seating.objects.filter(section=section, direction=direction)
-              .values_list("entry_id", flat=True))
+    scored = score_session(
+        [BoardResult(b, tuple(ls)) for b, ls in sorted(lines.items())],
+        expected=max(len(ls) for ls in lines.values()),
+        boards_per_pair=plan.round_count(section.movement)
+        * plan.boards_per_round(section.movement),
+    )
+    ids = set(
+        Seating.objects.filter(section=section, direction=direction).values_list(
+            "entry_id", flat=True
+        )
+    )
     names = {s.entry_id: s.entry.display_name for s in section.seatings.all()}
-    ranked = rank([Standing(e, t.percentage, tops=t.tops, name=names[e])
-                   for e, t in scored.totals.items() if e in ids])
+    ranked = rank(
+        [
+            Standing(e, t.percentage, tops=t.tops, name=names[e])
+            for e, t in scored.totals.items()
+            if e in ids
+        ]
+    )
     return sorted((x.standing.pair, x.place, display_round(x.standing.score)) for x in ranked)
 
 
@@ -174,8 +193,9 @@ def test_director_journey(live_server, new_page, viewport):
     tournament = Tournament.objects.get(name="Torneo de verano")
 
     # Fourteen pairs from the demo club's members.
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:27])
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[:27]
+    )
     _register_pairs(page, base, tournament, players)
     screenshot(page, f"{name}-2-entries")
     assert Entry.objects.filter(tournament=tournament).count() == 14
@@ -195,8 +215,7 @@ def test_director_journey(live_server, new_page, viewport):
         page.fill("#manual-form input[name=boards_per_round]", "2")
         page.click("#manual-form button[type=submit]")
     else:
-        page.locator("tr[data-kind=mitchell][data-tables='7'] button.pick-suggestion").first \
-            .click()
+        page.locator("tr[data-kind=mitchell][data-tables='7'] button.pick-suggestion").first.click()
     page.wait_for_selector("#seats")
     screenshot(page, f"{name}-4-seating")
     section = Section.objects.get(session__tournament=tournament)
@@ -221,8 +240,7 @@ def test_director_journey(live_server, new_page, viewport):
     page.wait_for_selector("#session-sheet")
     assert page.locator(".sheet-card .qr svg").count() == 7
     for code in TableCode.objects.filter(section=section, active=True):
-        assert page.locator(f".sheet-card[data-code='{code.code}'] .code").inner_text() == \
-            code.code
+        assert page.locator(f".sheet-card[data-code='{code.code}'] .code").inner_text() == code.code
     screenshot(page, f"{name}-7-session-sheet")
     page.emulate_media(media="print")
     screenshot(page, f"{name}-7b-session-sheet-print")
@@ -246,8 +264,9 @@ def test_director_journey(live_server, new_page, viewport):
     screenshot(page, f"{name}-8-console")
 
     # Fix the wrong result from the console.
-    page.locator(f"#suspicious a[href$='/line/{wrong_round}/{wrong_table}/{wrong_board}/']") \
-        .first.click()
+    page.locator(
+        f"#suspicious a[href$='/line/{wrong_round}/{wrong_table}/{wrong_board}/']"
+    ).first.click()
     page.wait_for_selector("#result-form")
     page.fill("#result-form input[name=contract]", "4S")
     page.fill("#result-form input[name=result]", "=")
@@ -255,8 +274,13 @@ def test_director_journey(live_server, new_page, viewport):
     page.click("#result-form button[type=submit]")
     page.wait_for_selector(".message.success")
     screenshot(page, f"{name}-9-corrected")
-    fixed = Result.objects.get(section=section, round=wrong_round, table=wrong_table,
-                               board__number=wrong_board, status=ResultStatus.OK)
+    fixed = Result.objects.get(
+        section=section,
+        round=wrong_round,
+        table=wrong_table,
+        board__number=wrong_board,
+        status=ResultStatus.OK,
+    )
     assert fixed.contract == "4S" and fixed.tricks == 10
 
     # A 60/40 citing Law 12C1 on another line.
@@ -269,12 +293,14 @@ def test_director_journey(live_server, new_page, viewport):
     page.click("#award")
     page.wait_for_selector(".message.success")
     screenshot(page, f"{name}-10-adjusted")
-    adjusted = Result.objects.get(section=section, round=3, table=5,
-                                  board__number=other.boards[0], status=ResultStatus.OK)
+    adjusted = Result.objects.get(
+        section=section, round=3, table=5, board__number=other.boards[0], status=ResultStatus.OK
+    )
     assert adjusted.adjustment == {"kind": "artificial", "ns": 60, "ew": 40}
     assert adjusted.law == "12C1"
-    assert page.locator("#current-result a.law-link").get_attribute("href") == \
-        "/laws/es-2017/12/#C1"
+    assert (
+        page.locator("#current-result a.law-link").get_attribute("href") == "/laws/es-2017/12/#C1"
+    )
 
     # Publish provisional, finish the session, publish final.
     page.goto(f"{base}/director/{tournament.pk}/")
@@ -294,17 +320,26 @@ def test_director_journey(live_server, new_page, viewport):
     for direction in ("NS", "EW"):
         page.goto(f"{base}/results/{tournament.slug}/1/section/A/")
         rows = page.locator(f"#ranking-{direction.lower()} table.ranking tbody tr")
-        shown = [(int(rows.nth(i).get_attribute("data-entry")),
-                  int(rows.nth(i).locator("td.place").get_attribute("data-value")),
-                  Decimal(rows.nth(i).locator("td.percentage").get_attribute("data-value")))
-                 for i in range(rows.count())]
+        shown = [
+            (
+                int(rows.nth(i).get_attribute("data-entry")),
+                int(rows.nth(i).locator("td.place").get_attribute("data-value")),
+                Decimal(rows.nth(i).locator("td.percentage").get_attribute("data-value")),
+            )
+            for i in range(rows.count())
+        ]
         assert [p for _e, p, _v in shown] == sorted(p for _e, p, _v in shown)
         assert sorted(shown) == _core_ranking(section, direction), direction
     screenshot(page, f"{name}-11b-ranking")
     if viewport == "tablet":
         # A player of the winning NS pair opens the pair's scorecard on a phone.
-        winner = StoredRanking.objects.filter(section=section, scope=RankingScope.SECTION,
-                                              direction="NS").order_by("place").first()
+        winner = (
+            StoredRanking.objects.filter(
+                section=section, scope=RankingScope.SECTION, direction="NS"
+            )
+            .order_by("place")
+            .first()
+        )
         phone = new_page("phone")
         phone.goto(f"{base}/results/")
         phone.click(f"li.result-item >> text={tournament.name}")
@@ -312,8 +347,9 @@ def test_director_journey(live_server, new_page, viewport):
         phone.click(f"#ranking-ns tr[data-entry='{winner.entry_id}'] td.names a")
         phone.wait_for_selector("#scorecard")
         assert Decimal(phone.get_attribute("#scorecard-total", "data-value")) == winner.points
-        assert phone.locator("#scorecard tbody tr").count() == \
-            plan.round_count(section.movement) * 2  # a board a row
+        assert (
+            phone.locator("#scorecard tbody tr").count() == plan.round_count(section.movement) * 2
+        )  # a board a row
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         screenshot(phone, "journey-phone-scorecard")
 
@@ -322,8 +358,9 @@ def test_director_journey(live_server, new_page, viewport):
     page.click("#audit-link")
     page.wait_for_selector("#audit")
     screenshot(page, f"{name}-12-audit")
-    assert AuditEntry.objects.filter(tournament=tournament, action=AuditAction.CORRECTED,
-                                     user__username="director").exists()
+    assert AuditEntry.objects.filter(
+        tournament=tournament, action=AuditAction.CORRECTED, user__username="director"
+    ).exists()
     assert page.locator("tr.audit-row[data-action=adjusted]").count() == 1
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1

@@ -6,10 +6,11 @@ One browser context per width and language, the pages visited in a loop (the run
 """
 
 import pytest
-from demo_pages import demo_pages
-from e2e_helpers import login, screenshot
 
+from clubsite.accounts.permissions import grant
 from clubsite.demo import DEMO_PASSWORD, build_demo
+from tests.demo_pages import demo_pages
+from tests.e2e.e2e_helpers import login, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -69,26 +70,42 @@ def test_every_page_fits_every_width(live_server, browser):
     host = base.split("://")[1].split(":")[0]
     problems = []
     for width, language in RUNS:
-        context = browser.new_context(viewport={"width": width, "height": 900},
-                                      has_touch=width < 1024)
-        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
-                              "domain": host, "path": "/"}])
+        context = browser.new_context(
+            viewport={"width": width, "height": 900}, has_touch=width < 1024
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "domain": host,
+                    "path": "/",
+                }
+            ]
+        )
         page = context.new_page()
         for i, path in enumerate(pages.public):
             check(page, base, path, width, language, problems, shot=f"public-{i:02d}")
-        check(page, base, "/no-such-page/", width, language, problems, shot="not-found",
-              status=404)
+        check(page, base, "/no-such-page/", width, language, problems, shot="not-found", status=404)
         login(page, base, "jugador", DEMO_PASSWORD)
         for i, path in enumerate(pages.member + ["/"]):
             check(page, base, path, width, language, problems, shot=f"member-{i}")
-        check(page, base, "/club/members/", width, language, problems, shot="forbidden",
-              status=403)
+        check(page, base, "/club/members/", width, language, problems, shot="forbidden", status=403)
         context.close()
 
-        device = browser.new_context(viewport={"width": width, "height": 900},
-                                     has_touch=width < 1024)
-        device.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
-                             "domain": host, "path": "/"}])
+        device = browser.new_context(
+            viewport={"width": width, "height": 900}, has_touch=width < 1024
+        )
+        device.add_cookies(
+            [
+                {
+                    "name": settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "domain": host,
+                    "path": "/",
+                }
+            ]
+        )
         page = device.new_page()
         page.goto(f"{base}/table/")
         page.fill("input[name=table]", pages.table_code.label)
@@ -105,21 +122,33 @@ def test_header_takes_two_lines_on_a_desktop(live_server, browser):
     """The longest header: a small club's secretary who also directs and plays (every link),
     with a long name, in each language."""
     from django.conf import settings
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
 
+    from clubsite.accounts.permissions import Role
     from clubsite.demo import build_club
-    from clubsite.permissions import Role
 
     build_club()
-    user = User.objects.create_user("todo", password=DEMO_PASSWORD, first_name="María Concepción",
-                                    last_name="Domínguez de la Fuente Magalhães")
-    user.groups.add(*Group.objects.filter(name__in=[Role.SECRETARY, Role.DIRECTOR, Role.PLAYER]))
+    user = User.objects.create_user(
+        "todo",
+        password=DEMO_PASSWORD,
+        first_name="María Concepción",
+        last_name="Domínguez de la Fuente Magalhães",
+    )
+    grant(user, Role.SECRETARY, Role.DIRECTOR, Role.PLAYER)
     host = live_server.url.split("://")[1].split(":")[0]
     lines = {}
     for language in ("es", "pt", "en"):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language,
-                              "domain": host, "path": "/"}])
+        context.add_cookies(
+            [
+                {
+                    "name": settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "domain": host,
+                    "path": "/",
+                }
+            ]
+        )
         page = context.new_page()
         login(page, live_server.url, "todo", DEMO_PASSWORD)
         page.goto(live_server.url + "/")

@@ -3,12 +3,18 @@ on in the tournament's settings, types the pairs' handicaps on a tablet (a slip 
 what was typed stays), publishes, and a player reads both rankings on a phone."""
 
 import pytest
-from e2e_helpers import choose_language, fits_its_box, login, no_sideways_scroll, screenshot
-from test_master_points_journey import played_howell
 
 from clubsite.demo import DEMO_PASSWORD, build_club
+from tests.e2e.e2e_helpers import (
+    choose_language,
+    fits_its_box,
+    login,
+    no_sideways_scroll,
+    screenshot,
+)
+from tests.e2e.test_master_points_journey import played_howell
 from tournaments.models import RankingScope, StoredRanking
-from tournaments.services.classification import classify_tournament
+from tournaments.services.classification.classify import classify_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -30,8 +36,11 @@ def test_the_director_runs_a_handicap_event_and_a_player_reads_it(live_server, n
     page.click("#handicaps-link")
     page.wait_for_selector("#handicaps-form")
     entries = list(tournament.entries.order_by("id"))
-    last = (StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION)
-            .order_by("-place").first())
+    last = (
+        StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION)
+        .order_by("-place")
+        .first()
+    )
     page.fill(f"#handicap-{entries[0].pk}", "doce")
     page.fill(f"#handicap-{last.entry_id}", "80")
     page.click("#save-handicaps")

@@ -11,11 +11,11 @@ classification's percentages.
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, pick_player, screenshot
-from table_device import play_round, sign_in
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import login, pick_player, screenshot
+from tests.e2e.table_device import play_round, sign_in
 from tournaments.models import (
     Entry,
     RankingScope,
@@ -27,8 +27,8 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import entry as entry_service
-from tournaments.services import plan
+from tournaments.services.setup import plan
+from tournaments.services.table import entry as entry_service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,9 +45,14 @@ def _sitout(movement: dict, round_: int) -> int:
 
 def _howell_choice(table: int, round_: int, board: int) -> dict:
     """Four of a major at every table, made or one down, so the boards' scores differ."""
-    return {"level": "4", "strain": "S" if (table + board) % 2 else "H", "double": "",
-            "declarer": "NESW"[(table + board) % 4], "made": "=" if board % 3 else "-1",
-            "lead": None}
+    return {
+        "level": "4",
+        "strain": "S" if (table + board) % 2 else "H",
+        "double": "",
+        "declarer": "NESW"[(table + board) % 4],
+        "made": "=" if board % 3 else "-1",
+        "lead": None,
+    }
 
 
 def _enter_other_rounds(section) -> None:
@@ -59,9 +64,14 @@ def _enter_other_rounds(section) -> None:
         for board in slot.boards:
             contract, declarer, tricks = CONTRACTS[(slot.round * 3 + slot.table + board) % 5]
             submission = entry_service.submit_result(
-                round=slot.round, board=board, contract=contract, declarer=declarer,
-                tricks=tricks, table_code=codes[slot.table],
-                idempotency_key=f"howell-{slot.round}-{slot.table}-{board}")
+                round=slot.round,
+                board=board,
+                contract=contract,
+                declarer=declarer,
+                tricks=tricks,
+                table_code=codes[slot.table],
+                idempotency_key=f"howell-{slot.round}-{slot.table}-{board}",
+            )
             entry_service.confirm_result(submission.result, table_code=codes[slot.table])
 
 
@@ -81,8 +91,11 @@ def test_howell_with_a_sitout(live_server, new_page):
     tournament = Tournament.objects.get(name="Howell de los jueves")
 
     # Nine pairs: an odd number, so one pair sits out every round.
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:2 * PAIRS])
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[
+            : 2 * PAIRS
+        ]
+    )
     page.goto(f"{base}/director/{tournament.pk}/entries/")
     for i in range(PAIRS):
         pick_player(page, 1, players[2 * i])
@@ -119,8 +132,7 @@ def test_howell_with_a_sitout(live_server, new_page):
     page.click("a.print-pairs")
     page.wait_for_selector("#pair-cards")
     assert page.locator(".pair-card").count() == PAIRS
-    card = page.locator(".pair-card").filter(
-        has=page.locator("h2", has_text=f" {sitting_out}"))
+    card = page.locator(".pair-card").filter(has=page.locator("h2", has_text=f" {sitting_out}"))
     first_row = card.locator("tbody tr").first
     assert first_row.locator("td[colspan='4']").count() == 1
     assert card.locator("tbody td[colspan='4']").count() == 1  # sits out exactly once
@@ -142,21 +154,34 @@ def test_howell_with_a_sitout(live_server, new_page):
         assert device.locator("#round a.board-link").count() == per_round
         if table == 1:
             screenshot(device, "howell-4b-table-1-round-1")
-        play_round(device, section, table, 1, shots="howell-5" if table == 1 else None,
-                   choose=_howell_choice, mitchell=False)
+        play_round(
+            device,
+            section,
+            table,
+            1,
+            shots="howell-5" if table == 1 else None,
+            choose=_howell_choice,
+            mitchell=False,
+        )
     screenshot(devices[1], "howell-6-table-1-moves")
     # The moves name who sits out next round: that pair goes to no table.
     next_out = _sitout(movement, 2)
     moves = [t for d in devices.values() for t in d.locator("#moves .move").all_inner_texts()]
     told = [t for t in moves if f"({next_out})" in t]
     assert told and all(not any(ch.isdigit() for ch in t.split(":", 1)[1]) for t in told), moves
-    assert Result.objects.filter(section=section, round=1, status=ResultStatus.OK,
-                                 confirmed=True).count() == tables * per_round
+    assert (
+        Result.objects.filter(
+            section=section, round=1, status=ResultStatus.OK, confirmed=True
+        ).count()
+        == tables * per_round
+    )
 
     # The other rounds as the tablets would send them.
     _enter_other_rounds(section)
-    assert Result.objects.filter(section=section, status=ResultStatus.OK).count() == \
-        rounds * tables * per_round
+    assert (
+        Result.objects.filter(section=section, status=ResultStatus.OK).count()
+        == rounds * tables * per_round
+    )
 
     # Finish and publish; the public ranking lists all 9 pairs with the stored percentages.
     page.goto(f"{base}/director/{tournament.pk}/")
@@ -174,19 +199,26 @@ def test_howell_with_a_sitout(live_server, new_page):
     screenshot(public, "howell-8-ranking")
     rows = public.locator("tbody tr[data-entry]")
     assert rows.count() == PAIRS
-    shown = dict(zip(rows.evaluate_all("rs => rs.map(r => r.dataset.entry)"),
-                     rows.locator("td.percentage").evaluate_all(
-                         "cs => cs.map(c => c.dataset.value)"), strict=True))
+    shown = dict(
+        zip(
+            rows.evaluate_all("rs => rs.map(r => r.dataset.entry)"),
+            rows.locator("td.percentage").evaluate_all("cs => cs.map(c => c.dataset.value)"),
+            strict=True,
+        )
+    )
     stored = StoredRanking.objects.filter(section=section, scope=RankingScope.SECTION)
     assert stored.count() == PAIRS
-    assert {str(r.entry_id): r.percentage for r in stored} == \
-        {k: Decimal(v) for k, v in shown.items()}
+    assert {str(r.entry_id): r.percentage for r in stored} == {
+        k: Decimal(v) for k, v in shown.items()
+    }
 
     # The sit-out pair's scorecard: boards played in every round but the one it sat out.
     out_entry = stored.get(number=sitting_out).entry_id
     public.click(f"tr[data-entry='{out_entry}'] td.names a")
-    public.wait_for_selector("tr[data-board]")
-    assert public.locator("tr[data-board]:not(.sitout)").count() == (rounds - 1) * per_round
+    public.wait_for_selector("#scorecard tr[data-board]")
+    assert (
+        public.locator("#scorecard tr[data-board]:not(.sitout)").count() == (rounds - 1) * per_round
+    )
     screenshot(public, "howell-9-sitout-scorecard")
     overflow = public.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1

@@ -12,11 +12,11 @@ ranking has one winner among 16 players; a player on a phone opens her own score
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, screenshot
-from table_device import sign_in, tap
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import login, screenshot
+from tests.e2e.table_device import sign_in, tap
 from tournaments.models import (
     Entry,
     RankingScope,
@@ -28,13 +28,19 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import plan, registration
+from tournaments.services.entries import registration
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = 16
-CONTRACTS = (("3NT", "S", "=", 9), ("4H", "N", "+1", 11), ("2S", "E", "=", 8),
-             ("3C", "W", "-1", 8), ("4S", "N", "-1", 9))
+CONTRACTS = (
+    ("3NT", "S", "=", 9),
+    ("4H", "N", "+1", 11),
+    ("2S", "E", "=", 8),
+    ("3C", "W", "-1", 8),
+    ("4S", "N", "-1", 9),
+)
 MADE = {"=": "=", "+1": "+1", "-1": "-1"}
 
 # Posts every given line the way table.js does (form-encoded, CSRF header, JSON answer).
@@ -55,10 +61,18 @@ POST_LINES = """async (lines) => {
 
 def _line(round_: int, table: int, board: int) -> dict:
     level_strain, declarer, made, _tricks = CONTRACTS[(round_ * 3 + table + board) % 5]
-    return {"round": round_, "board": board, "level": level_strain[0],
-            "strain": level_strain[1:], "double": "", "declarer": declarer,
-            "made": MADE[made], "lead_suit": "", "lead_rank": "",
-            "idempotency_key": f"ind-{round_}-{table}-{board}"}
+    return {
+        "round": round_,
+        "board": board,
+        "level": level_strain[0],
+        "strain": level_strain[1:],
+        "double": "",
+        "declarer": declarer,
+        "made": MADE[made],
+        "lead_suit": "",
+        "lead_rank": "",
+        "idempotency_key": f"ind-{round_}-{table}-{board}",
+    }
 
 
 def _round_one_by_buttons(page, section) -> None:
@@ -105,8 +119,11 @@ def test_sixteen_player_individual(live_server, new_page):
     page.locator(f"#results-1 input[value='{lucia.pk}']").check()
     page.click("#register")
     page.wait_for_selector("#entry-list tr.entry-row")
-    others = Member.objects.filter(is_guest=False, status="active").exclude(pk=lucia.pk) \
-        .order_by("licence_number")[:PLAYERS - 1]
+    others = (
+        Member.objects.filter(is_guest=False, status="active")
+        .exclude(pk=lucia.pk)
+        .order_by("licence_number")[: PLAYERS - 1]
+    )
     for member in others:
         registration.register_entry(tournament, [member])
     page.reload()
@@ -165,8 +182,7 @@ def test_sixteen_player_individual(live_server, new_page):
         seats = device.locator("#seats div[data-seat]")
         assert seats.count() == 4
         slot = plan.slot_for(section.movement, 1, table)
-        assert device.locator("#seats .pair-no").all_inner_texts() == \
-            [str(n) for n in slot.players]
+        assert device.locator("#seats .pair-no").all_inner_texts() == [str(n) for n in slot.players]
     screenshot(devices[1], "individual-4-table-1-round-1")
     assert lucia.full_name in devices[1].locator("#seats").inner_text()  # she is player 1
 
@@ -182,8 +198,13 @@ def test_sixteen_player_individual(live_server, new_page):
 
     # Everything else through the endpoint, from each table's own device.
     for table, device in devices.items():
-        lines = [_line(s.round, table, b) for s in plan.slots(section.movement)
-                 if s.table == table for b in s.boards if not (table == 1 and s.round == 1)]
+        lines = [
+            _line(s.round, table, b)
+            for s in plan.slots(section.movement)
+            if s.table == table
+            for b in s.boards
+            if not (table == 1 and s.round == 1)
+        ]
         statuses = device.evaluate(POST_LINES, lines)
         assert statuses == [201] * len(lines), statuses
     assert Result.objects.filter(section=section, status=ResultStatus.OK).count() == 15 * 4 * 2
@@ -207,12 +228,17 @@ def test_sixteen_player_individual(live_server, new_page):
     assert public.locator("table.ranking").count() == 1
     rows = public.locator("tbody tr[data-entry]")
     assert rows.count() == PLAYERS
-    shown = dict(zip(rows.evaluate_all("rs => rs.map(r => r.dataset.entry)"),
-                     rows.locator("td.percentage").evaluate_all(
-                         "cs => cs.map(c => c.dataset.value)"), strict=True))
+    shown = dict(
+        zip(
+            rows.evaluate_all("rs => rs.map(r => r.dataset.entry)"),
+            rows.locator("td.percentage").evaluate_all("cs => cs.map(c => c.dataset.value)"),
+            strict=True,
+        )
+    )
     stored = StoredRanking.objects.filter(section=section, scope=RankingScope.SECTION)
-    assert {str(r.entry_id): r.percentage for r in stored} == \
-        {k: Decimal(v) for k, v in shown.items()}
+    assert {str(r.entry_id): r.percentage for r in stored} == {
+        k: Decimal(v) for k, v in shown.items()
+    }
     assert sum(r.percentage for r in stored) == pytest.approx(PLAYERS * 50, abs=0.1)
 
     # A board's traveller names four players a line.
@@ -231,8 +257,10 @@ def test_sixteen_player_individual(live_server, new_page):
     assert phone.url.endswith(f"/pair/{own.pk}/")
     assert phone.locator("#scorecard tbody tr[data-board]").count() == 30
     assert phone.locator("#scorecard .partner").count() == 30
-    assert Decimal(phone.locator("#total-percentage").get_attribute("data-value")) == \
-        stored.get(entry=own).percentage
+    assert (
+        Decimal(phone.locator("#total-percentage").get_attribute("data-value"))
+        == stored.get(entry=own).percentage
+    )
     screenshot(phone, "individual-10-phone-scorecard")
     overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1

@@ -11,14 +11,15 @@ the standings the placings (winner, runner-up, semi-finalists third).
 """
 
 import pytest
-from e2e_helpers import fits_its_box, login, screenshot
-from table_device import post_stored, sign_in
-from teams_pages import create_teams_event, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import fits_its_box, login, screenshot
+from tests.e2e.table_device import post_stored, sign_in
+from tests.e2e.teams_pages import create_teams_event, save_team_settings
 from tournaments.models import TableCode, TeamMatch
-from tournaments.services import registration, team_schedule
+from tournaments.services.entries import registration
+from tournaments.services.teams import team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,12 +36,22 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     page = new_page("desktop")
     login(page, base, "director", DEMO_PASSWORD)
     tournament = create_teams_event(page, base, "Copa por eliminatorias")
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:16])
-    entries = [registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Copa {i + 1}")
-               for i in range(4)]
-    save_team_settings(page, base, tournament, format="knockout", boards_per_match="2",
-              knockout_tie="extra_boards", tie_boards="2")
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[:16]
+    )
+    entries = [
+        registration.register_entry(tournament, players[4 * i : 4 * i + 4], name=f"Copa {i + 1}")
+        for i in range(4)
+    ]
+    save_team_settings(
+        page,
+        base,
+        tournament,
+        format="knockout",
+        boards_per_match="2",
+        knockout_tie="extra_boards",
+        tie_boards="2",
+    )
     page.click("#seeds-box summary")
     page.fill(f"input[name=seed-{entries[3].pk}]", "1")
     page.click("#save-seeds")
@@ -127,6 +138,7 @@ def test_knockout_with_a_tie_break_segment(live_server, new_page):
     public.wait_for_selector("#standings tbody tr")
     assert public.locator("#standings td.place").all_inner_texts() == ["1", "2", "3=", "3="]
     assert public.locator("#standings tbody tr").evaluate_all(
-        "rs => rs.slice(0, 2).map(r => Number(r.dataset.team))") == [2, 4]
+        "rs => rs.slice(0, 2).map(r => Number(r.dataset.team))"
+    ) == [2, 4]
     assert public.locator("#knockout-places").count() == 1
     screenshot(public, "knockout-6-standings-phone")

@@ -8,35 +8,50 @@ import datetime
 import random
 
 import pytest
-from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, journey_languages, login, no_sideways_scroll, screenshot
+from django.contrib.auth.models import User
 
+from clubsite.accounts.permissions import Role, grant
 from clubsite.models import Member
-from clubsite.permissions import Role, ensure_roles
+from tests.e2e.e2e_helpers import (
+    choose_language,
+    journey_languages,
+    login,
+    no_sideways_scroll,
+    screenshot,
+)
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.demo import play_rounds
 from tournaments.models import Result, ScoringMethod, Seating
-from tournaments.services import plan, registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
-    "es": {"title": "Pareja retrasada", "seated": "Pareja retrasada colocada",
-           "unplayed": "no jugado"},
+    "es": {
+        "title": "Pareja retrasada",
+        "seated": "Pareja retrasada colocada",
+        "unplayed": "no jugado",
+    },
     "pt": {"title": "Par atrasado", "seated": "Par atrasado colocado", "unplayed": "não jogada"},
     "en": {"title": "Late pair", "seated": "Late pair seated", "unplayed": "not played"},
 }
 
 
 def half_table_mitchell():
-    members = [Member.objects.create(first_name=f"Jugador{i:02d}", last_name=f"Mesa{i:02d}",
-                                     licence_number=f"LATE-{i:03d}") for i in range(30)]
-    tournament = setup.create_tournament(name="Miércoles", date=datetime.date(2025, 3, 5),
-                                         scoring_method=ScoringMethod.MATCHPOINTS)
+    members = [
+        Member.objects.create(
+            first_name=f"Jugador{i:02d}", last_name=f"Mesa{i:02d}", licence_number=f"LATE-{i:03d}"
+        )
+        for i in range(30)
+    ]
+    tournament = setup.create_tournament(
+        name="Miércoles", date=datetime.date(2025, 3, 5), scoring_method=ScoringMethod.MATCHPOINTS
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2])
-             for i in range(13)]
+    pairs = [registration.register_entry(tournament, members[2 * i : 2 * i + 2]) for i in range(13)]
     setup.seat_section(section, mitchell_dict(7, 7, 2), pairs)
     setup.start_session(session)
     play_rounds(section, random.Random(5), rounds=2)
@@ -47,9 +62,7 @@ def half_table_mitchell():
 @pytest.mark.parametrize("language", journey_languages("pt"))
 def test_director_seats_a_late_pair_in_the_phantoms_place(live_server, new_page, language):
     section, late = half_table_mitchell()
-    ensure_roles()
-    User.objects.create_user(username="td", password="pass-1234-word").groups.add(
-        Group.objects.get(name=Role.DIRECTOR))
+    grant(User.objects.create_user(username="td", password="pass-1234-word"), Role.DIRECTOR)
     (place,) = registration.free_places(section)
     base, words = live_server.url, WORDS[language]
     tablet = new_page("tablet")
@@ -77,8 +90,11 @@ def test_director_seats_a_late_pair_in_the_phantoms_place(live_server, new_page,
     # Round 1 on the grid: the place's boards are the director's (not played).
     tablet.click("#board-states .round-switch a[data-round='1']")
     tablet.wait_for_selector("#board-states[data-round='1']")
-    slot = next(s for s in plan.slots(section.movement) if s.round == 1
-                and place[0] == (s.ns if place[1] == "NS" else s.ew))
+    slot = next(
+        s
+        for s in plan.slots(section.movement)
+        if s.round == 1 and place[0] == (s.ns if place[1] == "NS" else s.ew)
+    )
     for board in slot.boards:
         cell = tablet.locator(f"#board-state-grid a[data-board='{board}']")
         assert cell.get_attribute("data-state") == "corrected"

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from e2e_helpers import screenshot
 
 from laws.importer import parse_all
 from laws.services import store
+from tests.e2e.e2e_helpers import screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -92,7 +92,7 @@ def test_visitor_searches_in_english_in_their_language(
 ):
     """A visiting player, on a phone, types an English term: the UI language's edition is
     searched, the English word finds the law, and results run over more than one page."""
-    from e2e_helpers import choose_language
+    from tests.e2e.e2e_helpers import choose_language
 
     store(parse_all())
     base = live_server.url

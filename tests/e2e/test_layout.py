@@ -1,24 +1,41 @@
 """Every page of the club works on a phone, a tablet and a desktop, with 44px touch targets."""
 
 import pytest
-from e2e_helpers import login, screenshot
 from playwright.sync_api import expect
 
 from clubsite.demo import DEMO_PASSWORD, build_club
+from tests.e2e.e2e_helpers import login, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PAGES = ["/", "/club/members/", "/club/members/new/", "/club/arrears/", "/club/import/",
-         "/club/fees/", "/club/me/", "/club/money/", "/club/money/unpaid/",
-         "/club/money/balances/", "/club/money/rates/", "/club/money/balances/1/"]
+PAGES = [
+    "/",
+    "/club/members/",
+    "/club/members/new/",
+    "/club/arrears/",
+    "/club/import/",
+    "/club/fees/",
+    "/club/me/",
+    "/club/money/",
+    "/club/money/unpaid/",
+    "/club/money/balances/",
+    "/club/money/rates/",
+    "/club/money/balances/1/",
+]
 
-TARGETS = ("main a, main button, main input, main select, header a, header button, "
-           "header label.nav-toggle-label")
-SMALL_TARGETS = """() => [...document.querySelectorAll('""" + TARGETS + """')]
+TARGETS = (
+    "main a, main button, main input, main select, header a, header button, "
+    "header label.nav-toggle-label"
+)
+SMALL_TARGETS = (
+    """() => [...document.querySelectorAll('"""
+    + TARGETS
+    + """')]
   .filter(e => e.offsetParent !== null && e.type !== 'hidden')
   .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
   .filter(([html, r]) => r.width > 0 && (r.height < 43.5 || r.width < 27.5))
   .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+)
 
 
 @pytest.mark.parametrize("viewport", ["phone", "tablet"])
@@ -59,15 +76,25 @@ def test_director_pages_on_a_phone(live_server, new_page):
     teams = Tournament.objects.get(slug__endswith="-equipos-de-otono")
     individual = Section.objects.get(session__tournament__slug__endswith="individual-de-otono")
     upcoming = Tournament.objects.get(slug__endswith="torneo-de-primavera")  # online entries
-    paths = ["/director/", f"/director/{evening.pk}/", f"/director/{evening.pk}/entries/",
-             f"/director/sessions/{session.pk}/", f"/director/sessions/{session.pk}/console/",
-             f"/director/sections/{section.pk}/movement/",
-             f"/director/sections/{section.pk}/seating/",
-             f"/director/sections/{section.pk}/boards/", f"/director/{evening.pk}/audit/",
-             f"/director/sessions/{session.pk}/penalties/", f"/director/{teams.pk}/teams/",
-             f"/director/sections/{individual.pk}/movement/individual/", "/director/new/",
-             f"/director/{upcoming.pk}/", f"/director/{upcoming.pk}/registrations/",
-             f"/director/sessions/{session.pk}/fees/", f"/director/sessions/{session.pk}/cash/"]
+    paths = [
+        "/director/",
+        f"/director/{evening.pk}/",
+        f"/director/{evening.pk}/entries/",
+        f"/director/sessions/{session.pk}/",
+        f"/director/sessions/{session.pk}/console/",
+        f"/director/sections/{section.pk}/movement/",
+        f"/director/sections/{section.pk}/seating/",
+        f"/director/sections/{section.pk}/boards/",
+        f"/director/{evening.pk}/audit/",
+        f"/director/sessions/{session.pk}/penalties/",
+        f"/director/{teams.pk}/teams/",
+        f"/director/sections/{individual.pk}/movement/individual/",
+        "/director/new/",
+        f"/director/{upcoming.pk}/",
+        f"/director/{upcoming.pk}/registrations/",
+        f"/director/sessions/{session.pk}/fees/",
+        f"/director/sessions/{session.pk}/cash/",
+    ]
     page = new_page("phone")
     login(page, live_server.url, "director", DEMO_PASSWORD)
     for path in paths:

@@ -11,14 +11,17 @@ the substitution. Every page: no sideways scroll, touch targets of 44 px.
 import datetime
 
 import pytest
-from e2e_helpers import login, screenshot
-from table_device import sign_in
-from test_layout import SMALL_TARGETS
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import login, screenshot
+from tests.e2e.table_device import sign_in
+from tests.e2e.test_layout import SMALL_TARGETS
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamLineup, TeamMatch
-from tournaments.services import lineups, publish, registration, setup, team_events
+from tournaments.services.entries import registration
+from tournaments.services.results import publish
+from tournaments.services.setup import events as setup
+from tournaments.services.teams import lineups, team_events
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -30,20 +33,26 @@ def _fits(page, where: str) -> None:
 
 
 def _choose(page, form: str, prefix: str, players) -> None:
-    for seat, player in zip(("open_first", "open_second", "closed_first", "closed_second"),
-                            players, strict=True):
+    for seat, player in zip(
+        ("open_first", "open_second", "closed_first", "closed_second"), players, strict=True
+    ):
         page.select_option(f"{form} select[name={prefix}-{seat}]", str(player.pk))
 
 
 def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page):
     build_club()
     base = live_server.url
-    tournament = setup.create_tournament(name="Liga de equipos", date=datetime.date.today(),
-                                         event_type=EventType.TEAMS,
-                                         scoring_method=ScoringMethod.VPS, public_results=True)
+    tournament = setup.create_tournament(
+        name="Liga de equipos",
+        date=datetime.date.today(),
+        event_type=EventType.TEAMS,
+        scoring_method=ScoringMethod.VPS,
+        public_results=True,
+    )
     team_events.configure(tournament, format="round_robin", boards_per_match=20)
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:10])
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[:10]
+    )
     registration.register_entry(tournament, players[:5], name="Los Ases")
     registration.register_entry(tournament, players[5:10], name="Las Damas")
     session = team_events.start_teams(tournament)
@@ -65,15 +74,15 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
     tablet.click(f"#save-lineup-2-{match.home_id}")
     tablet.wait_for_selector(f"{form} .errorlist")
     assert "sigue en la sala en que jugó el primero" in tablet.inner_text(f"{form} .errorlist")
-    assert tablet.input_value(f"{form} select[name=h2-t{match.home_id}-closed_first]") == \
-        str(home[4].pk)
+    assert tablet.input_value(f"{form} select[name=h2-t{match.home_id}-closed_first]") == str(
+        home[4].pk
+    )
     screenshot(tablet, "lineups-1-director-refused-tablet")
     _fits(tablet, "director line-ups (tablet)")
     assert not TeamLineup.objects.filter(half=2).exists()
 
     phone = new_page("phone")
-    code = TableCode.objects.get(section__session=session, table=match.closed_table,
-                                 active=True)
+    code = TableCode.objects.get(section__session=session, table=match.closed_table, active=True)
     sign_in(phone, base, code)
     phone.click("#lineups-screen")
     form = f"#lineup-1-{match.away_id}"
@@ -95,8 +104,9 @@ def test_director_and_captain_name_line_ups_for_two_halves(live_server, new_page
     _fits(phone, "table match screen (phone)")
 
     # the second half: the home team's closed pair replaced by players 1 and 4 in its room
-    lineups.set_lineup(match, match.home, 2, [home[4], home[1]], [home[0], home[3]],
-                       reason="Descanso")
+    lineups.set_lineup(
+        match, match.home, 2, [home[4], home[1]], [home[0], home[3]], reason="Descanso"
+    )
     lineups.set_lineup(match, match.away, 2, [away[2], away[3]], [away[0], away[4]])
     publish.publish_provisional(tournament, user=None)
     public = new_page("phone")

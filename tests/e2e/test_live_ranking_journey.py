@@ -7,26 +7,33 @@ import uuid
 
 import pytest
 from django.conf import settings as django_settings
-from e2e_helpers import no_sideways_scroll, screenshot
 
 from clubsite.demo import build_demo
+from tests.e2e.e2e_helpers import no_sideways_scroll, screenshot
 from tournaments.models import Result, Section, TableCode, Tournament
-from tournaments.services import plan
-from tournaments.services.entry import submit_result
-from tournaments.views import conditional
+from tournaments.services.setup import plan
+from tournaments.services.table.entry import submit_result
+from tournaments.views.public import conditional
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+
 def missing_slots(section):
     """The evening's board lines no table has entered yet."""
-    done = set(Result.objects.filter(section=section).values_list("round", "table",
-                                                                  "board__number"))
-    return [(s.round, s.table, b + section.board_offset) for s in plan.slots(section.movement)
-            for b in s.boards if (s.round, s.table, b + section.board_offset) not in done]
+    done = set(
+        Result.objects.filter(section=section).values_list("round", "table", "board__number")
+    )
+    return [
+        (s.round, s.table, b + section.board_offset)
+        for s in plan.slots(section.movement)
+        for b in s.boards
+        if (s.round, s.table, b + section.board_offset) not in done
+    ]
 
 
-def test_the_live_ranking_follows_the_tables_without_a_reload(live_server, new_page, settings,
-                                                              monkeypatch):
+def test_the_live_ranking_follows_the_tables_without_a_reload(
+    live_server, new_page, settings, monkeypatch
+):
     settings.LIVE_RANKING_POLL_SECONDS = 1
     answered = []  # per request of the page: True when it was answered 304
     not_modified = conditional.not_modified
@@ -45,8 +52,9 @@ def test_the_live_ranking_follows_the_tables_without_a_reload(live_server, new_p
     slots = missing_slots(section)
     for language in ("es", "pt", "en"):
         page = new_page("phone")
-        page.context.add_cookies([{"name": django_settings.LANGUAGE_COOKIE_NAME,
-                                   "value": language, "url": base}])
+        page.context.add_cookies(
+            [{"name": django_settings.LANGUAGE_COOKIE_NAME, "value": language, "url": base}]
+        )
         answered.clear()
         page.goto(url)
         page.wait_for_selector("#live-ranking[data-poll]")
@@ -57,10 +65,18 @@ def test_the_live_ranking_follows_the_tables_without_a_reload(live_server, new_p
         assert page.get_attribute("#ranking-through", "data-through") == through
         round_, table, board = slots.pop(0)
         code = TableCode.objects.get(section=section, table=table, active=True)
-        submit_result(table_code=code, round=round_, board=board, contract="3NT",
-                      declarer="N", tricks=10, idempotency_key=uuid.uuid4().hex)
+        submit_result(
+            table_code=code,
+            round=round_,
+            board=board,
+            contract="3NT",
+            declarer="N",
+            tricks=10,
+            idempotency_key=uuid.uuid4().hex,
+        )
         page.wait_for_function(
-            "t => document.querySelector('#ranking-through').dataset.through !== t", arg=through)
+            "t => document.querySelector('#ranking-through').dataset.through !== t", arg=through
+        )
         assert page.evaluate("window.stillTheSamePage") is True  # swapped, not reloaded
         assert page.locator("#ranking-ns table.ranking tbody tr").count() == 5
         assert re.search(r"\d\d:\d\d:\d\d", page.inner_text("#ranking-through"))

@@ -8,7 +8,10 @@ from decimal import Decimal
 
 import pytest
 from django.db.models import Sum
-from e2e_helpers import (
+
+from clubsite.demo import DEMO_PASSWORD, build_club
+from clubsite.models import Member
+from tests.e2e.e2e_helpers import (
     choose_language,
     fits_its_box,
     journey_languages,
@@ -16,9 +19,6 @@ from e2e_helpers import (
     no_sideways_scroll,
     screenshot,
 )
-
-from clubsite.demo import DEMO_PASSWORD, build_club
-from clubsite.models import Member
 from tournaments import demo
 from tournaments.models import (
     AuditAction,
@@ -27,23 +27,35 @@ from tournaments.models import (
     PointsAwarding,
     PointsScaleRow,
 )
-from tournaments.services import setup
+from tournaments.services.setup import events as setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 MESSAGES = {
-    "es": {"negative": "Los puntos no pueden ser negativos.", "overlap": "se solapan",
-           "saved": "Escala de puntos máster guardada.", "points": "Puntos máster",
-           "earlier": "1 torneo de esta temporada recibió sus puntos con una escala anterior",
-           "again": "Otorgar los puntos de nuevo"},
-    "pt": {"negative": "Os pontos não podem ser negativos.", "overlap": "sobrepõem-se",
-           "saved": "Tabela de pontos de mestre guardada.", "points": "Pontos de mestre",
-           "earlier": "1 torneio desta época recebeu os pontos com uma tabela anterior",
-           "again": "Atribuir os pontos de novo"},
-    "en": {"negative": "Points cannot be negative.", "overlap": "overlap",
-           "saved": "Master points scale saved.", "points": "Master points",
-           "earlier": "1 tournament of this season was awarded with an earlier scale",
-           "again": "Award the points again"},
+    "es": {
+        "negative": "Los puntos no pueden ser negativos.",
+        "overlap": "se solapan",
+        "saved": "Escala de puntos máster guardada.",
+        "points": "Puntos máster",
+        "earlier": "1 torneo de esta temporada recibió sus puntos con una escala anterior",
+        "again": "Otorgar los puntos de nuevo",
+    },
+    "pt": {
+        "negative": "Os pontos não podem ser negativos.",
+        "overlap": "sobrepõem-se",
+        "saved": "Tabela de pontos de mestre guardada.",
+        "points": "Pontos de mestre",
+        "earlier": "1 torneio desta época recebeu os pontos com uma tabela anterior",
+        "again": "Atribuir os pontos de novo",
+    },
+    "en": {
+        "negative": "Points cannot be negative.",
+        "overlap": "overlap",
+        "saved": "Master points scale saved.",
+        "points": "Master points",
+        "earlier": "1 tournament of this season was awarded with an earlier scale",
+        "again": "Award the points again",
+    },
 }
 
 
@@ -52,8 +64,9 @@ def played_howell():
     director has finished the session and published nothing yet."""
     players = list(Member.objects.filter(status="active").order_by("licence_number"))[:14]
     _mitchell, howell = demo._movements()
-    tournament = setup.create_tournament(name="Howell del jueves", date=demo.timezone.localdate(),
-                                         public_results=True)
+    tournament = setup.create_tournament(
+        name="Howell del jueves", date=demo.timezone.localdate(), public_results=True
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, howell(4, 3), demo._pairs(tournament, players))
@@ -118,14 +131,18 @@ def director_publishes_and_awards(page, base, tournament, name):
     page.wait_for_selector(".message.success")
     page.click("#points-award")
     page.wait_for_selector("#points-awards")
-    assert page.locator("#points-awards tbody tr").count() == PointsAward.objects.filter(
-        tournament=tournament).count() > 0
+    assert (
+        page.locator("#points-awards tbody tr").count()
+        == PointsAward.objects.filter(tournament=tournament).count()
+        > 0
+    )
     screenshot(page, f"{name}-4-director-awarded")
     assert AuditEntry.objects.filter(tournament=tournament, action=AuditAction.POINTS).exists()
 
 
-def scale_changes_and_the_director_awards_again(secretary, director, base, tournament,
-                                               language, name):
+def scale_changes_and_the_director_awards_again(
+    secretary, director, base, tournament, language, name
+):
     """The secretary raises the first place's points: the scale page names the tournament
     awarded with the earlier scale; the director awards it again from its page."""
     text = MESSAGES[language]
@@ -192,8 +209,7 @@ def test_master_points_journey(live_server, new_page, language):
     page = new_page("desktop")
     choose_language(page, base, language)
     director_publishes_and_awards(page, base, tournament, name)
-    scale_changes_and_the_director_awards_again(secretary, page, base, tournament, language,
-                                                name)
+    scale_changes_and_the_director_awards_again(secretary, page, base, tournament, language, name)
 
     page = new_page("phone")
     choose_language(page, base, language)

@@ -12,30 +12,35 @@ import datetime
 import random
 
 import pytest
-from e2e_helpers import login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import login, screenshot
 from tournaments.demo import play_rounds
 from tournaments.models import Seating
 from tournaments.movements import mitchell
-from tournaments.services import classification, plan, registration, session_scores, setup
+from tournaments.services.classification import classify as classification
+from tournaments.services.classification import session_scores
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 TABLES = 10
 # movements-spec 12.2, the course's 10-table column: "table: NS rank v EW rank" in round 1.
-COURSE_10 = ("T1:1v14 T2:12v3 T3:5v18 T4:16v7 T5:9v2 T6:20v11 T7:13v6 T8:4v15 T9:17v10 "
-             "T10:8v19")
+COURSE_10 = "T1:1v14 T2:12v3 T3:5v18 T4:16v7 T5:9v2 T6:20v11 T7:13v6 T8:4v15 T9:17v10 T10:8v19"
 
 
 def _played_first_session():
-    tournament = setup.create_tournament(name="Copa de otoño", date=datetime.date(2025, 10, 4),
-                                         sessions=2)
-    players = list(Member.objects.filter(is_guest=False).order_by("licence_number")
-                   [:4 * TABLES])
-    entries = [registration.register_entry(tournament, players[2 * i:2 * i + 2])
-               for i in range(2 * TABLES)]
+    tournament = setup.create_tournament(
+        name="Copa de otoño", date=datetime.date(2025, 10, 4), sessions=2
+    )
+    players = list(Member.objects.filter(is_guest=False).order_by("licence_number")[: 4 * TABLES])
+    entries = [
+        registration.register_entry(tournament, players[2 * i : 2 * i + 2])
+        for i in range(2 * TABLES)
+    ]
     first = tournament.sessions.get(number=1)
     section = setup.add_section(first)
     setup.seat_section(section, mitchell(TABLES, 3, 2).to_dict(), entries)
@@ -48,7 +53,8 @@ def _played_first_session():
 
 def _ranking_after_session_one(tournament) -> dict[int, int]:
     ranked, _totals, _names = session_scores.event_standings(
-        tournament, [tournament.sessions.get(number=1)])
+        tournament, [tournament.sessions.get(number=1)]
+    )
     return {r.standing.pair: i for i, r in enumerate(ranked, start=1)}
 
 
@@ -95,8 +101,9 @@ def test_second_session_seated_by_serpentine(live_server, new_page):
     assert {e: s.label for e, s in seated.items()} == shown
     by_table: dict[int, list] = {}
     for entry_id, s in seated.items():
-        by_table.setdefault(s.number, [None, None])[0 if s.direction == "NS" else 1] = \
-            rank_of[entry_id]
+        by_table.setdefault(s.number, [None, None])[0 if s.direction == "NS" else 1] = rank_of[
+            entry_id
+        ]
     expected = {}
     for cell in COURSE_10.split():
         table, match = cell[1:].split(":")

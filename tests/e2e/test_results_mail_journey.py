@@ -8,13 +8,19 @@ Screenshots: var/screenshots/results-mail-*.png."""
 
 import pytest
 from django.core import mail
-from e2e_helpers import choose_language, journey_languages, login, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import (
+    choose_language,
+    journey_languages,
+    login,
+    no_sideways_scroll,
+    screenshot,
+)
 from tournaments import demo
 from tournaments.models import PlayerMail, Result, Tournament
-from tournaments.services import corrections
+from tournaments.services.running import corrections
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,8 +41,9 @@ def published():
 
 
 @pytest.mark.parametrize("language", journey_languages("pt"))
-def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, published,
-                                                         language):
+def test_player_opts_out_and_director_previews_and_sends(
+    live_server, new_page, published, language
+):
     base = live_server.url
     lucia = Member.objects.get(user__username="jugador")
     other = {"es": "pt", "pt": "en", "en": "es"}[language]
@@ -96,8 +103,15 @@ def test_player_opts_out_and_director_previews_and_sends(live_server, new_page, 
     stale = new_page(SCREENS[language])
     stale.context.add_cookies(page.context.cookies())
     result = Result.objects.filter(section__session__tournament=published).order_by("pk")[0]
-    corrections.correct_result(result, user=None, contract="7NT", declarer="N", tricks=13,
-                               reason="Error de anotación", override=True)
+    corrections.correct_result(
+        result,
+        user=None,
+        contract="7NT",
+        declarer="N",
+        tricks=13,
+        reason="Error de anotación",
+        override=True,
+    )
     page.goto(f"{base}/director/{published.pk}/")
     assert page.get_attribute("#results-mail-link", "data-state") == "correction"
     no_sideways_scroll(page)

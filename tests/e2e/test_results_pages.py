@@ -5,10 +5,10 @@ import re
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import fits_its_box, login_with_form, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_demo
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import fits_its_box, login_with_form, no_sideways_scroll, screenshot
 from tournaments.models import RankingScope, Result, StoredRanking, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,8 +25,12 @@ def build_results():
 
 
 def column_values(page, table, column_class="td.num:last-child"):
-    return [Decimal(v) for v in table.locator(f"tbody tr {column_class}").evaluate_all(
-        "cells => cells.map(c => c.dataset.value)")]
+    return [
+        Decimal(v)
+        for v in table.locator(f"tbody tr {column_class}").evaluate_all(
+            "cells => cells.map(c => c.dataset.value)"
+        )
+    ]
 
 
 def test_player_checks_results_on_a_phone(live_server, new_page):
@@ -78,16 +82,22 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     ns = page.locator("#ranking-ns table.ranking")
     values = column_values(page, ns)
     assert values == sorted(values, reverse=True)
-    stored = StoredRanking.objects.filter(section__letter="A", scope=RankingScope.SECTION,
-                                          section__session__tournament__slug__endswith="-martes",
-                                          direction="NS").order_by("-percentage", "place")
+    stored = StoredRanking.objects.filter(
+        section__letter="A",
+        scope=RankingScope.SECTION,
+        section__session__tournament__slug__endswith="-martes",
+        direction="NS",
+    ).order_by("-percentage", "place")
     assert values == [r.percentage for r in stored]
     no_sideways_scroll(page)
     screenshot(page, "results-phone-3-ranking")
 
     # Her scorecard, from her pair's line.
-    mine = StoredRanking.objects.get(scope=RankingScope.SECTION, entry__players=lucia,
-                                     section__session__tournament__slug__endswith="-martes")
+    mine = StoredRanking.objects.get(
+        scope=RankingScope.SECTION,
+        entry__players=lucia,
+        section__session__tournament__slug__endswith="-martes",
+    )
     page.click(f"tr[data-entry='{mine.entry_id}'] td.names a")
     page.wait_for_selector("#scorecard")
     assert Decimal(page.get_attribute("#scorecard-total", "data-value")) == mine.points
@@ -108,8 +118,9 @@ def test_player_checks_results_on_a_phone(live_server, new_page):
     # The Howell's adjusted board: the 60/40 with its reason and law link.
     howell = Tournament.objects.get(slug__endswith="howell-del-jueves")
     adjusted = Result.objects.get(section__session__tournament=howell, adjustment__isnull=False)
-    page.goto(f"{base}/results/{howell.slug}/1/board/{adjusted.section.pool}/"
-              f"{adjusted.board.number}/")
+    page.goto(
+        f"{base}/results/{howell.slug}/1/board/{adjusted.section.pool}/{adjusted.board.number}/"
+    )
     law = page.locator("#traveller a.law-link")
     assert law.inner_text() == "12C2"
     assert "/laws/es-2017/12/" in law.get_attribute("href")

@@ -4,16 +4,18 @@ import csv
 import io
 
 import pytest
-from e2e_helpers import choose_language, login_with_form, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Licence, LicenceStatus, Member, Payment, Season
+from tests.e2e.e2e_helpers import choose_language, login_with_form, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROSTER_HEADER = "licencia;apellidos;nombre;email;categoria;estado\n"
-ROSTER_ROWS = ("AEB-90001;Quintana;Rocío;rocio@example.com;junior;activa\n"
-               "AEB-90002;Barros;Gonçalo;goncalo@example.com;standard;activa\n")
+ROSTER_ROWS = (
+    "AEB-90001;Quintana;Rocío;rocio@example.com;junior;activa\n"
+    "AEB-90002;Barros;Gonçalo;goncalo@example.com;standard;activa\n"
+)
 BAD_ROW = "AEB-90003;Lima;Inês;no-es-correo;standard;activa\n"
 FIXED_ROW = "AEB-90003;Lima;Inês;ines@example.com;standard;activa\n"
 EXPECTED_TEXT = {
@@ -23,8 +25,10 @@ EXPECTED_TEXT = {
 
 
 def _upload(page, content: str) -> None:
-    page.set_input_files("input[name=file]", files=[{
-        "name": "roster.csv", "mimeType": "text/csv", "buffer": content.encode("utf-8")}])
+    page.set_input_files(
+        "input[name=file]",
+        files=[{"name": "roster.csv", "mimeType": "text/csv", "buffer": content.encode("utf-8")}],
+    )
     page.click("form[enctype] button[type=submit]")
     page.wait_for_selector("#preview")
 
@@ -36,8 +40,9 @@ def _upload(page, content: str) -> None:
 FULL = {("es", "desktop"), ("pt", "tablet")}
 
 
-@pytest.mark.parametrize("language,viewport", [
-    ("es", "desktop"), ("es", "tablet"), ("pt", "desktop"), ("pt", "tablet")])
+@pytest.mark.parametrize(
+    "language,viewport", [("es", "desktop"), ("es", "tablet"), ("pt", "desktop"), ("pt", "tablet")]
+)
 def test_secretary_journey(live_server, new_page, language, viewport):
     build_club()
     base = live_server.url

@@ -3,9 +3,9 @@ the calendar from the home page, in es, pt and en; a director sets it up.
 Screenshots: var/screenshots/secretary-tournament-*.png."""
 
 import pytest
-from e2e_helpers import choose_language, journey_languages, login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
+from tests.e2e.e2e_helpers import choose_language, journey_languages, login, screenshot
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -3,9 +3,9 @@ Content Security Policy runs no inline script): the licences page's "all" checkb
 console listener of conftest.py fails the test on any CSP violation."""
 
 import pytest
-from e2e_helpers import login
 
 from clubsite.demo import DEMO_PASSWORD, build_club
+from tests.e2e.e2e_helpers import login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

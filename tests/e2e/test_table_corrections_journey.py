@@ -5,14 +5,14 @@ The director finds it among the console's conflicts, corrects it on the line pag
 table sees "corrected by the director". Screenshots: var/screenshots/table-correct-*.png."""
 
 import pytest
-from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, journey_languages, login, screenshot
-from table_device import sign_in, tap_contract
-from test_table_entry import seven_table_mitchell
+from django.contrib.auth.models import User
 
-from clubsite.permissions import Role, ensure_roles
+from clubsite.accounts.permissions import Role, grant
+from tests.e2e.e2e_helpers import choose_language, journey_languages, login, screenshot
+from tests.e2e.table_device import sign_in, tap_contract
+from tests.e2e.test_table_entry import seven_table_mitchell
 from tournaments.models import Result, TableCode
-from tournaments.services import table_corrections
+from tournaments.services.table import table_corrections
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -30,9 +30,7 @@ def tap_correction(page, name: str, value: str) -> None:
 @pytest.mark.parametrize("language", journey_languages("pt"))
 def test_table_corrects_opponents_reject_director_decides(live_server, new_page, language):
     section = seven_table_mitchell()
-    ensure_roles()
-    User.objects.create_user(username="td", password="pass-1234-word").groups.add(
-        Group.objects.get(name=Role.DIRECTOR))
+    grant(User.objects.create_user(username="td", password="pass-1234-word"), Role.DIRECTOR)
     table_code = TableCode.objects.get(section=section, table=1, active=True)
     base = live_server.url
     words = STATE_WORDS[language]
@@ -44,8 +42,10 @@ def test_table_corrects_opponents_reject_director_decides(live_server, new_page,
     # Board 1: 4♠ by North, made exactly; saved and waiting for East-West.
     phone.click("a[data-board-key='1-1']")
     phone.wait_for_selector("#result-form")
-    tap_contract(phone, {"level": "4", "strain": "S", "double": "", "declarer": "N",
-                         "made": "=", "lead": None})
+    tap_contract(
+        phone,
+        {"level": "4", "strain": "S", "double": "", "declarer": "N", "made": "=", "lead": None},
+    )
     phone.click("#save-button")
     phone.wait_for_selector("#board-state[data-state=entered]")
     assert phone.inner_text("#board-state") == words["entered"]

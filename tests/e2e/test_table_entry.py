@@ -6,12 +6,13 @@ Mitchell are part of the director's journey, test_director_journey.py.)"""
 import datetime
 
 import pytest
-from e2e_helpers import no_sideways_scroll, screenshot
-from table_device import expected_score, fill_board, sign_in, sign_in_by_link
 
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import no_sideways_scroll, screenshot
+from tests.e2e.table_device import expected_score, fill_board, sign_in, sign_in_by_link
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -26,19 +27,29 @@ def mitchell_dict(tables: int, rounds: int, per_round: int) -> dict:
         for t in range(1, tables + 1):
             board_set = (t - 1 + (r - 1)) % tables + 1
             first = (board_set - 1) * per_round + 1
-            rows.append({"table": t, "ns": t, "ew": (t - 1 - (r - 1)) % tables + 1,
-                         "boards": list(range(first, first + per_round))})
+            rows.append(
+                {
+                    "table": t,
+                    "ns": t,
+                    "ew": (t - 1 - (r - 1)) % tables + 1,
+                    "boards": list(range(first, first + per_round)),
+                }
+            )
         out.append({"round": r, "tables": rows})
     return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
 
 
 def seven_table_mitchell():
-    members = [Member.objects.create(first_name=f"Jugador{i:02d}", last_name=f"Mesa{i:02d}",
-                                     licence_number=f"E2E-{i:03d}") for i in range(28)]
+    members = [
+        Member.objects.create(
+            first_name=f"Jugador{i:02d}", last_name=f"Mesa{i:02d}", licence_number=f"E2E-{i:03d}"
+        )
+        for i in range(28)
+    ]
     tournament = setup.create_tournament(name="Martes tarde", date=datetime.date(2025, 3, 4))
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(14)]
+    pairs = [registration.register_entry(tournament, members[2 * i : 2 * i + 2]) for i in range(14)]
     setup.seat_section(section, mitchell_dict(TABLES, ROUNDS, BOARDS_PER_ROUND), pairs)
     setup.start_session(session)
     return section
@@ -91,8 +102,14 @@ def test_phone_board_screen_and_a_second_device(live_server, new_page):
     screenshot(phone, "table-phone-round")
     phone.goto(f"{base}/table/play/1/1/")
     phone.wait_for_selector("#result-form")
-    c = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "+1",
-         "lead": ("S", "Q")}
+    c = {
+        "level": "3",
+        "strain": "NT",
+        "double": "",
+        "declarer": "S",
+        "made": "+1",
+        "lead": ("S", "Q"),
+    }
     board = section.session.boards.get(number=1)
     fill_board(phone, c, expected_score(board, c))
     screenshot(phone, "table-phone-board")

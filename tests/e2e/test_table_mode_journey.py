@@ -5,15 +5,15 @@ the director and the console shows it until answered, and leaving takes the dire
 import json
 
 import pytest
-from e2e_helpers import login, no_sideways_scroll, screenshot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from table_device import sign_in
-from test_table_entry import assert_touch_targets, seven_table_mitchell
 
-from clubsite.permissions import Role
+from clubsite.accounts.permissions import Role
 from tests.conftest import make_user
+from tests.e2e.e2e_helpers import login, no_sideways_scroll, screenshot
+from tests.e2e.table_device import sign_in
+from tests.e2e.test_table_entry import assert_touch_targets, seven_table_mitchell
 from tournaments.models import DirectorCall, Result, TableCode
-from tournaments.services import plan
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +36,9 @@ def step_fits(page, selector: str, shot: str) -> None:
     try:
         page.wait_for_function(
             f"() => {{ const r = ({IN_VIEW})({json.dumps(selector)});"
-            " return r.shown > 0 && r.out === 0 && r.save; }", timeout=3000)
+            " return r.shown > 0 && r.out === 0 && r.save; }",
+            timeout=3000,
+        )
     except PlaywrightTimeout:
         pass  # the assertion below says what did not fit
     seen = page.evaluate(IN_VIEW, selector)
@@ -58,14 +60,20 @@ def test_the_phone_at_the_table(live_server, new_page):
     first = plan.slot_for(section.movement, 1, 1).boards[0]
     phone.click(f"a[data-board-key='1-{first}']")
     phone.wait_for_selector("#result-form.stepped[data-step=contract]")
-    step_fits(phone, "#result-form .levels .pick span, #result-form .strains .pick span",
-              "table-mode-step-contract")
+    step_fits(
+        phone,
+        "#result-form .levels .pick span, #result-form .strains .pick span",
+        "table-mode-step-contract",
+    )
     assert not phone.locator("#result-form .seats").is_visible()
     phone.click("#result-form input[name=level][value='4'] + span")
     phone.click("#result-form input[name=strain][value='S'] + span")
     phone.wait_for_selector("#result-form[data-step=declarer]")
-    step_fits(phone, "#result-form .seats .pick span, #result-form .doubles .pick span",
-              "table-mode-step-declarer")
+    step_fits(
+        phone,
+        "#result-form .seats .pick span, #result-form .doubles .pick span",
+        "table-mode-step-declarer",
+    )
     phone.click("#result-form input[name=declarer][value='N'] + span")
     phone.wait_for_selector("#result-form[data-step=made]")
     step_fits(phone, "#result-form .made .pick span", "table-mode-step-result")

@@ -11,24 +11,30 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import login, no_sideways_scroll, screenshot
 from playwright.sync_api import expect
 
+from clubsite.accounts.permissions import Role
 from clubsite.models import Category, Member, Season
-from clubsite.permissions import Role
+from tests.e2e.e2e_helpers import login, no_sideways_scroll, screenshot
 from tournaments.models import AuditEntry, TableFee, TableFeeMove
-from tournaments.services import registration, setup, table_fees
+from tournaments.services.entries import registration
+from tournaments.services.money import table_fees
+from tournaments.services.setup import events as setup
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pass-1234-word"
 TARGETS = "main a, main button, main input, main select, header a, header button"
-SMALL_TARGETS = """() => [...document.querySelectorAll('""" + TARGETS + """')]
+SMALL_TARGETS = (
+    """() => [...document.querySelectorAll('"""
+    + TARGETS
+    + """')]
   .filter(e => e.offsetParent !== null && e.type !== 'hidden' && e.type !== 'radio'
           && e.type !== 'checkbox')
   .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
   .filter(([html, r]) => r.width > 0 && (r.height < 43.5 || r.width < 27.5))
   .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+)
 
 
 def _club():
@@ -39,8 +45,11 @@ def _club():
     today = timezone.localdate()
     junior = Category.objects.create(code="junior", name="Junior")
     rates = table_fees.rates_for(Season.for_date(today))
-    rates.member_fee, rates.guest_fee, rates.junior_fee = (Decimal("5.00"), Decimal("8.00"),
-                                                           Decimal("2.50"))
+    rates.member_fee, rates.guest_fee, rates.junior_fee = (
+        Decimal("5.00"),
+        Decimal("8.00"),
+        Decimal("2.50"),
+    )
     rates.save()
     rates.junior_categories.add(junior)
     make_user("director", Role.DIRECTOR, password=PASSWORD)
@@ -49,16 +58,21 @@ def _club():
     people = [
         Member.objects.create(first_name="Lucía", last_name="Fernández", user=lucia_user),
         Member.objects.create(first_name="Antonio", last_name="Gil"),
-        Member.objects.create(first_name="Inês", last_name="Magalhães", is_guest=True,
-                              home_club="Clube de Bridge do Porto"),
+        Member.objects.create(
+            first_name="Inês",
+            last_name="Magalhães",
+            is_guest=True,
+            home_club="Clube de Bridge do Porto",
+        ),
         Member.objects.create(first_name="Pilar", last_name="Vega", category=junior),
         Member.objects.create(first_name="José", last_name="Ruiz"),
         Member.objects.create(first_name="Rosa", last_name="Prieto"),
     ]
-    tournament = setup.create_tournament(name="Torneo de la tarde", date=today,
-                                         venue="Sala principal")
+    tournament = setup.create_tournament(
+        name="Torneo de la tarde", date=today, venue="Sala principal"
+    )
     for i in range(0, 6, 2):
-        registration.register_entry(tournament, people[i:i + 2])
+        registration.register_entry(tournament, people[i : i + 2])
     return tournament, people
 
 
@@ -117,7 +131,8 @@ def test_door_balance_cash_sheet_and_own_account(live_server, new_page):
     tablet.click(f"{_row(tablet, jose)} button.pay-cash")
     stale.click(f"{_row(stale, jose)} button.pay-card")
     assert "ya está pagada (Efectivo); no se ha registrado dos veces" in stale.inner_text(
-        ".messages")
+        ".messages"
+    )
     screenshot(stale, "money-es-tablet-paid-twice")
     assert TableFeeMove.objects.filter(fee__member=jose).count() == 1
 
@@ -194,9 +209,11 @@ def test_door_balance_cash_sheet_and_own_account(live_server, new_page):
     assert desk.inner_text("#line-cash td:last-child") == "—"
     assert "Reaberta" in desk.inner_text("#reopened-note")
     screenshot(desk, "money-pt-desktop-reopened")
-    assert list(AuditEntry.objects.filter(session=session, action__startswith="cash")
-                .order_by("id").values_list("action", flat=True)) == ["cash_closed",
-                                                                     "cash_reopen"]
+    assert list(
+        AuditEntry.objects.filter(session=session, action__startswith="cash")
+        .order_by("id")
+        .values_list("action", flat=True)
+    ) == ["cash_closed", "cash_reopen"]
 
     # Lucía, on her phone, sees her balance; in English, Spanish and Portuguese
     for code, balance in (("en", "15.00"), ("es", "15,00"), ("pt", "15,00")):
@@ -214,8 +231,9 @@ def test_door_balance_cash_sheet_and_own_account(live_server, new_page):
 def test_a_player_sees_what_they_owe(live_server, new_page):
     tournament, people = _club()
     table_fees.charge_session(tournament.sessions.get())
-    later = setup.create_tournament(name="Howell del jueves",
-                                    date=tournament.date - datetime.timedelta(days=2))
+    later = setup.create_tournament(
+        name="Howell del jueves", date=tournament.date - datetime.timedelta(days=2)
+    )
     registration.register_entry(later, people[:2])
     table_fees.charge_session(later.sessions.get())
     phone = new_page("phone")
@@ -231,14 +249,31 @@ def test_a_player_sees_what_they_owe(live_server, new_page):
 def _busy_night():
     """Twelve pairs: two Fernández, a Fernando, and the others; three fees paid already."""
     tournament, people = _club()
-    more = [Member.objects.create(first_name=f, last_name=last) for f, last in (
-        ("Luis", "Fernando"), ("Ana", "Fernández"), ("Marta", "Alonso"), ("Pedro", "Blanco"),
-        ("Carmen", "Castro"), ("Jorge", "Delgado"), ("Elena", "Espinosa"), ("Raúl", "Flores"),
-        ("Sara", "García"), ("Tomás", "Herrero"), ("Nuria", "Iglesias"), ("Óscar", "Jiménez"),
-        ("Paula", "León"), ("Iván", "Luna"), ("Clara", "Marín"), ("Hugo", "Navarro"),
-        ("Eva", "Ortega"), ("Diego", "Pardo"))]
+    more = [
+        Member.objects.create(first_name=f, last_name=last)
+        for f, last in (
+            ("Luis", "Fernando"),
+            ("Ana", "Fernández"),
+            ("Marta", "Alonso"),
+            ("Pedro", "Blanco"),
+            ("Carmen", "Castro"),
+            ("Jorge", "Delgado"),
+            ("Elena", "Espinosa"),
+            ("Raúl", "Flores"),
+            ("Sara", "García"),
+            ("Tomás", "Herrero"),
+            ("Nuria", "Iglesias"),
+            ("Óscar", "Jiménez"),
+            ("Paula", "León"),
+            ("Iván", "Luna"),
+            ("Clara", "Marín"),
+            ("Hugo", "Navarro"),
+            ("Eva", "Ortega"),
+            ("Diego", "Pardo"),
+        )
+    ]
     for i in range(0, len(more), 2):
-        registration.register_entry(tournament, more[i:i + 2])
+        registration.register_entry(tournament, more[i : i + 2])
     session = tournament.sessions.get()
     for fee in table_fees.charge_session(session):
         if fee.member.last_name in ("Fernando", "Alonso", "Blanco"):
@@ -246,8 +281,9 @@ def _busy_night():
     return session
 
 
-def test_the_door_list_narrows_by_name_and_unpaid_with_and_without_js(live_server, new_page,
-                                                                      browser):
+def test_the_door_list_narrows_by_name_and_unpaid_with_and_without_js(
+    live_server, new_page, browser
+):
     session = _busy_night()
     base = live_server.url
     url = f"{base}/director/sessions/{session.pk}/fees/"
@@ -280,8 +316,12 @@ def test_the_door_list_narrows_by_name_and_unpaid_with_and_without_js(live_serve
     assert "Ningún jugador coincide" in phone.inner_text("#no-match")
 
     # a tablet without JavaScript, in Portuguese: the same filter by its button
-    context = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True,
-                                  java_script_enabled=False, locale="en-GB")
+    context = browser.new_context(
+        viewport={"width": 768, "height": 1024},
+        has_touch=True,
+        java_script_enabled=False,
+        locale="en-GB",
+    )
     try:
         tablet = context.new_page()
         _language(tablet, base, "pt")

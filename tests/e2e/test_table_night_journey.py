@@ -10,15 +10,19 @@ import json
 import pytest
 from django.test import Client
 from django.urls import reverse
-from e2e_helpers import screenshot
-from table_device import choice, confirm_and_check, expected_score, sign_in, tap_contract
 
+from clubsite.accounts.permissions import Role
 from clubsite.models import Member
-from clubsite.permissions import Role
 from tests.conftest import make_user
+from tests.e2e.e2e_helpers import screenshot
+from tests.e2e.table_device import choice, confirm_and_check, expected_score, sign_in, tap_contract
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import Board, Result, TableCode
-from tournaments.services import board_visibility, entry, plan, publish, registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.results import board_visibility, publish
+from tournaments.services.setup import events as setup
+from tournaments.services.setup import plan
+from tournaments.services.table import entry
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -28,13 +32,15 @@ READ_QUEUE = """() => Promise.race([new Promise(r => setTimeout(() => r('[]'), 3
 
 
 def three_table_mitchell():
-    members = [Member.objects.create(first_name=f"Noche{i:02d}", last_name=f"Wifi{i:02d}")
-               for i in range(12)]
+    members = [
+        Member.objects.create(first_name=f"Noche{i:02d}", last_name=f"Wifi{i:02d}")
+        for i in range(12)
+    ]
     tournament = setup.create_tournament(name="Noche de wifi", date=datetime.date(2026, 12, 1))
     tournament.show_traveller = True
     tournament.save(update_fields=["show_traveller"])
     section = setup.add_section(tournament.sessions.get())
-    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(6)]
+    pairs = [registration.register_entry(tournament, members[2 * i : 2 * i + 2]) for i in range(6)]
     setup.seat_section(section, mitchell_dict(3, 3, 2), pairs)
     setup.start_session(section.session)
     Board.objects.filter(session=section.session, number=1).update(deal=DEAL)
@@ -45,13 +51,17 @@ def three_table_mitchell():
 def play(c: dict) -> dict:
     """A played contract for ``c`` (Pass would skip the score the test reads), with no lead:
     board 1's deal is loaded, and a lead its opening leader does not hold is refused."""
-    c = c if c["level"] != "PASS" else {"level": "2", "strain": "H", "double": "",
-                                         "declarer": "E", "made": "="}
+    c = (
+        c
+        if c["level"] != "PASS"
+        else {"level": "2", "strain": "H", "double": "", "declarer": "E", "made": "="}
+    )
     return c | {"lead": None}
 
 
-def round_offline(page, section, table: int, reload_after: int | None = None,
-                  correct: int | None = None) -> dict:
+def round_offline(
+    page, section, table: int, reload_after: int | None = None, correct: int | None = None
+) -> dict:
     """Round 1 at ``table`` with the Wi-Fi down; returns board → NS score tapped."""
     boards = plan.slot_for(section.movement, 1, table).boards
     page.click(f"a[data-board-key='1-{boards[0]}']")
@@ -65,8 +75,9 @@ def round_offline(page, section, table: int, reload_after: int | None = None,
         page.wait_for_selector(f"#preview .preview-score[data-points='{abs(points)}']")
         page.click("#save-button")
         page.wait_for_selector("#entry-status[data-state=waiting]")
-        assert page.get_attribute("#offline-score .preview-score", "data-points") == \
-            str(abs(points))
+        assert page.get_attribute("#offline-score .preview-score", "data-points") == str(
+            abs(points)
+        )
         page.click("#offline-confirm-button")
         page.wait_for_selector("#offline-confirm", state="hidden")
         if number == correct:  # the tablet's correction, offline: old and new, then replace
@@ -82,8 +93,9 @@ def round_offline(page, section, table: int, reload_after: int | None = None,
         scores[number] = points
         if number == reload_after:
             page.reload()  # the worker serves the page, the queue stays in IndexedDB
-            page.wait_for_selector(f"#board-screen[data-board='{number}'] "
-                                   "#entry-status[data-state=waiting]")
+            page.wait_for_selector(
+                f"#board-screen[data-board='{number}'] #entry-status[data-state=waiting]"
+            )
         later = [b for b in boards if b not in scores]
         if later:  # "Next" goes to the board not played yet
             assert page.get_attribute("#next-board", "href").endswith(f"/1/{later[0]}/")
@@ -100,15 +112,16 @@ def test_a_night_on_bad_wifi(live_server, new_page):
     phone, tablet = new_page("phone"), new_page("tablet")
     devices = {1: phone, 2: tablet}
     for table, page in devices.items():
-        sign_in(page, live_server.url, TableCode.objects.get(section=section, table=table,
-                                                             active=True))
-        page.wait_for_selector("#table-app[data-offline=ready]", state="attached",
-                               timeout=30000)
+        sign_in(
+            page, live_server.url, TableCode.objects.get(section=section, table=table, active=True)
+        )
+        page.wait_for_selector("#table-app[data-offline=ready]", state="attached", timeout=30000)
         page.context.set_offline(True)
     first_boards = plan.slot_for(section.movement, 1, 1).boards
     tapped = round_offline(phone, section, 1, reload_after=first_boards[0])
-    tapped |= round_offline(tablet, section, 2, correct=plan.slot_for(
-        section.movement, 1, 2).boards[1])
+    tapped |= round_offline(
+        tablet, section, 2, correct=plan.slot_for(section.movement, 1, 2).boards[1]
+    )
     screenshot(tablet, "night-tablet-round-offline")
     assert not Result.objects.exists()
     queued = json.loads(tablet.evaluate(READ_QUEUE))
@@ -127,19 +140,32 @@ def test_a_night_on_bad_wifi(live_server, new_page):
     staff = make_user("director", Role.DIRECTOR)  # table 3 from its paper scoresheet
     for rnd in (1, 2):
         for b in plan.slot_for(section.movement, rnd, 3).boards:
-            entry.submit_result(user=staff, section=section, table=3, round=rnd, board=b,
-                                   contract="3NT", declarer="S", tricks=9,
-                                   idempotency_key=f"paper-{rnd}-{b}")
+            entry.submit_result(
+                user=staff,
+                section=section,
+                table=3,
+                round=rnd,
+                board=b,
+                contract="3NT",
+                declarer="S",
+                tricks=9,
+                idempotency_key=f"paper-{rnd}-{b}",
+            )
     # the tablet, still in round 1's pages, tries round 3 ahead: refused, nothing stored
     last_round, last_table = plays[-1]
     assert last_table == 2
-    answer = tablet.evaluate("""([url, body]) => fetch(url, {method: "POST",
+    answer = tablet.evaluate(
+        """([url, body]) => fetch(url, {method: "POST",
         credentials: "same-origin", headers: {"Accept": "application/json",
         "Content-Type": "application/x-www-form-urlencoded",
         "X-CSRFToken": JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]},
-        body}).then(r => r.status)""", [reverse("table:result"),
-                                        f"round={last_round}&board=1&level=3&strain=NT&"
-                                        f"declarer=S&made=%3D&idempotency_key=ahead"])
+        body}).then(r => r.status)""",
+        [
+            reverse("table:result"),
+            f"round={last_round}&board=1&level=3&strain=NT&"
+            f"declarer=S&made=%3D&idempotency_key=ahead",
+        ],
+    )
     assert answer == 409
     assert not Result.objects.filter(table=2, board__number=1).exists()
     publish.publish_provisional(section.session.tournament, user=staff)

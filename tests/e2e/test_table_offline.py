@@ -9,8 +9,9 @@ import json
 import time
 
 import pytest
-from e2e_helpers import screenshot
-from table_device import (
+
+from tests.e2e.e2e_helpers import screenshot
+from tests.e2e.table_device import (
     choice,
     confirm_and_check,
     expected_score,
@@ -18,10 +19,9 @@ from table_device import (
     sign_in,
     tap_contract,
 )
-from test_table_entry import seven_table_mitchell
-
+from tests.e2e.test_table_entry import seven_table_mitchell
 from tournaments.models import Result, ResultStatus, TableCode
-from tournaments.services import plan
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -55,8 +55,7 @@ def tap_offline(page, c: dict) -> None:
     tap_contract(page, c)
 
 
-THREE_NT = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=",
-            "lead": None}
+THREE_NT = {"level": "3", "strain": "NT", "double": "", "declarer": "S", "made": "=", "lead": None}
 
 
 def save_offline(page, c: dict) -> None:
@@ -101,14 +100,16 @@ def enter_round_offline(page, section, round_: int, reload_after: int | None = N
         entered.append((round_, number, c))
         if number == reload_after:
             page.reload()  # the worker serves the page; the queue is still in IndexedDB
-            page.wait_for_selector(f"#board-screen[data-board='{number}'] "
-                                   "#entry-status[data-state=waiting]")
+            page.wait_for_selector(
+                f"#board-screen[data-board='{number}'] #entry-status[data-state=waiting]"
+            )
             page.wait_for_selector("#offline-nav")
         page.click("#round-link" if i + 1 == len(slot.boards) else "#next-board")
     page.wait_for_selector(f"#round[data-round='{round_}']")
     for _, number, _c in entered:
-        page.wait_for_selector(f"a[data-board-key='{round_}-{number}'] "
-                               ".local-state[data-state=waiting]")
+        page.wait_for_selector(
+            f"a[data-board-key='{round_}-{number}'] .local-state[data-state=waiting]"
+        )
     return entered
 
 
@@ -138,7 +139,8 @@ def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_serv
     queued = phone.evaluate(READ_QUEUE)
     queued = json.loads(queued)
     assert [(q["kind"], q["board"]) for q in queued] == [
-        (kind, str(number)) for _, number, _c in entered for kind in ("result", "confirm")]
+        (kind, str(number)) for _, number, _c in entered for kind in ("result", "confirm")
+    ]
 
     phone.context.set_offline(False)
     phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
@@ -152,11 +154,19 @@ def test_a_whole_round_offline_is_stored_once_when_the_network_returns(live_serv
         return sorted((r.round, r.board.number, r.ns_score, r.confirmed, r.status) for r in rows)
 
     expected = sorted(
-        (round_, number, expected_score(section.session.boards.get(number=number), c), True,
-         ResultStatus.OK) for round_, number, c in entered)
+        (
+            round_,
+            number,
+            expected_score(section.session.boards.get(number=number), c),
+            True,
+            ResultStatus.OK,
+        )
+        for round_, number, c in entered
+    )
     assert stored() == expected
-    assert sorted(Result.objects.filter(section=section).values_list("idempotency_key", flat=True)) \
-        == sorted(q["key"] for q in queued if q["kind"] == "result")
+    assert sorted(
+        Result.objects.filter(section=section).values_list("idempotency_key", flat=True)
+    ) == sorted(q["key"] for q in queued if q["kind"] == "result")
 
     # The same queue sent again, twice (a lost reply, the worker and the page both sending):
     # the server keeps each idempotency key once.
@@ -177,11 +187,20 @@ def test_a_result_differing_from_the_directors_is_shown_as_a_conflict(live_serve
     # Meanwhile the director stores another result for the board.
     from django.contrib.auth import get_user_model
 
-    from tournaments.services import entry
+    from tournaments.services.table import entry
 
     director = get_user_model().objects.create_user("td", password="x")
-    entry.submit_result(user=director, section=section, table=TABLE, round=1, board=1,
-                        contract="3NT", declarer="S", tricks=9, idempotency_key="director")
+    entry.submit_result(
+        user=director,
+        section=section,
+        table=TABLE,
+        round=1,
+        board=1,
+        contract="3NT",
+        declarer="S",
+        tricks=9,
+        idempotency_key="director",
+    )
     phone.context.set_offline(False)
     phone.wait_for_selector("#entry-status[data-state=conflict]", timeout=30000)
     phone.wait_for_selector("#pending-list li[data-state=conflict]")
@@ -273,8 +292,7 @@ def test_a_stored_result_never_turns_back_into_the_kept_form(live_server, new_pa
     assert phone.evaluate(KEPT_COPY_IS_SAVED, board_url)
 
 
-def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
-        live_server, new_page):
+def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(live_server, new_page):
     """The round page loads online (its boards' pages kept, each with a "next" drawn then);
     board 1 is saved online, the Wi-Fi drops, board 2 is tapped in: the device shows its
     score at once, East-West see it before they confirm, and "Next" no longer offers board 1
@@ -310,14 +328,22 @@ def test_offline_the_score_shows_and_next_never_goes_back_to_a_played_board(
     phone.click("#offline-confirm-button")
     phone.context.set_offline(False)
     phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
-    assert sorted(Result.objects.filter(section=section, table=TABLE)
-                  .values_list("board__number", "ns_score")) == sorted(
-        [(first, expected_score(section.session.boards.get(number=first),
-                                choice(TABLE, 1, first))), (second, points)])
+    assert sorted(
+        Result.objects.filter(section=section, table=TABLE).values_list("board__number", "ns_score")
+    ) == sorted(
+        [
+            (
+                first,
+                expected_score(section.session.boards.get(number=first), choice(TABLE, 1, first)),
+            ),
+            (second, points),
+        ]
+    )
 
 
 def test_offline_a_waiting_result_is_locked_and_changed_only_by_an_explicit_correction(
-        live_server, new_page):
+    live_server, new_page
+):
     """Saved offline, the pad is locked on the waiting result; "Correct the result" opens it,
     and saving a different result asks first, showing the old one struck and the new one:
     "Keep" leaves the queue as it was, "Replace" swaps the waiting result and asks East-West

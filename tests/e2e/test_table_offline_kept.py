@@ -5,12 +5,12 @@ correction, and East-West cannot confirm the old one meanwhile; the pad keeps it
 a phone however much waits. Screenshots: var/screenshots/table-kept-*.png."""
 
 import pytest
-from e2e_helpers import screenshot
-from table_device import choice, confirm_and_check, expected_score, fill_board
-from test_table_offline import THREE_NT, signed_in_phone, tap_offline
 
+from tests.e2e.e2e_helpers import screenshot
+from tests.e2e.table_device import choice, confirm_and_check, expected_score, fill_board
+from tests.e2e.test_table_offline import THREE_NT, signed_in_phone, tap_offline
 from tournaments.models import Result
-from tournaments.services import plan
+from tournaments.services.setup import plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -74,7 +74,8 @@ def test_a_board_saved_online_stays_played_on_the_kept_round_page(live_server, n
 
 
 def test_a_stored_board_corrected_offline_shows_both_and_asks_east_west_again(
-        live_server, new_page):
+    live_server, new_page
+):
     section, phone = signed_in_phone(live_server, new_page)
     first, _second = plan.slot_for(section.movement, 1, TABLE).boards
     save_online(phone, section, first, confirm=False, c=THREE_NT)  # not confirmed yet
@@ -99,7 +100,10 @@ def test_a_stored_board_corrected_offline_shows_both_and_asks_east_west_again(
     phone.wait_for_selector("#saved-correction", state="hidden", timeout=30000)
     phone.wait_for_selector("#sync-status[data-state=saved]", timeout=30000)
     stored.refresh_from_db()
-    assert (stored.tricks, stored.confirmed) == (10, True)  # 3NT+1, as East-West confirmed it  # East-West confirm anew
+    assert (stored.tricks, stored.confirmed) == (
+        10,
+        True,
+    )  # 3NT+1, as East-West confirmed it  # East-West confirm anew
 
 
 def test_a_page_not_kept_says_so_in_the_devices_language(live_server, new_page):

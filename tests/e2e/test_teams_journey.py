@@ -14,12 +14,12 @@ standings must hold the VPs the scoring core gives those matches.
 from decimal import Decimal
 
 import pytest
-from e2e_helpers import fits_its_box, login, pick_player, screenshot
-from table_device import enter_with_buttons, post_stored, sign_in
-from teams_pages import create_teams_event, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import fits_its_box, login, pick_player, screenshot
+from tests.e2e.table_device import enter_with_buttons, post_stored, sign_in
+from tests.e2e.teams_pages import create_teams_event, save_team_settings
 from tournaments.models import (
     Result,
     ResultStatus,
@@ -28,19 +28,29 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.scoring.teams import match_imps
-from tournaments.services import classification, registration, team_schedule, team_standings
+from tournaments.services.classification import classify as classification
+from tournaments.services.entries import registration
+from tournaments.services.teams import team_schedule, team_standings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 TEAMS, ROUNDS, BOARDS = 8, 4, 7
 # (level, strain, declarer, made): varied legal results so matches are won and lost.
-PLAYS = (("4", "S", "N", "="), ("4", "S", "N", "-1"), ("3", "NT", "S", "+1"),
-         ("2", "H", "E", "="), ("4", "H", "W", "="), ("5", "D", "N", "-2"))
+PLAYS = (
+    ("4", "S", "N", "="),
+    ("4", "S", "N", "-1"),
+    ("3", "NT", "S", "+1"),
+    ("2", "H", "E", "="),
+    ("4", "H", "W", "="),
+    ("5", "D", "N", "-2"),
+)
+
 
 def _play(round_: int, table: int, board: int):
     match = (table + 1) // 2
-    return PLAYS[(round_ * 5 + match * 3 + board * (1 + table % 2) + (table % 2) * round_)
-                 % len(PLAYS)]
+    return PLAYS[
+        (round_ * 5 + match * 3 + board * (1 + table % 2) + (table % 2) * round_) % len(PLAYS)
+    ]
 
 
 def _standing_on_page(page) -> list[tuple[int, Decimal]]:
@@ -52,7 +62,8 @@ def _standing_on_page(page) -> list[tuple[int, Decimal]]:
 
 def _pairs_on_page(page, round_: int) -> set[frozenset[int]]:
     texts = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
-        "ls => ls.map(l => l.dataset.pair)")
+        "ls => ls.map(l => l.dataset.pair)"
+    )
     return {frozenset(int(x) for x in t.split("-")) for t in texts}
 
 
@@ -62,8 +73,11 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     page = new_page("desktop")
     login(page, base, "director", DEMO_PASSWORD)
     tournament = create_teams_event(page, base, "Swiss de equipos")
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:4 * TEAMS])
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[
+            : 4 * TEAMS
+        ]
+    )
 
     # One team through the form: name, four players, the captain marked.
     page.goto(f"{base}/director/{tournament.pk}/entries/")
@@ -75,12 +89,14 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     assert page.locator("#entry-list .badge-captain").count() == 1
     screenshot(page, "teams-1-entries")
     for i in range(1, TEAMS):
-        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {i + 1}")
+        registration.register_entry(tournament, players[4 * i : 4 * i + 4], name=f"Equipo {i + 1}")
 
     # Swiss, 4 rounds of 7 boards on the WBF scale; start.
     page.goto(f"{base}/director/{tournament.pk}/")
     page.click("#teams-link")
-    save_team_settings(page, base, tournament, format="swiss", swiss_rounds="4", boards_per_match="7")
+    save_team_settings(
+        page, base, tournament, format="swiss", swiss_rounds="4", boards_per_match="7"
+    )
     screenshot(page, "teams-2-settings")
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
@@ -109,19 +125,28 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     for round_ in range(1, ROUNDS + 1):
         boards = range((round_ - 1) * BOARDS + 1, round_ * BOARDS + 1)
         for table, device in devices.items():
-            plays = [[b, *_play(round_, table, b)] for b in boards
-                     if not (round_ == 1 and b == 1 and table <= 2)]
+            plays = [
+                [b, *_play(round_, table, b)]
+                for b in boards
+                if not (round_ == 1 and b == 1 and table <= 2)
+            ]
             post_stored(device, round_, plays)
-        assert Result.objects.filter(section__session=session, round=round_,
-                                     status=ResultStatus.OK).count() == 8 * BOARDS
+        assert (
+            Result.objects.filter(
+                section__session=session, round=round_, status=ResultStatus.OK
+            ).count()
+            == 8 * BOARDS
+        )
 
         # The standings on the page are the stored classification's.
         page.goto(f"{base}/results/{tournament.slug}/teams/")
         page.wait_for_selector("#standings tbody tr")
         shown = _standing_on_page(page)
         classification.ensure_current(session)
-        stored = [(line.number, Decimal(str(float(line.points))).quantize(Decimal("0.01")))
-                  for line in team_standings.standings(session)]
+        stored = [
+            (line.number, Decimal(str(float(line.points))).quantize(Decimal("0.01")))
+            for line in team_standings.standings(session)
+        ]
         assert shown == stored and len(shown) == TEAMS
         total_vps = sum(p for _t, p in shown)
         assert total_vps == pytest.approx(Decimal(20 * 4 * round_), abs=Decimal("0.1"))
@@ -135,8 +160,10 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
             assert first.locator("#match-boards tbody tr").count() == BOARDS
 
         numbers = team_schedule.numbers_of(session)
-        played |= {frozenset((numbers[m.home_id], numbers[m.away_id]))
-                   for m in TeamMatch.objects.filter(session=session, round=round_)}
+        played |= {
+            frozenset((numbers[m.home_id], numbers[m.away_id]))
+            for m in TeamMatch.objects.filter(session=session, round=round_)
+        }
         if round_ == ROUNDS:
             break
         # A device that has finished waits for the draw, then moves on by itself.
@@ -184,7 +211,8 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     public.wait_for_url("**sort=lost**")
     lost = public.locator("#standings td.lost").all_inner_texts()
     assert [Decimal(x.replace(",", ".")) for x in lost] == sorted(
-        Decimal(x.replace(",", ".")) for x in lost)
+        Decimal(x.replace(",", ".")) for x in lost
+    )
     public.set_viewport_size({"width": 390, "height": 844})
     public.click(".round-links a[data-round='4']")
     public.click("#round-results tr[data-match='1'] a")
@@ -196,20 +224,27 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
     # A 6-team round robin on the course's Roman square, set up through the pages.
     robin = create_teams_event(page, base, "Liguilla de seis")
     for i in range(6):
-        registration.register_entry(robin, players[4 * i:4 * i + 4], name=f"Liga {i + 1}")
-    save_team_settings(page, base, robin, format="round_robin", round_robin_method="roman",
-              boards_per_match="4")
+        registration.register_entry(robin, players[4 * i : 4 * i + 4], name=f"Liga {i + 1}")
+    save_team_settings(
+        page, base, robin, format="round_robin", round_robin_method="roman", boards_per_match="4"
+    )
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
     page.click("#standings-link")
     page.click("#nav-schedule")
     page.wait_for_selector("#round-5")
     screenshot(page, "teams-11-roman-square")
-    course = {1: ["3-4", "2-5", "1-6"], 2: ["4-5", "3-1", "2-6"], 3: ["5-1", "4-2", "3-6"],
-              4: ["1-2", "5-3", "4-6"], 5: ["2-3", "1-4", "5-6"]}
+    course = {
+        1: ["3-4", "2-5", "1-6"],
+        2: ["4-5", "3-1", "2-6"],
+        3: ["5-1", "4-2", "3-6"],
+        4: ["1-2", "5-3", "4-6"],
+        5: ["2-3", "1-4", "5-6"],
+    }
     for round_, pairs in course.items():
         shown = page.locator(f"#round-{round_} li[data-pair]").evaluate_all(
-            "ls => ls.map(l => l.dataset.pair)")
+            "ls => ls.map(l => l.dataset.pair)"
+        )
         assert shown == pairs
 
     # Two rounds from its six tables' devices; the standings give each team the VPs the
@@ -219,7 +254,9 @@ def test_swiss_teams_and_a_roman_round_robin(live_server, new_page):
         device = devices[code.table]
         sign_in(device, base, code)
         for round_ in (1, 2):
-            plays = [[b, *_play(round_, code.table, b)] for b in range(4 * round_ - 3, 4 * round_ + 1)]
+            plays = [
+                [b, *_play(round_, code.table, b)] for b in range(4 * round_ - 3, 4 * round_ + 1)
+            ]
             post_stored(device, round_, plays)
     page.click("#nav-standings")
     page.wait_for_selector("#standings tbody tr")
@@ -231,13 +268,19 @@ def _core_vps(session) -> dict[int, Decimal]:
     """Each team's VPs straight from the scoring core: both rooms of every board, each team's
     own margin over the match's boards on the event's scale."""
     event, numbers = team_schedule.team_event(session.tournament), team_schedule.numbers_of(session)
-    scores = {(r.round, r.table, r.board.number): r.ns_score for r in Result.objects.filter(
-        section__session=session, status=ResultStatus.OK).select_related("board")}
+    scores = {
+        (r.round, r.table, r.board.number): r.ns_score
+        for r in Result.objects.filter(
+            section__session=session, status=ResultStatus.OK
+        ).select_related("board")
+    }
     vps = dict.fromkeys(numbers.values(), Decimal(0))
     for m in TeamMatch.objects.filter(session=session, round__lte=2):
         boards = range(4 * m.round - 3, 4 * m.round + 1)
-        rooms = [(scores[(m.round, m.open_table, b)], scores[(m.round, m.closed_table, b)])
-                 for b in boards]
+        rooms = [
+            (scores[(m.round, m.open_table, b)], scores[(m.round, m.closed_table, b)])
+            for b in boards
+        ]
         result = match_imps(rooms, vp_scale=event.vp_scale, vp_boards=4)
         vps[numbers[m.home_id]] += Decimal(str(result.a_vp))
         vps[numbers[m.away_id]] += Decimal(str(result.b_vp))

@@ -15,25 +15,36 @@ JSON endpoint; the standings hand out 8 points a board.
 from itertools import combinations
 
 import pytest
-from e2e_helpers import fits_its_box, login, screenshot
-from table_device import enter_with_buttons, post_stored, sign_in
-from teams_pages import create_teams_event, save_team_settings
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import fits_its_box, login, screenshot
+from tests.e2e.table_device import enter_with_buttons, post_stored, sign_in
+from tests.e2e.teams_pages import create_teams_event, save_team_settings
 from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.scoring.imps import imps
 from tournaments.scoring.teams import patton_points
-from tournaments.services import registration, team_schedule
+from tournaments.services.entries import registration
+from tournaments.services.teams import team_schedule
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 BOARDS = 3
-PLAYS = (("4", "S", "N", "="), ("4", "S", "N", "-1"), ("3", "NT", "S", "+1"),
-         ("2", "H", "E", "="), ("4", "H", "W", "="), ("5", "D", "N", "-2"))
+PLAYS = (
+    ("4", "S", "N", "="),
+    ("4", "S", "N", "-1"),
+    ("3", "NT", "S", "+1"),
+    ("2", "H", "E", "="),
+    ("4", "H", "W", "="),
+    ("5", "D", "N", "-2"),
+)
 # C03 l.224-236: (NS pair, EW pair) at tables 1-3 in rounds 1-4; A = 1 & 2, B = 3 & 6, C = 4 & 5.
-COURSE = (((1, 6), (5, 2), (3, 4)), ((1, 5), (4, 6), (3, 2)),
-          ((1, 4), (5, 3), (6, 2)), ((1, 3), (4, 2), (6, 5)))
+COURSE = (
+    ((1, 6), (5, 2), (3, 4)),
+    ((1, 5), (4, 6), (3, 2)),
+    ((1, 4), (5, 3), (6, 2)),
+    ((1, 3), (4, 2), (6, 5)),
+)
 TEAM_OF = {1: 1, 2: 1, 3: 2, 6: 2, 4: 3, 5: 3}
 
 
@@ -73,12 +84,15 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     base = live_server.url
     page = new_page("desktop")
     login(page, base, "director", DEMO_PASSWORD)
-    players = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:16])
+    players = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[:16]
+    )
 
     tournament = create_teams_event(page, base, "Triplicado")
     for i in range(3):
-        registration.register_entry(tournament, players[4 * i:4 * i + 4], name=f"Equipo {'ABC'[i]}")
+        registration.register_entry(
+            tournament, players[4 * i : 4 * i + 4], name=f"Equipo {'ABC'[i]}"
+        )
     save_team_settings(page, base, tournament, format="triplicate", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
@@ -102,11 +116,18 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     for round_ in range(1, 5):
         boards = range((round_ - 1) * BOARDS + 1, round_ * BOARDS + 1)
         for table, device in devices.items():
-            plays = [[b, *_play(round_, table, b)] for b in boards
-                     if not (round_ == 1 and b == 1 and table <= 2)]
+            plays = [
+                [b, *_play(round_, table, b)]
+                for b in boards
+                if not (round_ == 1 and b == 1 and table <= 2)
+            ]
             post_stored(device, round_, plays)
-        assert Result.objects.filter(section__session=session, round=round_,
-                                     status=ResultStatus.OK).count() == 3 * BOARDS
+        assert (
+            Result.objects.filter(
+                section__session=session, round=round_, status=ResultStatus.OK
+            ).count()
+            == 3 * BOARDS
+        )
         if round_ == 1:  # every table has played the round: table 1 compares its boards
             first.goto(f"{base}/table/play/match/?round=1")
             first.wait_for_selector("#match-boards.triplicate-boards tr.compared[data-board='1']")
@@ -129,7 +150,7 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
     # A Patton evening: four teams, three boards a match, the course's round robin.
     patton = create_teams_event(page, base, "Patton")
     for i in range(4):
-        registration.register_entry(patton, players[4 * i:4 * i + 4], name=f"Patton {i + 1}")
+        registration.register_entry(patton, players[4 * i : 4 * i + 4], name=f"Patton {i + 1}")
     save_team_settings(page, base, patton, format="patton", boards_per_match=str(BOARDS))
     page.click("#start-teams")
     page.wait_for_selector("#round-progress")
@@ -146,13 +167,17 @@ def test_a_triplicate_and_a_patton_evening(live_server, new_page):
         device.close()
     expected = {n: 0 for n in (1, 2, 3, 4)}
     numbers = team_schedule.numbers_of(session)
-    rows = {(r.round, r.board.number, r.table): r.ns_score
-            for r in Result.objects.filter(section__session=session)}
+    rows = {
+        (r.round, r.board.number, r.table): r.ns_score
+        for r in Result.objects.filter(section__session=session)
+    }
     for m in team_schedule.rounds_with_matches(session).values():
         for match in m:
             for b in range((match.round - 1) * BOARDS + 1, match.round * BOARDS + 1):
-                net = (rows[(match.round, b, match.open_table)]
-                       - rows[(match.round, b, match.closed_table)])
+                net = (
+                    rows[(match.round, b, match.open_table)]
+                    - rows[(match.round, b, match.closed_table)]
+                )
                 home, away = patton_points(net)
                 expected[numbers[match.home_id]] += home
                 expected[numbers[match.away_id]] += away

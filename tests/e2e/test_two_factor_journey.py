@@ -6,9 +6,9 @@ Portuguese."""
 import re
 
 import pytest
-from e2e_helpers import choose_language, no_sideways_scroll, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
+from tests.e2e.e2e_helpers import choose_language, no_sideways_scroll, screenshot
 from tests.signed_in import app_code, key_code
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -14,16 +14,18 @@ import datetime
 import subprocess
 
 import pytest
-from e2e_helpers import login, screenshot
-from support_fake_federation import FakeFederation
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import login, screenshot
+from tests.support_fake_federation import FakeFederation
 from tournaments import jobs
 from tournaments.models import TableCode, TournamentStatus
 from tournaments.models.uploads import PdfState, ResultsPdf, Upload, UploadState
-from tournaments.services import entry as entry_service
-from tournaments.services import plan, registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
+from tournaments.services.setup import plan
+from tournaments.services.table import entry as entry_service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -35,20 +37,27 @@ def mitchell_dict(tables: int, rounds: int, per_round: int) -> dict:
         rows = []
         for t in range(1, tables + 1):
             first = ((t - 1 + (r - 1)) % tables) * per_round + 1
-            rows.append({"table": t, "ns": t, "ew": (t - 1 - (r - 1)) % tables + 1,
-                         "boards": list(range(first, first + per_round))})
+            rows.append(
+                {
+                    "table": t,
+                    "ns": t,
+                    "ew": (t - 1 - (r - 1)) % tables + 1,
+                    "boards": list(range(first, first + per_round)),
+                }
+            )
         out.append({"round": r, "tables": rows})
     return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
 
 
 def finished_tournament():
     """A 3-table Mitchell with every result entered by the tables, session finished."""
-    members = list(Member.objects.filter(is_guest=False, status="active")
-                   .order_by("licence_number")[:12])
+    members = list(
+        Member.objects.filter(is_guest=False, status="active").order_by("licence_number")[:12]
+    )
     tournament = setup.create_tournament(name="Miércoles noche", date=datetime.date(2025, 5, 7))
     session = tournament.sessions.get()
     section = setup.add_section(session)
-    pairs = [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(6)]
+    pairs = [registration.register_entry(tournament, members[2 * i : 2 * i + 2]) for i in range(6)]
     setup.seat_section(section, mitchell_dict(3, 3, 2), pairs)
     setup.start_session(session)
     codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
@@ -57,9 +66,14 @@ def finished_tournament():
         for board in slot.boards:
             contract, declarer, tricks = contracts[(slot.round + slot.table + board) % 4]
             made = entry_service.submit_result(
-                round=slot.round, board=board, contract=contract, declarer=declarer,
-                tricks=tricks, table_code=codes[slot.table],
-                idempotency_key=f"up-{slot.round}-{slot.table}-{board}")
+                round=slot.round,
+                board=board,
+                contract=contract,
+                declarer=declarer,
+                tricks=tricks,
+                table_code=codes[slot.table],
+                idempotency_key=f"up-{slot.round}-{slot.table}-{board}",
+            )
             entry_service.confirm_result(made.result, table_code=codes[slot.table])
     setup.finish_session(session)
     return tournament
@@ -73,12 +87,11 @@ def fed():
 
 
 @pytest.mark.pdf_on_publish
-def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, settings,
-                                                monkeypatch):
+def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, settings, monkeypatch):
     settings.UPLOAD_RETRY_BASE_SECONDS = 0
     settings.FEDERATION_ALLOW_HTTP = settings.FEDERATION_ALLOW_PRIVATE = True  # the fake's
-    held = []  # the PDF jobs, waiting for "the worker" (this test)
-    monkeypatch.setattr(jobs.generate_pdf, "delay", held.append)
+    held = []  # the results PDF's job, waiting for "the worker" (this test)
+    monkeypatch.setattr(jobs.results_published, "delay", lambda *args: held.append(args))
     build_club()
     tournament = finished_tournament()
     base = live_server.url
@@ -94,14 +107,18 @@ def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, sett
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINAL
 
-    # Publishing queued the results PDF: the page shows the job and follows it.
+    # Publishing queued the results PDF's job; its run records the PDF first (as the worker
+    # does, here by hand), and the page shows it waiting and follows it.
+    secretary.wait_for_selector("#pdfs #pdf-awaited progress")
+    [(tournament_pk,)] = held
+    assert tournament_pk == tournament.pk
+    pdf, _created = jobs.request_pdf(tournament, queue=False)
+    pdf_pk = pdf.pk
     secretary.wait_for_selector("#pdfs .pdf[data-state=queued] progress")
     screenshot(secretary, "uploads-1-published-pdf-queued")
-    [pdf_pk] = held
     # The worker's run has taken the job (its task id holds the row) and is at 40 %.
     run = "worker-run-1"
-    ResultsPdf.objects.filter(pk=pdf_pk).update(state=PdfState.RUNNING, progress=40,
-                                                taken_by=run)
+    ResultsPdf.objects.filter(pk=pdf_pk).update(state=PdfState.RUNNING, progress=40, taken_by=run)
     secretary.wait_for_selector("#pdfs .pdf[data-state=running] progress[value='40']")
     screenshot(secretary, "uploads-2-pdf-running")
     assert jobs.generate_pdf.apply((pdf_pk,), task_id=run).result == PdfState.DONE
@@ -112,8 +129,9 @@ def test_publish_pdf_and_upload_after_a_failure(live_server, new_page, fed, sett
         link.click()
     download = info.value
     assert download.suggested_filename.endswith(".pdf")
-    text = subprocess.run(["pdftotext", str(download.path()), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(download.path()), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "Miércoles noche" in text
 
     # The public results page offers the same PDF.

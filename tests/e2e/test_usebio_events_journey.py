@@ -4,10 +4,10 @@ import datetime
 import random
 
 import pytest
-from e2e_helpers import journey_languages, login, screenshot
 
 from clubsite.demo import DEMO_PASSWORD, build_club
 from clubsite.models import Member
+from tests.e2e.e2e_helpers import journey_languages, login, screenshot
 from tournaments import demo, documents
 from tournaments.imports import usebio as usebio_import
 from tournaments.imports.usebio_parse import UsebioError
@@ -21,11 +21,13 @@ def test_teams_import_and_refusal_pages_at_phone_width(live_server, new_page):
     players = list(Member.objects.filter(status="active").order_by("licence_number"))
     swiss = demo._swiss_teams(players, random.Random(demo.SEED), datetime.date(2026, 10, 1))
     text = documents.export_text(swiss, "usebio")
-    done = usebio_import.import_file(text.replace("<TOTAL_SCORE>", "<TOTAL_SCORE>1", 1),
-                                     file_name="swiss-de-otono.xml")
+    done = usebio_import.import_file(
+        text.replace("<TOTAL_SCORE>", "<TOTAL_SCORE>1", 1), file_name="swiss-de-otono.xml"
+    )
     with pytest.raises(UsebioError):
-        usebio_import.import_file(text.replace("<SCORE>980</SCORE>", "<SCORE>lots</SCORE>"),
-                                  file_name="swiss-mal.xml")
+        usebio_import.import_file(
+            text.replace("<SCORE>980</SCORE>", "<SCORE>lots</SCORE>"), file_name="swiss-mal.xml"
+        )
     failed = ResultImport.objects.get(state="failed")
     base = live_server.url
     page = new_page("phone")
@@ -42,18 +44,14 @@ def test_teams_import_and_refusal_pages_at_phone_width(live_server, new_page):
     screenshot(page, "usebio-teams-refused-phone")
 
 
-def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(live_server, new_page,
-                                                                       tmp_path):
+def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(
+    live_server, new_page, tmp_path
+):
     """The secretary chooses another program's file (a Mitchell with a sit-out, raw marks
     per line): the report names the file's conventions and finds no difference; the same
     file again is refused with a form to replace the earlier import; replacing leaves one."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournaments"))
-    from test_tournaments_usebio_conventions import two_sections_board_short
-    from usebio_writer import Style, write
-
+    from tests.tournaments.imports.test_usebio_conventions import two_sections_board_short
+    from tests.tournaments.imports.usebio_writer import Style, write
     from tournaments.models import Tournament
 
     build_club()
@@ -84,20 +82,17 @@ def test_secretary_imports_a_file_twice_and_replaces_it_from_the_page(live_serve
 
 @pytest.mark.parametrize("language", journey_languages("es"))
 def test_a_cross_imp_file_shows_its_conventions_and_the_line_it_does_not_reproduce(
-        live_server, new_page, tmp_path, language):
+    live_server, new_page, tmp_path, language
+):
     """Another program's cross-IMP file (marks summed over the comparisons, rounded to 0.1
     before totalling) with one line's mark changed: the secretary's import page names the
     conventions and the one line apart (both figures, the rules tried); the tournament's page
     names the conventions too; in each language, on a phone."""
-    import sys
     from decimal import Decimal
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tournaments"))
-    from e2e_helpers import choose_language
-    from test_tournaments_usebio_cross import wide_field_board_short
-    from usebio_writer import Style, write
-
+    from tests.e2e.e2e_helpers import choose_language, fits_its_box
+    from tests.tournaments.imports.test_usebio_cross import wide_field_board_short
+    from tests.tournaments.imports.usebio_writer import Style, write
     from tournaments.models import Tournament
 
     build_club()
@@ -122,6 +117,14 @@ def test_a_cross_imp_file_shows_its_conventions_and_the_line_it_does_not_reprodu
     assert page.locator("#differences tbody td").nth(1).inner_text() == what  # translated
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, f"usebio-cross-imps-import-{language}-phone")
+    # the rules tried wrap: the differences table needs no scroll in its box at 360 px
+    page.set_viewport_size({"width": 360, "height": 780})
+    fits_its_box(page, "#differences")
+    screenshot(page, f"usebio-cross-imps-import-{language}-360")
+    assert (
+        "cross-IMPs" in page.locator("#differences td.tried").inner_text() or language != "en"
+    )  # the rules tried in the reader's language
+    page.set_viewport_size({"width": 390, "height": 844})
     slug = Tournament.objects.get(name="Torneo importado").slug
     page.goto(f"{base}/results/{slug}/")
     page.wait_for_selector("#imported-conventions")

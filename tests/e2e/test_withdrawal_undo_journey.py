@@ -2,11 +2,11 @@
 and en; the trail keeps both with their reasons. Screenshots: var/screenshots/undo-*.png."""
 
 import pytest
-from django.contrib.auth.models import Group, User
-from e2e_helpers import choose_language, journey_languages, login, screenshot
-from test_table_entry import seven_table_mitchell
+from django.contrib.auth.models import User
 
-from clubsite.permissions import Role, ensure_roles
+from clubsite.accounts.permissions import Role, grant
+from tests.e2e.e2e_helpers import choose_language, journey_languages, login, screenshot
+from tests.e2e.test_table_entry import seven_table_mitchell
 from tournaments.models import AuditAction, AuditEntry, EntryStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -16,9 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_director_undoes_a_withdrawal(live_server, new_page, language):
     section = seven_table_mitchell()
     tournament = section.session.tournament
-    ensure_roles()
-    User.objects.create_user(username="td", password="pass-1234-word").groups.add(
-        Group.objects.get(name=Role.DIRECTOR))
+    grant(User.objects.create_user(username="td", password="pass-1234-word"), Role.DIRECTOR)
     pair = section.seatings.get(number=3, direction="NS").entry
     base = live_server.url
     page = new_page("tablet")
@@ -42,6 +40,8 @@ def test_director_undoes_a_withdrawal(live_server, new_page, language):
     assert pair.status == EntryStatus.ACTIVE
     assert page.locator(f"tr.entry-row[data-entry='{pair.pk}'] details.reinstate").count() == 0
     screenshot(page, f"undo-2-plays-again-{language}")
-    assert list(AuditEntry.objects.filter(tournament=tournament).order_by("at", "id")
-                .values_list("action", "reason")) == [
-        (AuditAction.WITHDRAWN, "Wrong pair"), (AuditAction.REINSTATED, "It was the other pair")]
+    assert list(
+        AuditEntry.objects.filter(tournament=tournament)
+        .order_by("at", "id")
+        .values_list("action", "reason")
+    ) == [(AuditAction.WITHDRAWN, "Wrong pair"), (AuditAction.REINSTATED, "It was the other pair")]

@@ -34,14 +34,29 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from clubsite.tenancy import thread_in_scope
 from tests.faults import stack
 
 PROFILES = {
     # outage lengths (s), the job sweep's timings, and how long a settling wait may take
-    "short": {"redis_down": 4.0, "pg_down": 3.0, "stall": 4, "sweep": 1.0, "settle": 90.0,
-              "tables": 4, "rounds": 3},
-    "long": {"redis_down": 30.0, "pg_down": 10.0, "stall": 30, "sweep": 5.0, "settle": 300.0,
-             "tables": 6, "rounds": 4},
+    "short": {
+        "redis_down": 4.0,
+        "pg_down": 3.0,
+        "stall": 4,
+        "sweep": 1.0,
+        "settle": 90.0,
+        "tables": 4,
+        "rounds": 3,
+    },
+    "long": {
+        "redis_down": 30.0,
+        "pg_down": 10.0,
+        "stall": 30,
+        "sweep": 5.0,
+        "settle": 300.0,
+        "tables": 6,
+        "rounds": 4,
+    },
 }
 BOARDS_PER_ROUND = 2
 
@@ -95,19 +110,26 @@ class Club:
         self.pg.create_database("clubsite_faults")
         self.redis.start()
         self.env = {
-            **os.environ, "DATABASE_URL": self.pg.url("clubsite_faults"),
-            "CELERY_BROKER_URL": self.redis.url(0), "CELERY_RESULT_BACKEND": self.redis.url(0),
-            "CACHE_URL": self.redis.url(1), "CELERY_TASK_DEFAULT_QUEUE": "faults",
-            "CLUBSITE_VAR_DIR": str(self.folder / "var"), "DEBUG": "0",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECRET_KEY": "faults-" + "x" * 50,
-            "RANKING_REFRESH_SECONDS": "1", "RESULTS_PDF_ON_PUBLISH": "1",
+            **os.environ,
+            "DATABASE_URL": self.pg.url("clubsite_faults"),
+            "CELERY_BROKER_URL": self.redis.url(0),
+            "CELERY_RESULT_BACKEND": self.redis.url(0),
+            "CACHE_URL": self.redis.url(1),
+            "CELERY_TASK_DEFAULT_QUEUE": "faults",
+            "CLUBSITE_VAR_DIR": str(self.folder / "var"),
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECRET_KEY": "faults-" + "x" * 50,
+            "RANKING_REFRESH_SECONDS": "1",
+            "RESULTS_PDF_ON_PUBLISH": "1",
             "RESULTS_PDF_REFRESH_SECONDS": "2",
-            "PDF_PART_SECONDS": "20",  # a lost render process costs 20 s, not the settle wait
             "JOB_STALL_SECONDS": str(self.profile["stall"]),
             "JOB_SWEEP_SECONDS": str(self.profile["sweep"]),
             "CELERY_BEAT_SCHEDULE_FILENAME": str(self.folder / "beat-schedule"),
-            "FEDERATION_ALLOW_HTTP": "1", "FEDERATION_ALLOW_PRIVATE": "1",
-            "DJANGO_SETTINGS_MODULE": "clubsite.settings", "PYTHONUNBUFFERED": "1",
+            "FEDERATION_ALLOW_HTTP": "1",
+            "FEDERATION_ALLOW_PRIVATE": "1",
+            "DJANGO_SETTINGS_MODULE": "clubsite.settings",
+            "PYTHONUNBUFFERED": "1",
         }
         self.env.pop("EMAIL_BACKEND", None)
         os.environ.update(self.env)
@@ -131,9 +153,16 @@ class Club:
         from tournaments.models.uploads import AuthKind, FederationEndpoint, FileFormat, PostMode
 
         self.endpoint = FederationEndpoint.objects.create(
-            name="Federación", url=self.fed.url, auth=AuthKind.TOKEN, secret="s3cret",
-            file_format=FileFormat.PBN, mode=PostMode.FORM, timeout=5, max_retries=8)
-        from clubsite.permissions import Role
+            name="Federación",
+            url=self.fed.url,
+            auth=AuthKind.TOKEN,
+            secret="s3cret",
+            file_format=FileFormat.PBN,
+            mode=PostMode.FORM,
+            timeout=5,
+            max_retries=8,
+        )
+        from clubsite.accounts.permissions import Role
         from tests.conftest import make_user
 
         self.directors = [make_user(name, Role.DIRECTOR) for name in ("ana", "bruno")]
@@ -154,8 +183,12 @@ class Club:
         from tournaments.tasks import classify_session_task
 
         sent = classify_session_task.apply_async((session_id,), countdown=countdown)
-        return stack.wait_for(lambda: f"{sent.id}] received" in self.worker_log.read_text(
-            errors="replace"), 20) is not None
+        return (
+            stack.wait_for(
+                lambda: f"{sent.id}] received" in self.worker_log.read_text(errors="replace"), 20
+            )
+            is not None
+        )
 
     def worker_answers(self) -> bool:
         from clubsite.celery import app
@@ -178,28 +211,37 @@ class Club:
 
         from clubsite.models import Member
         from tournaments.movements import mitchell
-        from tournaments.services import registration, setup
+        from tournaments.services.entries import registration
+        from tournaments.services.setup import events as setup
 
         self.seq += 1
         tables, rounds = self.profile["tables"], self.profile["rounds"]
-        tournament = setup.create_tournament(name=name, date=timezone.localdate(),
-                                             public_results=True)
+        tournament = setup.create_tournament(
+            name=name, date=timezone.localdate(), public_results=True
+        )
         session = tournament.sessions.get()
         players = Member.objects.bulk_create(
-            Member(first_name=f"J{i}", last_name=f"{name} {i:03d}",
-                   licence_number=f"F{self.seq:02d}-{i:04d}") for i in range(tables * 4))
-        entries = [registration.register_entry(tournament, players[i:i + 2])
-                   for i in range(0, len(players), 2)]
+            Member(
+                first_name=f"J{i}",
+                last_name=f"{name} {i:03d}",
+                licence_number=f"F{self.seq:02d}-{i:04d}",
+            )
+            for i in range(tables * 4)
+        )
+        entries = [
+            registration.register_entry(tournament, players[i : i + 2])
+            for i in range(0, len(players), 2)
+        ]
         section = setup.add_section(session, "A")
-        setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(),
-                           entries)
+        setup.seat_section(section, mitchell(tables, rounds, BOARDS_PER_ROUND).to_dict(), entries)
         setup.start_session(session)
         return tournament, section
 
     def pair(self, name: str, seed: int):
         """(reference section, live section, plans): the same movement and results."""
         from tournaments.models import TableCode
-        from tournaments.services import entry, plan
+        from tournaments.services.setup import plan
+        from tournaments.services.table import entry
 
         reference = self.build(f"{name} referencia")[1]
         live = self.build(name)[1]
@@ -208,13 +250,19 @@ class Club:
         for slot in sorted(plan.slots(live.movement), key=lambda s: (s.round, s.table)):
             for board in slot.boards:
                 body = played(rng)
-                plans[slot.table].append(stack.Post(slot.round, board + live.board_offset, body,
-                                                    os.urandom(8).hex()))
+                plans[slot.table].append(
+                    stack.Post(slot.round, board + live.board_offset, body, os.urandom(8).hex())
+                )
         codes = {c.table: c for c in TableCode.objects.filter(section=reference, active=True)}
         for table, posts in plans.items():
             for post in posts:
-                entry.submit_result(round=post.round, board=post.board, table_code=codes[table],
-                                    idempotency_key=post.key, **service_args(post.body))
+                entry.submit_result(
+                    round=post.round,
+                    board=post.board,
+                    table_code=codes[table],
+                    idempotency_key=post.key,
+                    **service_args(post.body),
+                )
         return reference, live, plans
 
     def tablets(self, section, port: int | None = None, fresh: bool = False) -> dict:
@@ -230,9 +278,15 @@ class Club:
     def director(self, user) -> stack.Browser:
         browser = stack.Browser(self.port)
         _, page, _ = browser.request("GET", "/accounts/login/")
-        status, _, _ = browser.request("POST", "/accounts/login/", {
-            "username": user.username, "password": "pass-1234-word",
-            "csrfmiddlewaretoken": browser.csrf_from(page)})
+        status, _, _ = browser.request(
+            "POST",
+            "/accounts/login/",
+            {
+                "username": user.username,
+                "password": "pass-1234-word",
+                "csrfmiddlewaretoken": browser.csrf_from(page),
+            },
+        )
         if status != 302:
             raise RuntimeError(f"director {user.username} could not log in ({status})")
         # the second step, with the code the director's phone app shows
@@ -240,12 +294,15 @@ class Club:
 
         from tests.signed_in import app_code
 
-        device = (TOTPDevice.objects.filter(user=user, confirmed=True).first()
-                  or TOTPDevice.objects.create(user=user, name="phone", confirmed=True))
+        device = TOTPDevice.objects.filter(
+            user=user, confirmed=True
+        ).first() or TOTPDevice.objects.create(user=user, name="phone", confirmed=True)
         _, page, _ = browser.request("GET", "/accounts/two-factor/")
-        status, _, _ = browser.request("POST", "/accounts/two-factor/", {
-            "code": app_code(device),
-            "csrfmiddlewaretoken": browser.csrf_from(page)})
+        status, _, _ = browser.request(
+            "POST",
+            "/accounts/two-factor/",
+            {"code": app_code(device), "csrfmiddlewaretoken": browser.csrf_from(page)},
+        )
         if status != 302:
             raise RuntimeError(f"director {user.username}: second step refused ({status})")
         return browser
@@ -257,9 +314,15 @@ def played(rng: random.Random) -> dict:
         return {"level": "PASS"}
     level = rng.choice([1, 2, 3, 3, 4, 4, 5, 6])
     made = rng.choice(["=", "=", "+1", "-1", "-2"])
-    return {"level": str(level), "strain": rng.choice(["C", "D", "H", "S", "NT"]),
-            "double": rng.choice(["", "", "", "X"]), "declarer": rng.choice("NESW"),
-            "made": made, "lead_suit": rng.choice("SHDC"), "lead_rank": rng.choice("AKQJT98")}
+    return {
+        "level": str(level),
+        "strain": rng.choice(["C", "D", "H", "S", "NT"]),
+        "double": rng.choice(["", "", "", "X"]),
+        "declarer": rng.choice("NESW"),
+        "made": made,
+        "lead_suit": rng.choice("SHDC"),
+        "lead_rank": rng.choice("AKQJT98"),
+    }
 
 
 def service_args(body: dict) -> dict:
@@ -268,8 +331,12 @@ def service_args(body: dict) -> dict:
         return {"contract": "PASS", "declarer": "", "tricks": None, "lead": ""}
     level = int(body["level"])
     made = 0 if body["made"] == "=" else int(body["made"])
-    return {"contract": f"{level}{body['strain']}{body['double']}", "declarer": body["declarer"],
-            "tricks": level + 6 + made, "lead": body["lead_suit"] + body["lead_rank"]}
+    return {
+        "contract": f"{level}{body['strain']}{body['double']}",
+        "declarer": body["declarer"],
+        "tricks": level + 6 + made,
+        "lead": body["lead_suit"] + body["lead_rank"],
+    }
 
 
 # --- the checks -----------------------------------------------------------------------------
@@ -294,20 +361,27 @@ def compare_results(report: Report, reference, live, conflicts: int = 0) -> None
             report.lost += 1
         elif len(mine) > 1:
             report.doubled += 1
-        elif any(getattr(mine[0], f) != getattr(rows[0], f) for f in
-                 ("contract", "declarer", "tricks", "ns_score", "lead", "adjustment")):
+        elif any(
+            getattr(mine[0], f) != getattr(rows[0], f)
+            for f in ("contract", "declarer", "tricks", "ns_score", "lead", "adjustment")
+        ):
             report.differing += 1
     report.stray_rows = sum(len(rows) for rows in got.values()) - len(expected) - conflicts
-    report.checks.update(nothing_lost=report.lost == 0, nothing_doubled=report.doubled == 0,
-                         results_as_played=report.differing == 0,
-                         no_stray_rows=report.stray_rows == 0)
+    report.checks.update(
+        nothing_lost=report.lost == 0,
+        nothing_doubled=report.doubled == 0,
+        results_as_played=report.differing == 0,
+        no_stray_rows=report.stray_rows == 0,
+    )
 
 
 def ranking(section) -> list:
     from tournaments.models import StoredRanking
 
-    return sorted((r.direction, r.number, r.place, str(r.points), str(r.percentage))
-                  for r in StoredRanking.objects.filter(section=section))
+    return sorted(
+        (r.direction, r.number, r.place, str(r.points), str(r.percentage))
+        for r in StoredRanking.objects.filter(section=section)
+    )
 
 
 def compare_rankings(report: Report, reference, live, seconds: float) -> None:
@@ -316,7 +390,7 @@ def compare_rankings(report: Report, reference, live, seconds: float) -> None:
     from django.db import close_old_connections
 
     from tournaments.models import Session
-    from tournaments.services import classification
+    from tournaments.services.classification import classify as classification
 
     classification.ensure_current(Session.objects.get(pk=reference.session_id))
 
@@ -329,8 +403,9 @@ def compare_rankings(report: Report, reference, live, seconds: float) -> None:
     report.checks["ranking_as_fault_free"] = ranking(live) == ranking(reference) != []
 
 
-def settle_jobs(club: Club, report: Report, tournament, seconds: float,
-                since: float | None = None) -> None:
+def settle_jobs(
+    club: Club, report: Report, tournament, seconds: float, since: float | None = None
+) -> None:
     """Wait until every PDF and upload of ``tournament`` is done and the current results
     version has its PDF, then check each was made or filed once; ``jobs_seconds`` counts
     from ``since`` (the fault's end) when given."""
@@ -343,16 +418,22 @@ def settle_jobs(club: Club, report: Report, tournament, seconds: float,
 
     def done() -> bool:
         close_old_connections()
-        if ResultsPdf.objects.filter(tournament=tournament, state__in=[
-                PdfState.QUEUED, PdfState.RUNNING]).exists():
+        if ResultsPdf.objects.filter(
+            tournament=tournament, state__in=[PdfState.QUEUED, PdfState.RUNNING]
+        ).exists():
             return False
-        if Upload.objects.filter(tournament=tournament, state__in=[
-                UploadState.QUEUED, UploadState.SENDING]).exists():
+        if Upload.objects.filter(
+            tournament=tournament, state__in=[UploadState.QUEUED, UploadState.SENDING]
+        ).exists():
             return False
         return ResultsPdf.objects.filter(
-            tournament=tournament, kind=PdfKind.RESULTS, session_number=0,
-            language=settings.LANGUAGE_CODE, state=PdfState.DONE,
-            version=documents.current_version(tournament)).exists()
+            tournament=tournament,
+            kind=PdfKind.RESULTS,
+            session_number=0,
+            language=settings.LANGUAGE_CODE,
+            state=PdfState.DONE,
+            version=documents.current_version(tournament),
+        ).exists()
 
     waited = stack.wait_for(done, seconds, step=0.5)
     report.checks["jobs_done_by_themselves"] = waited is not None
@@ -363,8 +444,9 @@ def settle_jobs(club: Club, report: Report, tournament, seconds: float,
     report.pdfs_made = sum(1 for p in rows if made[p.pk] >= 1)
     report.pdfs_made_twice = sum(1 for p in rows if made[p.pk] > 1)
     done_rows = [p for p in rows if p.state == PdfState.DONE]
-    report.checks["every_pdf_made_once"] = (report.pdfs_made_twice == 0 and all(
-        made[p.pk] == 1 for p in done_rows) and bool(done_rows))
+    report.checks["every_pdf_made_once"] = (
+        report.pdfs_made_twice == 0 and all(made[p.pk] == 1 for p in done_rows) and bool(done_rows)
+    )
     report.notes["pdfs"] = {p.pk: [p.version, p.state, made[p.pk]] for p in rows}
     uploads = list(Upload.objects.filter(tournament=tournament))
     if uploads:
@@ -374,7 +456,8 @@ def settle_jobs(club: Club, report: Report, tournament, seconds: float,
         report.uploads_filed_twice = 0  # the federation files a key once; count the sends
         report.notes["upload_requests"] = {str(u.pk): keys[str(u.upload_id)] for u in uploads}
         report.checks["every_upload_filed_once"] = all(
-            u.state == UploadState.SENT and str(u.upload_id) in filed for u in uploads)
+            u.state == UploadState.SENT and str(u.upload_id) in filed for u in uploads
+        )
 
 
 def tally(report: Report, tablets) -> None:
@@ -402,7 +485,7 @@ def redis_down(club: Club) -> Report:
     posting from the database, a restarted tablet signs in again, a director logs in to the
     console; the PDF and upload asked for meanwhile are made once after."""
     from tournaments import jobs
-    from tournaments.services import publish
+    from tournaments.services.results import publish
 
     report = Report("redis_down")
     reference, live, plans = club.pair("Redis", 1)
@@ -412,7 +495,8 @@ def redis_down(club: Club) -> Report:
     stack.play_all(list(tablets.values()), by_round(plans, {1}), 60)
     publish.publish_provisional(tournament, user=club.directors[0])
     report.notes["worker_held_a_countdown_task"] = club.worker_holds_a_countdown_task(
-        live.session_id, club.profile["redis_down"] + 5)
+        live.session_id, club.profile["redis_down"] + 5
+    )
     worker_pid = club.worker.process.pid
     club.redis.stop()
     down = time.monotonic()
@@ -428,12 +512,15 @@ def redis_down(club: Club) -> Report:
         from django.urls import reverse
 
         console = club.director(club.directors[1]).request(
-            "GET", reverse("director:console", args=[live.session_id]))[0]
+            "GET", reverse("director:console", args=[live.session_id])
+        )[0]
         report.checks["sign_in_and_console_during_outage"] = console == 200
-        stack.play_all(list(tablets.values()), by_round(plans, set(range(2, rounds))),
-                       club.profile["redis_down"] + 60)
-        report.notes["posts_during_outage_ok"] = all(
-            t.tally.unsent == 0 for t in tablets.values())
+        stack.play_all(
+            list(tablets.values()),
+            by_round(plans, set(range(2, rounds))),
+            club.profile["redis_down"] + 60,
+        )
+        report.notes["posts_during_outage_ok"] = all(t.tally.unsent == 0 for t in tablets.values())
         time.sleep(max(0.0, club.profile["redis_down"] - (time.monotonic() - down)))
     finally:
         club.redis.start()
@@ -457,7 +544,7 @@ def worker_killed(club: Club) -> Report:
 
     from tournaments import jobs
     from tournaments.models.uploads import PdfState, ResultsPdf
-    from tournaments.services import publish
+    from tournaments.services.results import publish
 
     report = Report("worker_killed")
     reference, live, plans = club.pair("Worker", 2)
@@ -504,9 +591,16 @@ def postgres_restarted(club: Club) -> Report:
     rounds = club.profile["rounds"]
     stack.play_all(list(tablets.values()), by_round(plans, {1}), 60)
     connections.close_all()
-    middle = threading.Thread(target=stack.play_all, daemon=True, args=(
-        list(tablets.values()), by_round(plans, set(range(2, rounds + 1))),
-        club.profile["pg_down"] + 120, 0.3))
+    middle = thread_in_scope(
+        stack.play_all,
+        daemon=True,
+        args=(
+            list(tablets.values()),
+            by_round(plans, set(range(2, rounds + 1))),
+            club.profile["pg_down"] + 120,
+            0.3,
+        ),
+    )
     middle.start()
     time.sleep(0.5)
     club.pg.stop("fast")
@@ -528,7 +622,8 @@ def replayed_twice(club: Club) -> Report:
     """4. After a director's correction, every device replays its whole queue twice, out of
     order: each replay is answered as a replay, nothing is added or undone."""
     from tournaments.models import Result, ResultStatus
-    from tournaments.services import corrections, revisions
+    from tournaments.services.running import corrections
+    from tournaments.services.table import revisions
 
     report = Report("replayed_twice")
     reference, live, plans = club.pair("Replay", 4)
@@ -536,11 +631,22 @@ def replayed_twice(club: Club) -> Report:
     stack.play_all(list(tablets.values()), [plans[t] for t in sorted(plans)], 90)
     post = plans[1][0]
     for section in (reference, live):
-        row = Result.objects.get(section=section, round=post.round, table=1,
-                                 board__number=post.board, status=ResultStatus.OK)
-        corrections.correct_result(row, user=club.directors[0], contract="3NT", declarer="S",
-                             tricks=10, reason="Corrección del árbitro",
-                             revision=revisions.revision(row))
+        row = Result.objects.get(
+            section=section,
+            round=post.round,
+            table=1,
+            board__number=post.board,
+            status=ResultStatus.OK,
+        )
+        corrections.correct_result(
+            row,
+            user=club.directors[0],
+            contract="3NT",
+            declarer="S",
+            tricks=10,
+            reason="Corrección del árbitro",
+            revision=revisions.revision(row),
+        )
     rng = random.Random(44)
     replays = []
     for table in sorted(plans):
@@ -557,9 +663,9 @@ def replayed_twice(club: Club) -> Report:
     tally(report, tablets.values())
     compare_results(report, reference, live)
     compare_rankings(report, reference, live, club.profile["settle"])
-    report.checks["every_replay_answered_as_one"] = (
-        answers.get("duplicate", 0) == sum(len(q) for q in replays)
-        and {k for k, n in answers.items() if n} == {"duplicate"})
+    report.checks["every_replay_answered_as_one"] = answers.get("duplicate", 0) == sum(
+        len(q) for q in replays
+    ) and {k for k, n in answers.items() if n} == {"duplicate"}
     return report
 
 
@@ -569,7 +675,7 @@ def directors_at_once(club: Club) -> Report:
     the current value and kept as a conflict; the table's is kept as a conflict too; both
     show on the console; the director decides from there."""
     from tournaments.models import Result, ResultStatus
-    from tournaments.services import corrections
+    from tournaments.services.running import corrections
 
     report = Report("directors_at_once")
     reference, live, plans = club.pair("Directores", 5)
@@ -591,39 +697,55 @@ def directors_at_once(club: Club) -> Report:
 
     def correct(i: int) -> None:
         contract, declarer, made = proposed[i]
-        form = {"action": "result", "contract": contract, "declarer": declarer,
-                "result": made, "reason": f"Corrección {i}", "revision": seen[i],
-                "csrfmiddlewaretoken": browsers[i].csrf_from(pages[i].encode())}
+        form = {
+            "action": "result",
+            "contract": contract,
+            "declarer": declarer,
+            "result": made,
+            "reason": f"Corrección {i}",
+            "revision": seen[i],
+            "csrfmiddlewaretoken": browsers[i].csrf_from(pages[i].encode()),
+        }
         barrier.wait()
         answers[i] = browsers[i].request("POST", url(first, 1), form)
 
-    threads = [threading.Thread(target=correct, args=(i,)) for i in (0, 1)]
+    threads = [thread_in_scope(correct, args=(i,)) for i in (0, 1)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=180)
     report.checks["both_corrections_answered"] = all(a is not None for a in answers)
-    row = Result.objects.get(section=live, round=first.round, table=1,
-                             board__number=first.board, status=ResultStatus.OK)
+    row = Result.objects.get(
+        section=live, round=first.round, table=1, board__number=first.board, status=ResultStatus.OK
+    )
     kept = list(Result.objects.filter(conflicts_with=row, status=ResultStatus.CONFLICT))
     winner = next((i for i in (0, 1) if row.reason == f"Corrección {i}"), None)
     report.notes["corrections"] = {
-        "answers": [a[0] if a else None for a in answers], "stored": row.reason,
+        "answers": [a[0] if a else None for a in answers],
+        "stored": row.reason,
         "kept": [(k.reason, k.entered_by_id) for k in kept],
-        "rows": [(r.status, r.reason) for r in Result.objects.filter(
-            section=live, round=first.round, table=1, board__number=first.board)]}
+        "rows": [
+            (r.status, r.reason)
+            for r in Result.objects.filter(
+                section=live, round=first.round, table=1, board__number=first.board
+            )
+        ],
+    }
     report.checks["one_correction_won"] = winner is not None
     report.checks["the_other_kept_as_conflict"] = (
-        len(kept) == 1 and winner is not None and kept[0].reason == f"Corrección {1 - winner}")
+        len(kept) == 1 and winner is not None and kept[0].reason == f"Corrección {1 - winner}"
+    )
     loser_page = browsers[1 - (winner or 0)].request("GET", url(first, 1))[1].decode()
     report.checks["the_other_told_the_current_value"] = (
-        "cambió este resultado" in loser_page and f"NS {row.ns_score}" in loser_page)
+        "cambió este resultado" in loser_page and f"NS {row.ns_score}" in loser_page
+    )
     # A table sends another result for its line while a director corrects it.
     director = browsers[0]
     page = director.request("GET", url(second, 2))[1].decode()
     revision = re.search(r'name="revision" value="([^"]*)"', page).group(1)
-    table_post = stack.Post(second.round, second.board, played(random.Random(55)),
-                            os.urandom(8).hex())
+    table_post = stack.Post(
+        second.round, second.board, played(random.Random(55)), os.urandom(8).hex()
+    )
     while service_args(table_post.body) == service_args(second.body):
         table_post.body = played(random.Random(time.monotonic_ns()))
     barrier = threading.Barrier(2, timeout=30)
@@ -636,48 +758,96 @@ def directors_at_once(club: Club) -> Report:
 
     def director_corrects() -> None:
         barrier.wait()
-        raced["director"] = director.request("POST", url(second, 2), {
-            "action": "result", "contract": "3NT", "declarer": "W", "result": "+1",
-            "reason": "El árbitro corrige", "revision": revision,
-            "csrfmiddlewaretoken": director.csrf_from(page.encode())})[:1]
+        raced["director"] = director.request(
+            "POST",
+            url(second, 2),
+            {
+                "action": "result",
+                "contract": "3NT",
+                "declarer": "W",
+                "result": "+1",
+                "reason": "El árbitro corrige",
+                "revision": revision,
+                "csrfmiddlewaretoken": director.csrf_from(page.encode()),
+            },
+        )[:1]
 
-    threads = [threading.Thread(target=table_sends), threading.Thread(target=director_corrects)]
+    threads = [thread_in_scope(table_sends), thread_in_scope(director_corrects)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=180)
     report.checks["table_and_director_answered"] = "table" in raced and "director" in raced
-    stored = Result.objects.get(section=live, round=second.round, table=2,
-                                board__number=second.board, status=ResultStatus.OK)
-    others = list(Result.objects.filter(section=live, round=second.round, table=2,
-                                        board__number=second.board)
-                  .exclude(status=ResultStatus.OK))
+    stored = Result.objects.get(
+        section=live,
+        round=second.round,
+        table=2,
+        board__number=second.board,
+        status=ResultStatus.OK,
+    )
+    others = list(
+        Result.objects.filter(
+            section=live, round=second.round, table=2, board__number=second.board
+        ).exclude(status=ResultStatus.OK)
+    )
     report.notes["table_and_director"] = {
-        "answers": raced, "rows": [(r.status, r.contract, r.declarer, r.reason) for r in
-                                   Result.objects.filter(section=live, round=second.round,
-                                                         table=2, board__number=second.board)]}
+        "answers": raced,
+        "rows": [
+            (r.status, r.contract, r.declarer, r.reason)
+            for r in Result.objects.filter(
+                section=live, round=second.round, table=2, board__number=second.board
+            )
+        ],
+    }
     report.checks["director_and_table_both_kept"] = (
-        stored.contract == "3NT" and stored.declarer == "W" and len(others) == 1
-        and others[0].status == ResultStatus.CONFLICT)
-    console = director.request("GET", reverse("director:console",
-                                              args=[live.session_id]))[1].decode()
-    report.checks["conflicts_on_the_console"] = url(first, 1) in console and \
-        url(second, 2) in console
+        stored.contract == "3NT"
+        and stored.declarer == "W"
+        and len(others) == 1
+        and others[0].status == ResultStatus.CONFLICT
+    )
+    console = director.request("GET", reverse("director:console", args=[live.session_id]))[
+        1
+    ].decode()
+    report.checks["conflicts_on_the_console"] = (
+        url(first, 1) in console and url(second, 2) in console
+    )
     # The directors decide: the stored results stay (the same decisions on the reference).
     for conflict in Result.objects.filter(section=live, status=ResultStatus.CONFLICT):
-        director.request("POST", reverse("director:resolve", args=[conflict.pk]), {
-            "keep": "old", "reason": "Se mantiene", "csrfmiddlewaretoken":
-                director.csrf_from(page.encode())})
+        director.request(
+            "POST",
+            reverse("director:resolve", args=[conflict.pk]),
+            {
+                "keep": "old",
+                "reason": "Se mantiene",
+                "csrfmiddlewaretoken": director.csrf_from(page.encode()),
+            },
+        )
     for post, table in ((first, 1), (second, 2)):
-        live_row = Result.objects.get(section=live, round=post.round, table=table,
-                                      board__number=post.board, status=ResultStatus.OK)
-        ref_row = Result.objects.get(section=reference, round=post.round, table=table,
-                                     board__number=post.board, status=ResultStatus.OK)
-        corrections.correct_result(ref_row, user=club.directors[0], contract=live_row.contract,
-                             declarer=live_row.declarer, tricks=live_row.tricks,
-                             reason="La misma decisión")
+        live_row = Result.objects.get(
+            section=live,
+            round=post.round,
+            table=table,
+            board__number=post.board,
+            status=ResultStatus.OK,
+        )
+        ref_row = Result.objects.get(
+            section=reference,
+            round=post.round,
+            table=table,
+            board__number=post.board,
+            status=ResultStatus.OK,
+        )
+        corrections.correct_result(
+            ref_row,
+            user=club.directors[0],
+            contract=live_row.contract,
+            declarer=live_row.declarer,
+            tricks=live_row.tricks,
+            reason="La misma decisión",
+        )
     report.checks["conflicts_decided"] = not Result.objects.filter(
-        section=live, status=ResultStatus.CONFLICT).exists()
+        section=live, status=ResultStatus.CONFLICT
+    ).exists()
     compare_results(report, reference, live, conflicts=2)  # kept in the record, rejected
     tally(report, tablets.values())
     report.checks["no_post_refused"] = True  # the table's second result is a conflict (200)
@@ -710,14 +880,22 @@ def answer_lost(club: Club) -> Report:
     report.checks["answers_were_dropped"] = proxy.dropped > 0
     heard = outcomes.get("created", 0) + outcomes.get("duplicate", 0)
     report.checks["each_lost_answer_replayed_as_one"] = (
-        set(outcomes) <= {"created", "duplicate"} and outcomes.get("duplicate", 0) > 0
+        set(outcomes) <= {"created", "duplicate"}
+        and outcomes.get("duplicate", 0) > 0
         and heard == sum(len(p) for p in plans.values())
-        and report.posts == heard + proxy.dropped)
+        and report.posts == heard + proxy.dropped
+    )
     return report
 
 
-SCENARIOS = [redis_down, worker_killed, postgres_restarted, replayed_twice, directors_at_once,
-             answer_lost]
+SCENARIOS = [
+    redis_down,
+    worker_killed,
+    postgres_restarted,
+    replayed_twice,
+    directors_at_once,
+    answer_lost,
+]
 
 
 def run(profile: str, only: set[int] | None = None) -> list[dict]:
@@ -736,10 +914,16 @@ def run(profile: str, only: set[int] | None = None) -> list[dict]:
             except Exception as exc:  # a scenario that could not run fails, the next runs
                 import traceback
 
-                report = Report(scenario.__name__, checks={"ran": False},
-                                notes={"error": repr(exc), "trace": traceback.format_exc()})
-            data = asdict(report) | {"ok": report.ok, "number": number,
-                                     "seconds": round(time.monotonic() - started, 1)}
+                report = Report(
+                    scenario.__name__,
+                    checks={"ran": False},
+                    notes={"error": repr(exc), "trace": traceback.format_exc()},
+                )
+            data = asdict(report) | {
+                "ok": report.ok,
+                "number": number,
+                "seconds": round(time.monotonic() - started, 1),
+            }
             print(json.dumps(data, default=str), flush=True)
             reports.append(data)
     finally:
@@ -763,11 +947,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     only = {int(n) for n in args.only.split(",") if n.strip()} or None
     started = datetime.datetime.now()
-    reports = run(args.profile, only)
+    from clubsite.tenancy import club_scope
+
+    # The scenarios' club: the installation's default one. Not read from the settings, which
+    # must first be loaded with the stack's environment (``Club.start``).
+    with club_scope(int(os.environ.get("DEFAULT_CLUB_ID") or 1)):
+        reports = run(args.profile, only)
     if args.json:
-        Path(args.json).write_text(json.dumps(
-            {"profile": args.profile, "started": started.isoformat(timespec="seconds"),
-             "reports": reports}, indent=2, default=str))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "profile": args.profile,
+                    "started": started.isoformat(timespec="seconds"),
+                    "reports": reports,
+                },
+                indent=2,
+                default=str,
+            )
+        )
     return 0 if reports and all(r["ok"] for r in reports) else 1
 
 

@@ -82,9 +82,23 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder), "--logfile",
-             str(self.folder / "redis.log")], start_new_session=True)
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+                "--logfile",
+                str(self.folder / "redis.log"),
+            ],
+            start_new_session=True,
+        )
         if wait_for(self.ping, 20) is None:
             raise RuntimeError("the private redis-server did not start")
 
@@ -107,28 +121,74 @@ class PrivatePostgres:
         return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
 
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        return subprocess.run(["runuser", "-u", "postgres", "--", *args], check=check,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            ["runuser", "-u", "postgres", "--", *args],
+            check=check,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     def init(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         shutil.chown(self.folder, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
-                  "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--locale=C.UTF-8",
+        )
 
     def start(self) -> None:
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l",
-                  str(self.folder / "postgres.log"), "-w", "-t", "60", "start")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.folder / "postgres.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "60",
-                  "stop", check=False)
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-m",
+            mode,
+            "-w",
+            "-t",
+            "60",
+            "stop",
+            check=False,
+        )
 
     def create_database(self, name: str) -> None:
-        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port),
-                  "-U", "postgres", name)
+        self._run(
+            str(self.bin / "createdb"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            "postgres",
+            name,
+        )
 
 
 class Service:
@@ -140,8 +200,14 @@ class Service:
 
     def start(self) -> None:
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.args,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -169,9 +235,26 @@ class Service:
 
 
 def gunicorn(env: dict, port: int, log: Path) -> Service:
-    return Service([str(Path(sys.executable).parent / "gunicorn"), "clubsite.wsgi", "--bind",
-                    f"127.0.0.1:{port}", "--workers", "2", "--threads", "4", "--timeout", "60",
-                    "--graceful-timeout", "5", "--log-level", "warning"], env, log)
+    return Service(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "clubsite.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
+            "--log-level",
+            "warning",
+        ],
+        env,
+        log,
+    )
 
 
 # The worker exactly as ``make worker`` starts it (a test compares the two): its prefork
@@ -201,8 +284,9 @@ class Browser:
         self.cookies: dict[str, str] = {}
         self.conn: http.client.HTTPConnection | None = None
 
-    def request(self, method: str, path: str, form: dict | None = None,
-                headers: dict | None = None) -> tuple[int, bytes, dict]:
+    def request(
+        self, method: str, path: str, form: dict | None = None, headers: dict | None = None
+    ) -> tuple[int, bytes, dict]:
         """(status, body, headers); raises OSError / HTTPException when the answer is lost."""
         headers = dict(headers or {})
         body = None
@@ -216,8 +300,7 @@ class Browser:
         for attempt in range(2):
             reused = self.conn is not None and not self.fresh
             if self.conn is None or self.fresh:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port,
-                                                       timeout=self.timeout)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
             try:
                 self.conn.request(method, path, body=body, headers=headers)
                 response = self.conn.getresponse()
@@ -227,7 +310,7 @@ class Browser:
                 self.conn.close()
                 self.conn = None
                 if not reused or attempt:  # as a browser: a kept-alive connection the
-                    raise                  # server had closed is reopened once
+                    raise  # server had closed is reopened once
             except Exception:
                 self.conn.close()
                 self.conn = None
@@ -254,8 +337,7 @@ class Post:
     key: str
 
     def form(self) -> dict:
-        return {"round": self.round, "board": self.board, "idempotency_key": self.key,
-                **self.body}
+        return {"round": self.round, "board": self.board, "idempotency_key": self.key, **self.body}
 
 
 @dataclass
@@ -284,15 +366,16 @@ class Tablet:
         def attempt() -> bool:
             status, page, _ = self.browser.request("GET", f"/table/{self.token}/")
             status, _, _ = self.browser.request(
-                "POST", "/table/", {"token": self.token,
-                                    "csrfmiddlewaretoken": self.browser.csrf_from(page)},
-                {"Referer": "http://127.0.0.1/"})
+                "POST",
+                "/table/",
+                {"token": self.token, "csrfmiddlewaretoken": self.browser.csrf_from(page)},
+                {"Referer": "http://127.0.0.1/"},
+            )
             status, page, _ = self.browser.request("GET", "/table/play/")
             token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
             if status != 200 or token is None:
                 return False
-            self.headers = {"Accept": "application/json",
-                            "X-CSRFToken": token.group(1).decode()}
+            self.headers = {"Accept": "application/json", "X-CSRFToken": token.group(1).decode()}
             return True
 
         if wait_for(attempt, seconds, step=0.3) is None:
@@ -304,8 +387,9 @@ class Tablet:
         while time.monotonic() < deadline:
             self.tally.attempts += 1
             try:
-                status, data, _ = self.browser.request("POST", "/table/result/", post.form(),
-                                                       self.headers)
+                status, data, _ = self.browser.request(
+                    "POST", "/table/result/", post.form(), self.headers
+                )
             except (OSError, http.client.HTTPException):
                 self.tally.lost_answers += 1
                 time.sleep(pause)
@@ -335,12 +419,15 @@ class Tablet:
                 time.sleep(gap)
 
 
-def play_all(tablets: list[Tablet], plans: list[list[Post]], seconds: float,
-             gap: float = 0.0) -> None:
+def play_all(
+    tablets: list[Tablet], plans: list[list[Post]], seconds: float, gap: float = 0.0
+) -> None:
     """Every tablet sends its plan at once (a thread each), within ``seconds``."""
     deadline = time.monotonic() + seconds
-    threads = [threading.Thread(target=t.play, args=(p, deadline, gap), daemon=True)
-               for t, p in zip(tablets, plans, strict=True)]
+    threads = [
+        threading.Thread(target=t.play, args=(p, deadline, gap), daemon=True)
+        for t, p in zip(tablets, plans, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

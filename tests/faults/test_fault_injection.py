@@ -27,8 +27,14 @@ from tests.faults import stack
 pytestmark = [pytest.mark.worker, pytest.mark.postgres]
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPECTED = ["redis_down", "worker_killed", "postgres_restarted", "replayed_twice",
-            "directors_at_once", "answer_lost"]
+EXPECTED = [
+    "redis_down",
+    "worker_killed",
+    "postgres_restarted",
+    "replayed_twice",
+    "directors_at_once",
+    "answer_lost",
+]
 
 
 def test_six_faults_end_exactly_as_a_fault_free_run(tmp_path):
@@ -39,13 +45,20 @@ def test_six_faults_end_exactly_as_a_fault_free_run(tmp_path):
         pytest.skip(reason)
     out = tmp_path / "faults.json"
     done = subprocess.run(
-        [sys.executable, "-m", "tests.faults.scenarios", "--profile", "short", "--json",
-         str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        [sys.executable, "-m", "tests.faults.scenarios", "--profile", "short", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.exists(), done.stderr[-4000:]
     reports = json.loads(out.read_text())["reports"]
     assert [r["scenario"] for r in reports] == EXPECTED, done.stderr[-4000:]
-    failures = {r["scenario"]: ({k: v for k, v in r["checks"].items() if not v}, r["notes"])
-                for r in reports if not r["ok"]}
+    failures = {
+        r["scenario"]: ({k: v for k, v in r["checks"].items() if not v}, r["notes"])
+        for r in reports
+        if not r["ok"]
+    }
     assert not failures, json.dumps(failures, indent=1, default=str)[:6000]
     for report in reports:
         assert report["lost"] == report["doubled"] == report["differing"] == 0

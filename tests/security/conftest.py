@@ -16,7 +16,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.test import Client, override_settings
 
-from clubsite.permissions import Role
+from clubsite.accounts.permissions import Role
 from tests.conftest import make_user
 from tests.security import worlds
 from tests.security.permission_expectations import (
@@ -35,7 +35,7 @@ from tests.tournaments.conftest import (  # noqa: F401 (fixtures used by name)
     movements,
     pairs,
 )
-from tournaments.views.table_device import SESSION_KEY
+from tournaments.views.table.device import SESSION_KEY
 
 
 @dataclass
@@ -106,10 +106,12 @@ def _build(media_root) -> World:
     build_club()
     build_tournaments(only=("martes", "tarde", "otono"))  # not the Howell: nothing needs it
     store(parse_all())
-    users = {SECRETARY: make_user("matrix-secretary", Role.SECRETARY),
-             DIRECTOR: make_user("matrix-director", Role.DIRECTOR),
-             PLAYER: make_user("matrix-player", Role.PLAYER),
-             ADMIN: User.objects.create_superuser("matrix-admin", password="pass-1234-word")}
+    users = {
+        SECRETARY: make_user("matrix-secretary", Role.SECRETARY),
+        DIRECTOR: make_user("matrix-director", Role.DIRECTOR),
+        PLAYER: make_user("matrix-player", Role.PLAYER),
+        ADMIN: User.objects.create_superuser("matrix-admin", password="pass-1234-word"),
+    }
     for user in users.values():  # each with an authenticator app, before any state is read
         sign_in_verified(Client(), user)
     published = Tournament.objects.get(slug__endswith="torneo-de-los-martes")
@@ -132,29 +134,54 @@ def _build(media_root) -> World:
     knockout, knockout_match = worlds.knockout(club_members)
     two_sessions = worlds.two_sessions(club_members)
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://federation.example/")
-    upload = endpoint.uploads.create(tournament=published, file_format=FileFormat.USEBIO,
-                                     file_name="martes.xml", content="<USEBIO/>",
-                                     content_hash=uuid.uuid4().hex)
+    upload = endpoint.uploads.create(
+        tournament=published,
+        file_format=FileFormat.USEBIO,
+        file_name="martes.xml",
+        content="<USEBIO/>",
+        content_hash=uuid.uuid4().hex,
+    )
     with override_settings(MEDIA_ROOT=media_root):
         pdf = ResultsPdf.objects.create(
-            tournament=published, kind=PdfKind.RESULTS, language="es",
-            version=current_version(published), state=PdfState.DONE,
-            file=ContentFile(b"%PDF-1.4 matrix", name="martes.pdf"))
+            tournament=published,
+            kind=PdfKind.RESULTS,
+            language="es",
+            version=current_version(published),
+            state=PdfState.DONE,
+            file=ContentFile(b"%PDF-1.4 matrix", name="martes.pdf"),
+        )
     # A password-reset link of a user no client logs in as (a login would spoil the token).
     reset_uid, reset_token = worlds.reset_link(User.objects.get(username="jugador"))
     return World(
-        users=users, member=member, season=Season.current(), running=running, section=section,
-        code_a=code_a, code_other=code_other, result_a=played.get(table=1, board__number=1),
-        result_other=played.filter(table=2).first(), published=published,
-        published_section=published_section, published_entry=published_entry,
+        users=users,
+        member=member,
+        season=Season.current(),
+        running=running,
+        section=section,
+        code_a=code_a,
+        code_other=code_other,
+        result_a=played.get(table=1, board__number=1),
+        result_other=played.filter(table=2).first(),
+        published=published,
+        published_section=published_section,
+        published_entry=published_entry,
         individual_section=Tournament.objects.get(event_type=EventType.INDIVIDUAL)
-        .sessions.get().sections.get(),
-        two_sessions=two_sessions, swiss=swiss, swiss_match=TeamMatch.objects.filter(session__tournament=swiss).first(),
-        knockout=knockout, knockout_match=knockout_match, endpoint=endpoint, upload=upload,
-        result_import=ResultImport.objects.create(file_name="club.xml", state="done",
-                                                  tournament=published),
-        pdf=pdf, edition=Edition.objects.order_by("position").first(),
-        reset_uid=reset_uid, reset_token=reset_token,
+        .sessions.get()
+        .sections.get(),
+        two_sessions=two_sessions,
+        swiss=swiss,
+        swiss_match=TeamMatch.objects.filter(session__tournament=swiss).first(),
+        knockout=knockout,
+        knockout_match=knockout_match,
+        endpoint=endpoint,
+        upload=upload,
+        result_import=ResultImport.objects.create(
+            file_name="club.xml", state="done", tournament=published
+        ),
+        pdf=pdf,
+        edition=Edition.objects.order_by("position").first(),
+        reset_uid=reset_uid,
+        reset_token=reset_token,
     )
 
 

@@ -3,7 +3,7 @@
 The permission matrix (``test_permission_matrix.py``) walks the URL resolver and fails on a
 route missing here ("route X has no permission decision"): adding a page means deciding who
 may open it. Each decision names the declaration the view must wear
-(``clubsite/permissions.py``: ``view.access``), how the route is used (a page read with
+(``clubsite/accounts/permissions.py``: ``view.access``), how the route is used (a page read with
 GET, or a POST-only action tried with an empty body) and, per role, what that role gets.
 
 The roles (columns of every row): an anonymous visitor, a player (a member's account in
@@ -16,8 +16,8 @@ says what another table's device gets for them.
 
 from dataclasses import dataclass
 
-from clubsite.permissions import AUTHENTICATED, PUBLIC, Role
-from tournaments.views.table_device import TABLE_DEVICE
+from clubsite.accounts.permissions import AUTHENTICATED, OFFICER, PUBLIC, Role
+from tournaments.views.table.device import TABLE_DEVICE
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,24 @@ MISSING = Outcome("404", frozenset({404}))
 REFUSALS = (LOGIN, SIGN_IN, DENIED)
 
 ANONYMOUS, PLAYER, DEVICE_A, DEVICE_OTHER, SECRETARY, DIRECTOR, ADMIN = ROLES = (
-    "anonymous", "player", "table device A1", "table device A2", "secretary", "director",
-    "admin")
+    "anonymous",
+    "player",
+    "table device A1",
+    "table device A2",
+    "secretary",
+    "director",
+    "admin",
+)
 
 
 def row(anonymous, player, device_a, device_other, secretary, director, admin) -> dict:
-    return dict(zip(ROLES, (anonymous, player, device_a, device_other, secretary, director,
-                            admin), strict=True))
+    return dict(
+        zip(
+            ROLES,
+            (anonymous, player, device_a, device_other, secretary, director, admin),
+            strict=True,
+        )
+    )
 
 
 def allowed(base: dict, outcome: Outcome) -> dict:
@@ -61,29 +72,35 @@ def allowed(base: dict, outcome: Outcome) -> dict:
 
 # --- the audiences ---------------------------------------------------------------------------
 #                 anonymous  player   device A1  device A2  secretary  director  admin
-EVERYONE = row(OK,        OK,      OK,        OK,        OK,        OK,       OK)
-LOGGED_IN = row(LOGIN,    OK,      LOGIN,     LOGIN,     OK,        OK,       OK)
-SECRETARY_ONLY = row(LOGIN, DENIED, LOGIN,    LOGIN,     OK,        DENIED,   OK)
-DIRECTOR_ONLY = row(LOGIN, DENIED, LOGIN,     LOGIN,     DENIED,    OK,       OK)
-RESULTS_OFFICE = row(LOGIN, DENIED, LOGIN,    LOGIN,     OK,        OK,       OK)
+EVERYONE = row(OK, OK, OK, OK, OK, OK, OK)
+LOGGED_IN = row(LOGIN, OK, LOGIN, LOGIN, OK, OK, OK)
+SECRETARY_ONLY = row(LOGIN, DENIED, LOGIN, LOGIN, OK, DENIED, OK)
+DIRECTOR_ONLY = row(LOGIN, DENIED, LOGIN, LOGIN, DENIED, OK, OK)
+RESULTS_OFFICE = row(LOGIN, DENIED, LOGIN, LOGIN, OK, OK, OK)
+# A federation's officers (above the clubs; the matrix's superuser is one of every federation).
+OFFICER_ONLY = row(LOGIN, DENIED, LOGIN, LOGIN, DENIED, DENIED, OK)
 # A table's own screens: each device sees its own table, nobody else is a device.
-EACH_DEVICE = row(SIGN_IN, SIGN_IN, OK,       OK,        SIGN_IN,   SIGN_IN,  SIGN_IN)
+EACH_DEVICE = row(SIGN_IN, SIGN_IN, OK, OK, SIGN_IN, SIGN_IN, SIGN_IN)
 # Table A1's board: A2's device is refused it.
-DEVICE_A_ONLY = row(SIGN_IN, SIGN_IN, OK,     DENIED,    SIGN_IN,   SIGN_IN,  SIGN_IN)
+DEVICE_A_ONLY = row(SIGN_IN, SIGN_IN, OK, DENIED, SIGN_IN, SIGN_IN, SIGN_IN)
 # Line-ups are for a teams match's table; tonight's pairs tables have none.
-NO_DEVICE = row(SIGN_IN,  SIGN_IN, DENIED,    DENIED,    SIGN_IN,   SIGN_IN,  SIGN_IN)
+NO_DEVICE = row(SIGN_IN, SIGN_IN, DENIED, DENIED, SIGN_IN, SIGN_IN, SIGN_IN)
 # POST-only table actions: without a device the guard answers 403 (JSON or page).
-EACH_DEVICE_ACTION = row(DENIED, DENIED, ACTED, ACTED,   DENIED,    DENIED,   DENIED)
-DEVICE_A_ACTION = row(DENIED, DENIED, ACTED,  DENIED,    DENIED,    DENIED,   DENIED)
-EVERYONE_MOVED = row(MOVED, MOVED,   MOVED,     MOVED,     MOVED,     MOVED,    MOVED)
-SIGNED_IN_MOVED = row(LOGIN, MOVED,  LOGIN,     LOGIN,     MOVED,     MOVED,    MOVED)
+EACH_DEVICE_ACTION = row(DENIED, DENIED, ACTED, ACTED, DENIED, DENIED, DENIED)
+DEVICE_A_ACTION = row(DENIED, DENIED, ACTED, DENIED, DENIED, DENIED, DENIED)
+EVERYONE_MOVED = row(MOVED, MOVED, MOVED, MOVED, MOVED, MOVED, MOVED)
+SIGNED_IN_MOVED = row(LOGIN, MOVED, LOGIN, LOGIN, MOVED, MOVED, MOVED)
 # The player's own results page: the player is sent to their member page; an account
 # linked to no member gets the "no member" page (404).
-MY_RESULTS = row(LOGIN,   MOVED,   LOGIN,     LOGIN,     MISSING,   MISSING,  MISSING)
+MY_RESULTS = row(LOGIN, MOVED, LOGIN, LOGIN, MISSING, MISSING, MISSING)
+
+# Finding a partner: for accounts linked to a club member (only the player's is); other
+# accounts are refused (403), table devices and visitors sent to sign in.
+MEMBERS_ONLY = row(LOGIN, OK, LOGIN, LOGIN, DENIED, DENIED, DENIED)
 
 # Someone else's online entry or "partner wanted" line: every account is let in and refused
 # (403, nothing changed) unless it is in it; nobody in the matrix is.
-NOT_YOURS = row(LOGIN,    DENIED,  LOGIN,     LOGIN,     DENIED,    DENIED,   DENIED)
+NOT_YOURS = row(LOGIN, DENIED, LOGIN, LOGIN, DENIED, DENIED, DENIED)
 SECRETARY_ACTION = allowed(SECRETARY_ONLY, ACTED)
 DIRECTOR_ACTION = allowed(DIRECTOR_ONLY, ACTED)
 RESULTS_OFFICE_ACTION = allowed(RESULTS_OFFICE, ACTED)
@@ -97,6 +114,7 @@ SECRETARY_VIEW = (Role.SECRETARY,)
 DIRECTOR_VIEW = (Role.DIRECTOR,)
 OFFICE_VIEW = (Role.SECRETARY, Role.DIRECTOR)
 DEVICE_VIEW = (TABLE_DEVICE,)
+OFFICER_VIEW = (OFFICER,)
 
 GET, POST = "GET", "POST"
 
@@ -130,13 +148,28 @@ def _director_actions(*names) -> dict:
 
 DECISIONS: dict[str, Decision] = {
     "home": page(PUBLIC_VIEW, EVERYONE),
-        # the secretary's club
-    **_secretary_pages("member_list", "member_create", "member_export", "member_detail",
-                       "member_edit", "payment_create", "categories", "licences_renew",
-                       "roster_import", "arrears", "fee_schedule", "club_settings",
-                       "audit_log", "arrears_preview", "arrears_sent"),
-    **{f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
-       for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")},
+    # the secretary's club
+    **_secretary_pages(
+        "member_list",
+        "member_create",
+        "member_export",
+        "member_detail",
+        "member_edit",
+        "payment_create",
+        "categories",
+        "licences_renew",
+        "roster_import",
+        "arrears",
+        "fee_schedule",
+        "club_settings",
+        "audit_log",
+        "arrears_preview",
+        "arrears_sent",
+    ),
+    **{
+        f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
+        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")
+    },
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
     # table money: the door list and the cash sheet are the results office's (the director
     # marks fees paid at the door, the secretary too); only the secretary closes or reopens
@@ -148,9 +181,20 @@ DECISIONS: dict[str, Decision] = {
     "director:fee_refund": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
     "director:cash_close": action(SECRETARY_VIEW, SECRETARY_ACTION),
     "director:cash_reopen": action(SECRETARY_VIEW, SECRETARY_ACTION),
-    **{f"money:{n}": page(SECRETARY_VIEW, SECRETARY_ONLY)
-       for n in ("report", "report_csv", "report_xlsx", "unpaid", "unpaid_csv", "unpaid_xlsx",
-                 "rates", "balances", "balance")},
+    **{
+        f"money:{n}": page(SECRETARY_VIEW, SECRETARY_ONLY)
+        for n in (
+            "report",
+            "report_csv",
+            "report_xlsx",
+            "unpaid",
+            "unpaid_csv",
+            "unpaid_xlsx",
+            "rates",
+            "balances",
+            "balance",
+        )
+    },
     "money:mine": page(AUTHENTICATED_VIEW, LOGGED_IN),
     # the master points scale (the secretary's; the director awards from the tournament page)
     "points:scale": page(SECRETARY_VIEW, SECRETARY_ONLY),
@@ -171,28 +215,76 @@ DECISIONS: dict[str, Decision] = {
     "uploads:publish": action(OFFICE_VIEW, RESULTS_OFFICE_ACTION),
     "uploads:pdf_download": page(OFFICE_VIEW, RESULTS_OFFICE),
     # the laws: anyone
-    **{f"laws:{n}": page(PUBLIC_VIEW, EVERYONE)
-       for n in ("index", "search", "compare", "toc", "definitions", "law")},
+    **{
+        f"laws:{n}": page(PUBLIC_VIEW, EVERYONE)
+        for n in ("index", "search", "compare", "toc", "definitions", "law")
+    },
     # the director
     # secretaries too where the club allows it (not in the matrix's club: refused)
     "director:tournament_create": page(OFFICE_VIEW, DIRECTOR_ONLY),
-    **_director_pages("index", "tournament", "tournament_edit", "entries", "handicaps",
-                      "member_search", "audit", "audit_csv", "entry_substitute", "session",
-                      "seat_from_previous", "movement", "individual_movement",
-                      "individual_tables", "individual_players", "seating", "boards",
-                      "print_tables", "print_pairs", "print_boards", "print_sheet", "console",
-                      "penalties", "line", "teams", "teams_lineups", "results_mail"),
+    **_director_pages(
+        "index",
+        "tournament",
+        "tournament_edit",
+        "entries",
+        "handicaps",
+        "member_search",
+        "audit",
+        "audit_csv",
+        "entry_substitute",
+        "session",
+        "seat_from_previous",
+        "movement",
+        "individual_movement",
+        "individual_tables",
+        "individual_players",
+        "seating",
+        "boards",
+        "print_tables",
+        "print_pairs",
+        "print_boards",
+        "print_sheet",
+        "console",
+        "penalties",
+        "line",
+        "law_hint",
+        "teams",
+        "teams_lineups",
+        "results_mail",
+    ),
     # the console's "open a line" box answers with a redirect to the line
     "director:find_line": page(DIRECTOR_VIEW, allowed(DIRECTOR_ONLY, MOVED)),
     # table mode: a table's call answered, the PIN that lets a device leave its table
     **_director_actions("answer_call", "table_pin"),
-    **_director_actions("publish_provisional", "publish_final", "entry_withdraw",
-                        "entry_reinstate",
-                        "section_add", "session_start", "session_finish", "analyse",
-                        "late_entry", "change_rounds", "board_conditions", "pbn_import",
-                        "deal", "resolve", "confirm", "keep_disputed", "teams_start", "teams_draw",
-                        "knockout_draw", "knockout_seeds", "knockout_carry", "knockout_tie",
-                        "results_mail_send"),
+    # the room screen: its controls are the director's; the screen opens by its secret link
+    **_director_pages("room"),
+    **_director_actions("room_clock", "room_settings"),
+    "results:room": page(PUBLIC_VIEW, EVERYONE),
+    **_director_actions(
+        "publish_provisional",
+        "publish_final",
+        "entry_withdraw",
+        "entry_reinstate",
+        "section_add",
+        "session_start",
+        "session_finish",
+        "analyse",
+        "late_entry",
+        "change_rounds",
+        "board_conditions",
+        "pbn_import",
+        "deal",
+        "resolve",
+        "confirm",
+        "keep_disputed",
+        "teams_start",
+        "teams_draw",
+        "knockout_draw",
+        "knockout_seeds",
+        "knockout_carry",
+        "knockout_tie",
+        "results_mail_send",
+    ),
     # the calendar: anyone reads it; entering needs an account (the services refuse what is
     # not the member's own)
     "calendar:index": page(PUBLIC_VIEW, EVERYONE),
@@ -200,6 +292,7 @@ DECISIONS: dict[str, Decision] = {
     "calendar:event": page(PUBLIC_VIEW, EVERYONE),
     "calendar:enter": page(AUTHENTICATED_VIEW, LOGGED_IN),
     "calendar:partner_wanted": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    "calendar:partner_search": page(AUTHENTICATED_VIEW, MEMBERS_ONLY),
     "calendar:cancel": action(AUTHENTICATED_VIEW, NOT_YOURS),
     "calendar:partner_withdraw": action(AUTHENTICATED_VIEW, NOT_YOURS),
     **_director_pages("registrations"),
@@ -209,7 +302,9 @@ DECISIONS: dict[str, Decision] = {
     "table:enter": page(PUBLIC_VIEW, EVERYONE),
     "table:service_worker": page(PUBLIC_VIEW, EVERYONE),  # the offline worker: no table's data
     "table:offline": page(PUBLIC_VIEW, EVERYONE),  # the worker's "no connection" page
-    "table:manifest": page(PUBLIC_VIEW, EVERYONE),  # the web app manifest  # the QR link asks; only its button signs in
+    "table:manifest": page(
+        PUBLIC_VIEW, EVERYONE
+    ),  # the web app manifest  # the QR link asks; only its button signs in
     "table:leave": action(PUBLIC_VIEW, EVERYONE_MOVED),
     "table:home": page(DEVICE_VIEW, EACH_DEVICE),
     "table:call": page(DEVICE_VIEW, EACH_DEVICE),  # its state; a POST calls the director
@@ -222,11 +317,46 @@ DECISIONS: dict[str, Decision] = {
     "table:correct": action(DEVICE_VIEW, DEVICE_A_ACTION),  # its own table's line only
     "table:dispute": action(DEVICE_VIEW, DEVICE_A_ACTION),
     # published results: anyone
-    **{f"results:{n}": page(PUBLIC_VIEW, EVERYONE)
-       for n in ("index", "season", "season_for", "player", "tournament", "pdf", "event",
-                 "teams", "teams_schedule", "teams_round", "teams_match", "teams_bracket",
-                 "section", "pool", "scorecard", "board")},
+    **{
+        f"results:{n}": page(PUBLIC_VIEW, EVERYONE)
+        for n in (
+            "index",
+            "season",
+            "season_for",
+            "player",
+            "tournament",
+            "pdf",
+            "event",
+            "teams",
+            "teams_schedule",
+            "teams_round",
+            "teams_match",
+            "teams_bracket",
+            "section",
+            "pool",
+            "scorecard",
+            "board",
+            "hands",
+        )
+    },
     "results:mine": page(AUTHENTICATED_VIEW, MY_RESULTS),
+    # a federation's officers, on any club's host: its clubs, their published results,
+    # licences and uploads, its ranking; a club added, its secretary named, its data
+    # downloaded, the club deleted (the matrix's club is the default one: never deleted)
+    **{
+        f"federation:{n}": page(OFFICER_VIEW, OFFICER_ONLY)
+        for n in (
+            "index",  # the federations served (one: straight to its clubs)
+            "clubs",
+            "results",
+            "licences",
+            "ranking",
+            "club_new",
+            "club_secretary",
+            "club_export",
+            "club_leave",
+        )
+    },
     # accounts
     "login": page(PUBLIC_VIEW, EVERYONE),
     "logout": action(PUBLIC_VIEW, EVERYONE_MOVED),
@@ -278,13 +408,15 @@ def gate(access: tuple, role: str, method: str) -> Outcome:
 # (only the director follows a session being played). Hidden means not found (404).
 HIDDEN_RESULTS = {
     #                                       anonymous player  device A1 device A2 secretary director admin
-    "members only": ({"public_results": False},
-                     row(MISSING, OK,      MISSING,  MISSING,  OK,       OK,      OK)),
-    "unpublished": ({"status": "running"},
-                    row(MISSING,  MISSING, MISSING,  MISSING,  MISSING,  OK,      OK)),
+    "members only": ({"public_results": False}, row(MISSING, OK, MISSING, MISSING, OK, OK, OK)),
+    "unpublished": (
+        {"status": "running"},
+        row(MISSING, MISSING, MISSING, MISSING, MISSING, OK, OK),
+    ),
 }
 # Not even the director downloads a PDF of results that are not published.
 HIDDEN_RESULTS_EXCEPTIONS = {
-    ("unpublished", "results:pdf"): row(MISSING, MISSING, MISSING, MISSING, MISSING, MISSING,
-                                        MISSING),
+    ("unpublished", "results:pdf"): row(
+        MISSING, MISSING, MISSING, MISSING, MISSING, MISSING, MISSING
+    ),
 }

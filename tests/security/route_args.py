@@ -17,15 +17,17 @@ def _registration(w):
     from clubsite.models import Member
     from tournaments.models import Registration, RegistrationPlayer
 
-    registration = Registration.objects.filter(tournament=w.published, status="entered",
-                                               entry__isnull=True).first()
+    registration = Registration.objects.filter(
+        tournament=w.published, status="entered", entry__isnull=True
+    ).first()
     if registration is None:
-        registration = Registration.objects.create(tournament=w.published,
-                                                   queued_at=timezone.now())
-        for seat, member in enumerate(Member.objects.filter(user__isnull=True).exclude(
-                registrations__live=True)[:2], start=1):
-            RegistrationPlayer.objects.create(registration=registration, member=member,
-                                              tournament=w.published, seat=seat)
+        registration = Registration.objects.create(tournament=w.published, queued_at=timezone.now())
+        for seat, member in enumerate(
+            Member.objects.filter(user__isnull=True).exclude(registrations__live=True)[:2], start=1
+        ):
+            RegistrationPlayer.objects.create(
+                registration=registration, member=member, tournament=w.published, seat=seat
+            )
     return registration
 
 
@@ -35,13 +37,12 @@ def _partner_request(w):
     from tournaments.models import PartnerRequest
 
     member = Member.objects.filter(user__isnull=True).first()
-    return PartnerRequest.objects.get_or_create(tournament=w.published, member=member,
-                                                open=True)[0]
+    return PartnerRequest.objects.get_or_create(tournament=w.published, member=member, open=True)[0]
 
 
 def _table_fee(w):
     """A player's table fee in tonight's running session (charged on first need)."""
-    from tournaments.services import table_fees
+    from tournaments.services.money import table_fees
 
     return table_fees.charge_session(_running_session(w))[0]
 
@@ -49,13 +50,44 @@ def _table_fee(w):
 def _director_call(w):
     """Table A1's open call for the director."""
     from tournaments.models import TableCode
-    from tournaments.services import director_calls
+    from tournaments.services.table import director_calls
 
     code = TableCode.objects.filter(section=w.section, active=True).order_by("table").first()
     return director_calls.call_director(code)
 
 
+def _room_token(w):
+    """The secret link of tonight's running session's room screen."""
+    from tournaments.models import RoomScreen
+
+    return RoomScreen.objects.get_or_create(session=_running_session(w))[0].token
+
+
+def _federation(w):
+    from clubsite.models import Club
+
+    return Club.current().federation
+
+
+def _club(w):
+    from clubsite.models import Club
+
+    return Club.current().pk
+
+
 ARGS = {
+    **{
+        f"federation:{n}": lambda w: [_federation(w)]
+        for n in ("clubs", "results", "licences", "ranking", "club_new")
+    },
+    **{
+        f"federation:{n}": lambda w: [_federation(w), _club(w)]
+        for n in ("club_secretary", "club_export", "club_leave")
+    },
+    "results:room": lambda w: [_room_token(w)],
+    "director:room": lambda w: [_running_session(w).pk],
+    "director:room_clock": lambda w: [_running_session(w).pk],
+    "director:room_settings": lambda w: [_running_session(w).pk],
     "director:answer_call": lambda w: [_director_call(w).pk],
     "director:table_pin": lambda w: [_running_session(w).pk],
     "director:table_fees": lambda w: [_running_session(w).pk],
@@ -122,10 +154,16 @@ ARGS = {
     "director:print_sheet": lambda w: [_running_session(w).pk],
     "director:console": lambda w: [_running_session(w).pk],
     "director:find_line": lambda w: (
-        [_running_session(w).pk], f"section={w.section.pk}&round=1&table=1&board=1"),
+        [_running_session(w).pk],
+        f"section={w.section.pk}&round=1&table=1&board=1",
+    ),
     "director:penalties": lambda w: [_running_session(w).pk],
-    "director:line": lambda w: [w.section.pk, w.result_a.round, w.result_a.table,
-                                w.result_a.board.number],
+    "director:line": lambda w: [
+        w.section.pk,
+        w.result_a.round,
+        w.result_a.table,
+        w.result_a.board.number,
+    ],
     "director:resolve": lambda w: [w.result_a.pk],
     "director:confirm": lambda w: [w.result_a.pk],
     "director:keep_disputed": lambda w: [w.result_a.pk],
@@ -157,10 +195,13 @@ ARGS = {
     "results:pool": lambda w: [w.published.slug, 1, w.published_section.pool],
     "results:scorecard": lambda w: [w.published.slug, 1, w.published_entry.pk],
     "results:board": lambda w: [w.published.slug, 1, w.published_section.pool, 1],
+    "results:hands": lambda w: [w.published.slug, 1],
     "password_reset_confirm": lambda w: [w.reset_uid, w.reset_token],
     "calendar:event": lambda w: [w.published.slug],
     "calendar:enter": lambda w: [w.published.slug],
     "calendar:partner_wanted": lambda w: [w.published.slug],
+    # a search that finds somebody, so the answer with names is what is checked
+    "calendar:partner_search": lambda w: ([w.published.slug], "q=a"),
     "calendar:cancel": lambda w: [_registration(w).pk],
     "calendar:partner_withdraw": lambda w: [_partner_request(w).pk],
     "director:registrations": lambda w: [w.running.pk],
@@ -177,6 +218,7 @@ def url_of(name: str, world) -> str:
     try:
         url = reverse(name, args=args)
     except NoReverseMatch as exc:
-        raise AssertionError(f"{name}: give its arguments in tests/security/route_args.py "
-                             f"({exc})") from exc
+        raise AssertionError(
+            f"{name}: give its arguments in tests/security/route_args.py ({exc})"
+        ) from exc
     return f"{url}?{query}" if query else url

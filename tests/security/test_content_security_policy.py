@@ -14,13 +14,13 @@ TEMPLATES = [p for p in ROOT.glob("templates/**/*.html") if "pdf" not in p.parts
 
 def policy(response) -> dict[str, str]:
     header = response.headers["Content-Security-Policy"]
-    return {part.split()[0]: " ".join(part.split()[1:])
-            for part in header.split(";") if part.strip()}
+    return {
+        part.split()[0]: " ".join(part.split()[1:]) for part in header.split(";") if part.strip()
+    }
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["home", "results:index", "table:index", "login",
-                                  "laws:index"])
+@pytest.mark.parametrize("name", ["home", "results:index", "table:index", "login", "laws:index"])
 def test_every_page_sends_the_policy(client, name):
     response = client.get(reverse(name))
     assert response.status_code == 200
@@ -40,14 +40,20 @@ def test_htmx_is_told_not_to_inject_its_style(client):
     assert ".htmx-request .htmx-indicator" in css
 
 
-@pytest.mark.parametrize("pattern, what", [
-    (r"<script(?![^>]*\bsrc=)[^>]*>", "inline <script>"),
-    (r"\son[a-z]+\s*=", "inline event handler"),
-    (r"\sstyle\s*=", "style attribute"),
-    (r"<style", "<style> element"),
-    (r"javascript:", "javascript: URL"),
-])
+@pytest.mark.parametrize(
+    "pattern, what",
+    [
+        (r"<script(?![^>]*\bsrc=)[^>]*>", "inline <script>"),
+        (r"\son[a-z]+\s*=", "inline event handler"),
+        (r"\sstyle\s*=", "style attribute"),
+        (r"<style", "<style> element"),
+        (r"javascript:", "javascript: URL"),
+    ],
+)
 def test_no_template_needs_an_unsafe_policy(pattern, what):
-    offenders = [str(p.relative_to(ROOT)) for p in TEMPLATES
-                 if re.search(pattern, p.read_text(), re.IGNORECASE)]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in TEMPLATES
+        if re.search(pattern, p.read_text(), re.IGNORECASE)
+    ]
     assert not offenders, f"{what} in {offenders}"

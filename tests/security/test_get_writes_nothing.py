@@ -18,12 +18,20 @@ from tests.sql_writes import writes
 # What a GET may write: recomputed classifications (``classification.ensure_current`` and
 # ``refresh``, which store what they compute) and the bookkeeping of who is signed in.
 CACHES = {
-    "tournaments_storedranking", "tournaments_storedmark", "tournaments_storedmatch",
-    "django_session", "axes_accessattempt", "axes_accesslog", "axes_accessfailurelog",
+    "tournaments_storedranking",
+    "tournaments_storedmark",
+    "tournaments_storedmatch",
+    "django_session",
+    "axes_accessattempt",
+    "axes_accesslog",
+    "axes_accessfailurelog",
 }
 # A session's row only for the version of that recomputation.
-SESSION_CACHE = re.compile(r'^UPDATE "tournaments_session" SET ("(ranking_version|'
-                           r'classified_through)" = [^,]+?(, )?)+ WHERE', re.IGNORECASE)
+SESSION_CACHE = re.compile(
+    r'^UPDATE "tournaments_session" SET ("(ranking_version|'
+    r'classified_through)" = [^,]+?(, )?)+ WHERE',
+    re.IGNORECASE,
+)
 
 
 def not_a_cache(query) -> list[str]:
@@ -32,6 +40,7 @@ def not_a_cache(query) -> list[str]:
     if not found or found[0][1] in CACHES or SESSION_CACHE.match(query["sql"]):
         return []
     return [" ".join(found[0])]
+
 
 PAGES = sorted(name for name, decision in DECISIONS.items() if decision.method == GET)
 
@@ -44,8 +53,10 @@ def test_a_get_writes_nothing_but_caches(world, name):
     problems = []
     for role in admitted:
         client = world.client(role)
-        with CaptureQueriesContext(connection) as queries, \
-                TestCase.captureOnCommitCallbacks(execute=True):  # what commit would run
+        with (
+            CaptureQueriesContext(connection) as queries,
+            TestCase.captureOnCommitCallbacks(execute=True),
+        ):  # what commit would run
             client.get(url)
         wrote = sorted({w for query in queries.captured_queries for w in not_a_cache(query)})
         if wrote:

@@ -43,30 +43,37 @@ from tests.signed_in import sign_in_verified
 from tests.tournaments.conftest import mitchell_dict
 from tournaments.models import EventType, ScoringMethod, TableCode, TeamMatch
 from tournaments.models.uploads import FederationEndpoint, FileFormat, UploadState
-from tournaments.services import (
-    cash_sheet,
-    entry,
-    registration,
-    setup,
-    table_corrections,
-    table_fees,
-)
-from tournaments.views.table_device import SESSION_KEY
+from tournaments.services.entries import registration
+from tournaments.services.money import cash_sheet, table_fees
+from tournaments.services.setup import events as setup
+from tournaments.services.table import entry, table_corrections
+from tournaments.views.table.device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
 APPS = ("clubsite", "tournaments", "laws", "auth")
 SKIP_ACTIONS = ("/admin/", "/accounts/logout/", "/table/leave/")
-SKIP_LINKS = re.compile(r"/admin/|logout|\.csv|/file/|/pdf/file/|download|/print/|\.pdf|"
-                        r"export|/table/leave/|/i18n/")
-MAX_PAGES = 45
+SKIP_LINKS = re.compile(
+    r"/admin/|logout|\.csv|/file/|/pdf/file/|download|/print/|\.pdf|"
+    r"export|/table/leave/|/i18n/"
+)
+MAX_PAGES = 48  # every page a role reaches, the room screen's included
 SUBMISSIONS_PER_FORM = 5
 # Request headers a client chooses, one or two of them hostile on every submission (the
 # values made header-safe: Latin-1, no line breaks or NUL, as a server hands them on).
-HOSTILE_HEADERS = ("HTTP_ACCEPT_LANGUAGE", "HTTP_USER_AGENT", "HTTP_REFERER",
-                   "HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_X_FORWARDED_FOR",
-                   "HTTP_HX_CURRENT_URL", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER",
-                   "HTTP_ACCEPT", "HTTP_COOKIE")
+HOSTILE_HEADERS = (
+    "HTTP_ACCEPT_LANGUAGE",
+    "HTTP_USER_AGENT",
+    "HTTP_REFERER",
+    "HTTP_IF_NONE_MATCH",
+    "HTTP_IF_MODIFIED_SINCE",
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_HX_CURRENT_URL",
+    "HTTP_HX_TARGET",
+    "HTTP_HX_TRIGGER",
+    "HTTP_ACCEPT",
+    "HTTP_COOKIE",
+)
 
 
 # --- reading pages ----------------------------------------------------------------------------
@@ -85,10 +92,13 @@ class PageForms(HTMLParser):
         if tag == "a" and a.get("href"):
             self.links.append(a["href"])
         elif tag == "form":
-            self._form = {"method": (a.get("method") or "get").lower(),
-                          "action": a.get("action") or "",
-                          "multipart": "multipart" in (a.get("enctype") or ""),
-                          "fields": {}, "kinds": {}}
+            self._form = {
+                "method": (a.get("method") or "get").lower(),
+                "action": a.get("action") or "",
+                "multipart": "multipart" in (a.get("enctype") or ""),
+                "fields": {},
+                "kinds": {},
+            }
             self.forms.append(self._form)
         elif self._form is None or not a.get("name"):
             return
@@ -101,8 +111,9 @@ class PageForms(HTMLParser):
                 return
             if kind in ("checkbox", "radio") and "checked" not in a:
                 self._form["kinds"].setdefault(a["name"], kind)
-                self._form["fields"].setdefault(a["name"], "" if kind == "checkbox" else
-                                                a.get("value") or "")
+                self._form["fields"].setdefault(
+                    a["name"], "" if kind == "checkbox" else a.get("value") or ""
+                )
                 return
             self._form["fields"].setdefault(a["name"], a.get("value") or "")
             self._form["kinds"].setdefault(a["name"], kind)
@@ -154,8 +165,9 @@ def crawl(client, starts, prefixes):
             if any(skip in action for skip in SKIP_ACTIONS) or not action.startswith("/"):
                 continue
             form["action"], form["page"] = action, url
-            forms.setdefault((form["method"], urlsplit(action).path,
-                              tuple(sorted(form["fields"]))), form)
+            forms.setdefault(
+                (form["method"], urlsplit(action).path, tuple(sorted(form["fields"]))), form
+            )
         for href in parser.links:
             link = urljoin(url, href)
             if link.startswith("/") and link.startswith(prefixes) and not SKIP_LINKS.search(link):
@@ -175,8 +187,12 @@ def counts():
 
 
 def text_columns():
-    return [(m, f.name) for m in app_models() for f in m._meta.get_fields()
-            if isinstance(f, (models.CharField, models.TextField)) and f.concrete]
+    return [
+        (m, f.name)
+        for m in app_models()
+        for f in m._meta.get_fields()
+        if isinstance(f, (models.CharField, models.TextField)) and f.concrete
+    ]
 
 
 def stored(value: str) -> bool:
@@ -247,12 +263,14 @@ class Driver:
                 if kind == "file":
                     content = fields.get(name) or self.next_value()
                     data[name] = SimpleUploadedFile(
-                        "hostile.xml", content.encode("utf-8", "surrogatepass"))
+                        "hostile.xml", content.encode("utf-8", "surrogatepass")
+                    )
             response = client.post(path, data, **headers)
         else:
             body = "&".join(f"{raw(k)}={raw(v)}" for k, v in fields.items())
-            response = client.post(path, body, content_type="application/x-www-form-urlencoded",
-                                   **headers)
+            response = client.post(
+                path, body, content_type="application/x-www-form-urlencoded", **headers
+            )
         return self.check(response, path, fields, chosen, form["kinds"], before)
 
     def check(self, response, path, fields, chosen, kinds, before):
@@ -262,29 +280,50 @@ class Driver:
         redirected = response.status_code in (201, 301, 302, 303)
         # This request's own messages (earlier ones wait unread in the session): an error
         # message on a redirect is a refusal.
-        queued = getattr(getattr(response.wsgi_request, "_messages", None),
-                         "_queued_messages", [])
+        queued = getattr(getattr(response.wsgi_request, "_messages", None), "_queued_messages", [])
         refused = not redirected or any(m.level >= messages.ERROR for m in queued)
         if refused:
-            assert after == before, ("half-saved", path, shown,
-                                     {k: (before[k], after[k]) for k in after
-                                      if after[k] != before[k]})
+            assert after == before, (
+                "half-saved",
+                path,
+                shown,
+                {k: (before[k], after[k]) for k in after if after[k] != before[k]},
+            )
         else:
             for name in chosen:
                 value = clean(fields[name])
-                if kinds.get(name) in ("text", "textarea", "email", None) and \
-                        len(value.strip()) >= 4 and name not in NOT_STORED:
+                if (
+                    kinds.get(name) in ("text", "textarea", "email", None)
+                    and len(value.strip()) >= 4
+                    and name not in NOT_STORED
+                ):
                     expected = value.strip().replace("\r\n", "\n")
                     # a one-line input keeps a CRLF it was sent (no browser sends one there)
                     assert stored(expected) or stored(value.strip()), (
-                        "saved differently", path, name, expected[:60])
+                        "saved differently",
+                        path,
+                        name,
+                        expected[:60],
+                    )
         return after
 
 
 # Fields a form reads but does not store as typed (a search, a reason kept in the audit as
 # JSON, a confirmation word).
-NOT_STORED = {"q", "next", "action", "language", "code", "password", "username",
-              "old_password", "new_password1", "new_password2", "email", "override"}
+NOT_STORED = {
+    "q",
+    "next",
+    "action",
+    "language",
+    "code",
+    "password",
+    "username",
+    "old_password",
+    "new_password1",
+    "new_password2",
+    "email",
+    "override",
+}
 
 
 # --- the world --------------------------------------------------------------------------------
@@ -295,30 +334,36 @@ def world(demo_club, mitchell_session, members):
     secretary = make_user("hostile-sec", "Secretary")
     director = make_user("hostile-dir", "Director")
     player = make_user("hostile-pla", "Player")
-    Member.objects.filter(pk=Member.objects.filter(is_guest=False, user=None).first().pk) \
-        .update(user=player)
+    Member.objects.filter(pk=Member.objects.filter(is_guest=False, user=None).first().pk).update(
+        user=player
+    )
     section = mitchell_session
     # A tournament being set up (its forms differ from the running one's)
     planned = setup.create_tournament(name="Planned", date=datetime.date(2025, 5, 6))
     planned_section = setup.add_section(planned.sessions.get())
-    setup.seat_section(planned_section, mitchell_dict(4, 4, 2),
-                       [registration.register_entry(planned, members[30 + 2 * i:32 + 2 * i])
-                        for i in range(8)])
+    setup.seat_section(
+        planned_section,
+        mitchell_dict(4, 4, 2),
+        [registration.register_entry(planned, members[30 + 2 * i : 32 + 2 * i]) for i in range(8)],
+    )
     # Teams: a Swiss and a knockout before their start (settings, seeds, start), a running
     # Swiss (its draw, a match's line-ups), knockouts with a tied match and a decided stage.
     swiss = worlds.teams_event(members, name="Swiss")
     knockouts = {
-        "draft": worlds.teams_event(members, format="knockout", name="KO draft", start=False,
-                                    scoring=ScoringMethod.IMPS),
-        "tied": worlds.knockout(members, name="KO tied", played=(worlds.DECIDED, worlds.TIED),
-                                 director=director)[0],
-        "decided": worlds.knockout(members, name="KO decided",
-                                   played=(worlds.DECIDED, worlds.DECIDED),
-                                   director=director)[0],
+        "draft": worlds.teams_event(
+            members, format="knockout", name="KO draft", start=False, scoring=ScoringMethod.IMPS
+        ),
+        "tied": worlds.knockout(
+            members, name="KO tied", played=(worlds.DECIDED, worlds.TIED), director=director
+        )[0],
+        "decided": worlds.knockout(
+            members, name="KO decided", played=(worlds.DECIDED, worlds.DECIDED), director=director
+        )[0],
     }
     # An individual event whose players are registered, not seated yet
-    individual = setup.create_tournament(name="Individual", date=datetime.date(2025, 10, 7),
-                                         event_type=EventType.INDIVIDUAL)
+    individual = setup.create_tournament(
+        name="Individual", date=datetime.date(2025, 10, 7), event_type=EventType.INDIVIDUAL
+    )
     individual_section = setup.add_section(individual.sessions.get())
     for m in members[:16]:
         registration.register_entry(individual, [m])
@@ -337,16 +382,29 @@ def world(demo_club, mitchell_session, members):
     # board has a conflict for the director.
     round_one = section.movement["rounds"][0]["tables"]
     code = TableCode.objects.get(section=section, table=1, active=True)
-    entry.submit_result(table_code=code, round=1, board=round_one[0]["boards"][1],
-                        contract="3NT", declarer="S", tricks=9, idempotency_key="to-confirm")
+    entry.submit_result(
+        table_code=code,
+        round=1,
+        board=round_one[0]["boards"][1],
+        contract="3NT",
+        declarer="S",
+        tricks=9,
+        idempotency_key="to-confirm",
+    )
     table3 = next(t for t in round_one if int(t["table"]) == 3)
     clash = worlds.conflict(section, 3, 1, table3["boards"][0])
     # Table 2's first board was rejected by the opponents: the director keeps or corrects it.
     table2 = next(t for t in round_one if int(t["table"]) == 2)
     code2 = TableCode.objects.get(section=section, table=2, active=True)
-    disputed = entry.submit_result(table_code=code2, round=1, board=table2["boards"][0],
-                                   contract="4S", declarer="N", tricks=10,
-                                   idempotency_key="disputed").result
+    disputed = entry.submit_result(
+        table_code=code2,
+        round=1,
+        board=table2["boards"][0],
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        idempotency_key="disputed",
+    ).result
     table_corrections.dispute_at_table(disputed, table_code=code2, reason="Fueron 11")
     # A pair of the planned event withdrew: the director may undo it.
     registration.withdraw_entry(planned.entries.first(), user=director, reason="Enfermo")
@@ -358,13 +416,22 @@ def world(demo_club, mitchell_session, members):
     table_fees.pay(table_fees.charge_session(section.session)[0], "cash", user=director)
     closed = finished.sessions.get(number=1)
     table_fees.charge_session(closed)
-    cash_sheet.close(closed, counted={m: Decimal("0") for m in cash_sheet.COUNTED},
-                     user=secretary, note="Nadie pagó")
+    cash_sheet.close(
+        closed,
+        counted={m: Decimal("0") for m in cash_sheet.COUNTED},
+        user=secretary,
+        note="Nadie pagó",
+    )
     endpoint = FederationEndpoint.objects.create(name="AEB", url="https://fed.example/api")
-    endpoint.uploads.create(tournament=finished, file_format=FileFormat.USEBIO,
-                            file_name="finished.xml", content="<USEBIO/>",
-                            content_hash=uuid.uuid4().hex, state=UploadState.FAILED,
-                            error="HTTP 500")
+    endpoint.uploads.create(
+        tournament=finished,
+        file_format=FileFormat.USEBIO,
+        file_name="finished.xml",
+        content="<USEBIO/>",
+        content_hash=uuid.uuid4().hex,
+        state=UploadState.FAILED,
+        error="HTTP 500",
+    )
     clients = {}
     for name, user in (("secretary", secretary), ("director", director), ("player", player)):
         clients[name] = Client()
@@ -372,10 +439,21 @@ def world(demo_club, mitchell_session, members):
     for name, tournament in (("table", section.session.tournament), ("teams_table", swiss)):
         clients[name] = Client()
         session = clients[name].session
-        session[SESSION_KEY] = TableCode.objects.get(section__session__tournament=tournament,
-                                                     table=1, active=True).pk
+        session[SESSION_KEY] = TableCode.objects.get(
+            section__session__tournament=tournament, table=1, active=True
+        ).pk
         session.save()
     clients["anonymous"] = Client()
+    # A federation officer, with a club of the federation besides the default one.
+    from clubsite.accounts.permissions import appoint_officer
+    from clubsite.models import Club
+
+    Club.objects.filter(pk=Club.current().pk).update(federation="AEB")
+    sur = Club.objects.create(name="Club Sur", slug="sur", federation="AEB")
+    officer = make_user("hostile-officer")
+    appoint_officer(officer, "AEB")
+    clients["officer"] = Client()
+    sign_in_verified(clients["officer"], officer)
     # A second director past the password only, owing the app's code: the second step.
     clients["second_step"] = Client()
     second = make_user("hostile-dir-2", "Director")
@@ -386,12 +464,24 @@ def world(demo_club, mitchell_session, members):
     uid, token = worlds.reset_link(User.objects.get(username="jugador"))
     reset = clients["anonymous"].get(reverse("password_reset_confirm", args=[uid, token]))
     assert reset.status_code == 302, reset.status_code
-    return {"clients": clients, "section": section, "planned": planned,
-            "endpoint": endpoint, "swiss": swiss, "knockouts": knockouts,
-            "individual": individual_section, "seating": seating, "finished": finished,
-            "final": final,
-            "mailed": mailed,
-            "conflict": clash, "disputed": disputed, "reset": reset.url, "online": online}
+    return {
+        "clients": clients,
+        "sur": sur,
+        "section": section,
+        "planned": planned,
+        "endpoint": endpoint,
+        "swiss": swiss,
+        "knockouts": knockouts,
+        "individual": individual_section,
+        "seating": seating,
+        "finished": finished,
+        "final": final,
+        "mailed": mailed,
+        "conflict": clash,
+        "disputed": disputed,
+        "reset": reset.url,
+        "online": online,
+    }
 
 
 def starts(world):
@@ -399,79 +489,137 @@ def starts(world):
     session, tournament = section.session, section.session.tournament
     member = Member.objects.filter(is_guest=False).first()
     first_board, second_board = section.movement["rounds"][0]["tables"][0]["boards"][:2]
-    planned_section = world["planned"].sessions.order_by("number").first().sections.order_by("pk").first()
+    planned_section = (
+        world["planned"].sessions.order_by("number").first().sections.order_by("pk").first()
+    )
     clash = world["conflict"]
-    teams_pages = [reverse("director:teams", args=[t.pk])
-                   for t in (world["swiss"], *world["knockouts"].values())]
+    teams_pages = [
+        reverse("director:teams", args=[t.pk])
+        for t in (world["swiss"], *world["knockouts"].values())
+    ]
     individual = world["individual"].pk
     return {
-        "table": (["/table/play/", reverse("table:board", args=[1, first_board]),
-                   reverse("table:board", args=[1, second_board])],
-                  ("/table/",)),
+        "table": (
+            [
+                "/table/play/",
+                reverse("table:board", args=[1, first_board]),
+                reverse("table:board", args=[1, second_board]),
+            ],
+            ("/table/",),
+        ),
         "teams_table": ([reverse("table:lineups") + "?round=1"], ("/table/play/match/",)),
-        "secretary": ([reverse("clubsite:member_list"), reverse("clubsite:member_create"),
-                       reverse("clubsite:member_edit", args=[member.pk]),
-                       reverse("clubsite:payment_create", args=[member.pk]),
-                       reverse("clubsite:roster_import"), reverse("clubsite:club_settings"),
-                       reverse("clubsite:categories"), reverse("clubsite:fee_schedule"),
-                       reverse("clubsite:licences_renew"), reverse("uploads:index"),
-                       reverse("clubsite:arrears_preview"),
-                       reverse("uploads:endpoint_new"),
-                       reverse("uploads:endpoint_edit", args=[world["endpoint"].pk]),
-                       reverse("uploads:pdf", args=[world["finished"].slug]),
-                       reverse("password_change"), reverse("money:rates"),
-                       reverse("money:balance", args=[member.pk]),
-                       reverse("director:table_fees", args=[session.pk]),
-                       reverse("director:cash_sheet", args=[session.pk]),
-                       reverse("director:cash_sheet",
-                               args=[world["finished"].sessions.get(number=1).pk]),
-                       reverse("points:scale")],
-                      ("/club/",)),
-        "player": ([reverse("clubsite:profile"),
-                    *[reverse("calendar:event", args=[t.slug]) for t in world["online"]],
-                    reverse("two_factor_manage"), reverse("two_factor_setup")],
-                   ("/club/me/", "/calendar/", "/accounts/two-factor/")),
-        "second_step": ([reverse("two_factor_verify"),
-                         reverse("two_factor_verify") + "?with=recovery"],
-                        ("/accounts/two-factor/",)),
-        "director": ([reverse("director:tournament_create"),
-                      reverse("director:tournament_edit", args=[tournament.pk]),
-                      reverse("director:tournament", args=[tournament.pk]),
-                      reverse("director:tournament", args=[world["final"].pk]),
-                      reverse("director:session", args=[session.pk]),
-                      reverse("director:console", args=[session.pk]),
-                      reverse("director:line", args=[section.pk, 1, 1, first_board]),
-                      reverse("director:line", args=[section.pk, clash.round, clash.table,
-                                                     clash.board.number]),
-                      reverse("director:penalties", args=[session.pk]),
-                      reverse("director:entries", args=[tournament.pk]),
-                      reverse("director:entries", args=[world["planned"].pk]),
-                      reverse("director:handicaps", args=[tournament.pk]),
-                      reverse("director:line", args=[section.pk, 1, world["disputed"].table,
-                                                     world["disputed"].board.number]),
-                      reverse("director:session", args=[world["planned"].sessions.order_by("number").first().pk]),
-                      reverse("director:movement", args=[planned_section.pk]),
-                      reverse("director:change_rounds", args=[section.pk]),
-                      reverse("director:entry_substitute", args=[section.seatings.first()
-                                                                 .entry_id]),
-                      *teams_pages,
-                      reverse("director:teams_lineups", args=[
-                          world["swiss"].pk,
-                          TeamMatch.objects.filter(session__tournament=world["swiss"],
-                                                   away__isnull=False).first().pk]),
-                      reverse("director:individual_movement", args=[individual]),
-                      reverse("director:individual_tables", args=[individual]),
-                      reverse("director:individual_players", args=[individual]),
-                      reverse("director:seat_from_previous",
-                              args=[world["seating"].sessions.get(number=2).pk]),
-                      reverse("uploads:pdf", args=[tournament.slug]),
-                      reverse("uploads:imports"),
-                      reverse("director:registrations", args=[world["online"][0].pk]),
-                      reverse("director:results_mail", args=[world["mailed"].pk])],
-                     ("/director/", "/club/uploads/imports/")),
-        "anonymous": ([reverse("login"), reverse("laws:index"), reverse("laws:search"),
-                       reverse("password_reset"), reverse("table:index"),
-                       reverse("results:index"), world["reset"]], ("/laws/", "/results/")),
+        "secretary": (
+            [
+                reverse("clubsite:member_list"),
+                reverse("clubsite:member_create"),
+                reverse("clubsite:member_edit", args=[member.pk]),
+                reverse("clubsite:payment_create", args=[member.pk]),
+                reverse("clubsite:roster_import"),
+                reverse("clubsite:club_settings"),
+                reverse("clubsite:categories"),
+                reverse("clubsite:fee_schedule"),
+                reverse("clubsite:licences_renew"),
+                reverse("uploads:index"),
+                reverse("clubsite:arrears_preview"),
+                reverse("uploads:endpoint_new"),
+                reverse("uploads:endpoint_edit", args=[world["endpoint"].pk]),
+                reverse("uploads:pdf", args=[world["finished"].slug]),
+                reverse("password_change"),
+                reverse("money:rates"),
+                reverse("money:balance", args=[member.pk]),
+                reverse("director:table_fees", args=[session.pk]),
+                reverse("director:cash_sheet", args=[session.pk]),
+                reverse("director:cash_sheet", args=[world["finished"].sessions.get(number=1).pk]),
+                reverse("points:scale"),
+            ],
+            ("/club/",),
+        ),
+        "player": (
+            [
+                reverse("clubsite:profile"),
+                *[reverse("calendar:event", args=[t.slug]) for t in world["online"]],
+                reverse("two_factor_manage"),
+                reverse("two_factor_setup"),
+            ],
+            ("/club/me/", "/calendar/", "/accounts/two-factor/"),
+        ),
+        "officer": (
+            [
+                reverse("federation:clubs", args=["AEB"]),
+                reverse("federation:club_new", args=["AEB"]),
+                reverse("federation:club_secretary", args=["AEB", world["sur"].pk]),
+                reverse("federation:club_leave", args=["AEB", world["sur"].pk]),
+            ],
+            ("/federation/",),
+        ),
+        "second_step": (
+            [reverse("two_factor_verify"), reverse("two_factor_verify") + "?with=recovery"],
+            ("/accounts/two-factor/",),
+        ),
+        "director": (
+            [
+                reverse("director:tournament_create"),
+                reverse("director:tournament_edit", args=[tournament.pk]),
+                reverse("director:tournament", args=[tournament.pk]),
+                reverse("director:tournament", args=[world["final"].pk]),
+                reverse("director:session", args=[session.pk]),
+                reverse("director:console", args=[session.pk]),
+                reverse("director:line", args=[section.pk, 1, 1, first_board]),
+                reverse(
+                    "director:line", args=[section.pk, clash.round, clash.table, clash.board.number]
+                ),
+                reverse("director:penalties", args=[session.pk]),
+                reverse("director:entries", args=[tournament.pk]),
+                reverse("director:entries", args=[world["planned"].pk]),
+                reverse("director:handicaps", args=[tournament.pk]),
+                reverse(
+                    "director:line",
+                    args=[section.pk, 1, world["disputed"].table, world["disputed"].board.number],
+                ),
+                reverse(
+                    "director:session",
+                    args=[world["planned"].sessions.order_by("number").first().pk],
+                ),
+                reverse("director:movement", args=[planned_section.pk]),
+                reverse("director:change_rounds", args=[section.pk]),
+                reverse("director:entry_substitute", args=[section.seatings.first().entry_id]),
+                *teams_pages,
+                reverse(
+                    "director:teams_lineups",
+                    args=[
+                        world["swiss"].pk,
+                        TeamMatch.objects.filter(
+                            session__tournament=world["swiss"], away__isnull=False
+                        )
+                        .first()
+                        .pk,
+                    ],
+                ),
+                reverse("director:individual_movement", args=[individual]),
+                reverse("director:individual_tables", args=[individual]),
+                reverse("director:individual_players", args=[individual]),
+                reverse(
+                    "director:seat_from_previous", args=[world["seating"].sessions.get(number=2).pk]
+                ),
+                reverse("uploads:pdf", args=[tournament.slug]),
+                reverse("uploads:imports"),
+                reverse("director:registrations", args=[world["online"][0].pk]),
+                reverse("director:results_mail", args=[world["mailed"].pk]),
+            ],
+            ("/director/", "/club/uploads/imports/"),
+        ),
+        "anonymous": (
+            [
+                reverse("login"),
+                reverse("laws:index"),
+                reverse("laws:search"),
+                reverse("password_reset"),
+                reverse("table:index"),
+                reverse("results:index"),
+                world["reset"],
+            ],
+            ("/laws/", "/results/"),
+        ),
     }
 
 
@@ -492,8 +640,17 @@ def drive_json(world, driver):
     section = world["section"]
     board = section.movement["rounds"][0]["tables"][0]["boards"][0]
     url = reverse("table:result")
-    good = {"round": 1, "board": board, "level": "3", "strain": "NT", "double": "",
-            "declarer": "S", "made": "=", "lead_suit": "", "lead_rank": ""}
+    good = {
+        "round": 1,
+        "board": board,
+        "level": "3",
+        "strain": "NT",
+        "double": "",
+        "declarer": "S",
+        "made": "=",
+        "lead_suit": "",
+        "lead_rank": "",
+    }
     before = counts()
     names = [*good, "idempotency_key", "\ud800", "extra"]
     for i in range(160):
@@ -506,8 +663,9 @@ def drive_json(world, driver):
             data[name] = value
         body = json.dumps(data)  # lone surrogates travel as \\ud800, as a client would send
         driver.requests += 1
-        response = client.generic("POST", url, body, content_type="application/json",
-                                  HTTP_ACCEPT="application/json")
+        response = client.generic(
+            "POST", url, body, content_type="application/json", HTTP_ACCEPT="application/json"
+        )
         assert response.status_code < 500, (name, value[:60])
         after = counts()
         if response.status_code >= 400:
@@ -525,9 +683,13 @@ def drive_json(world, driver):
     assert counts() == before
     driver.driven.add("table:preview")
     for body in corpus()[:60]:
-        response = client.generic("POST", url, body.encode("utf-8", "surrogatepass"),
-                                  content_type="application/json",
-                                  HTTP_ACCEPT="application/json")
+        response = client.generic(
+            "POST",
+            url,
+            body.encode("utf-8", "surrogatepass"),
+            content_type="application/json",
+            HTTP_ACCEPT="application/json",
+        )
         assert response.status_code == 400, body[:60]
     driver.driven.add("table:result")
 
@@ -542,8 +704,10 @@ def drive_roster(world, driver, submissions=30):
     for i in range(submissions):
         rows = [[f"R-{i:03d}-{n}", f"Apellido{n}", f"Nombre{n}", "", ""] for n in range(3)]
         rows[i % 3][1 + i % 4] = driver.next_value()
-        text = "\r\n".join(",".join('"' + c.replace('"', '""') + '"' for c in row)
-                            for row in [list(columns), *rows])
+        text = "\r\n".join(
+            ",".join('"' + c.replace('"', '""') + '"' for c in row)
+            for row in [list(columns), *rows]
+        )
         upload = SimpleUploadedFile("roster.csv", text.encode("utf-8", "surrogatepass"))
         driver.requests += 1
         response = client.post(reverse("clubsite:roster_import"), {"file": upload})
@@ -565,10 +729,20 @@ def drive_roster(world, driver, submissions=30):
 
 
 REQUIRED = {
-    "login", "clubsite:member_create", "clubsite:member_edit", "clubsite:payment_create",
-    "clubsite:roster_import", "clubsite:club_settings", "director:tournament_create",
-    "director:tournament_edit", "director:line", "director:penalties", "table:result",
-    "table:board", "uploads:imports", "laws:search",
+    "login",
+    "clubsite:member_create",
+    "clubsite:member_edit",
+    "clubsite:payment_create",
+    "clubsite:roster_import",
+    "clubsite:club_settings",
+    "director:tournament_create",
+    "director:tournament_edit",
+    "director:line",
+    "director:penalties",
+    "table:result",
+    "table:board",
+    "uploads:imports",
+    "laws:search",
 }
 
 # POST views with no field at all the crawl leaves alone, each for a reason; every other view
@@ -577,13 +751,17 @@ NOT_REACHED = {
     # the table card's link only shows a button whose POST goes to table:index (driven above)
     "table:enter",
     # signing out ends the crawl's own session (no fields to fuzz)
-    "logout", "table:leave",
+    "logout",
+    "table:leave",
     # the door list's update shows only while the fees and the entries differ; it has no
-    # field (tests/tournaments/test_get_pages_read_only.py presses it)
+    # field (tests/tournaments/pages/test_get_pages_read_only.py presses it)
     "director:table_fees_update",
     # the result-of-record choice shows only on the report of an imported event (the world
-    # has none); tests/tournaments/test_tournaments_usebio_record.py posts both choices
+    # has none); tests/tournaments/imports/test_usebio_record.py posts both choices
     "uploads:import_record",
+    # a player's "pay from the balance" button shows only while they owe fees their balance
+    # covers; it has no field (tests/tournaments/test_pay_debts_from_balance.py presses it)
+    "money:mine",
 }
 
 
@@ -603,8 +781,13 @@ def post_views():
                     source = inspect.getsource(view)
                 except (OSError, TypeError):
                     continue
-                if "POST" in source or "require_POST" in source or "FormView" in source \
-                        or "form_class" in source or "LoginView" in source:
+                if (
+                    "POST" in source
+                    or "require_POST" in source
+                    or "FormView" in source
+                    or "form_class" in source
+                    or "LoginView" in source
+                ):
                     found.add(namespace + p.name)
 
     walk(get_resolver().url_patterns, "")
@@ -621,10 +804,12 @@ def test_every_post_view_is_driven(world):
     drive(world, driver, "teams_table")
     drive_json(world, driver)
     drive_roster(world, driver)
-    for role in ("secretary", "player", "director", "second_step", "anonymous"):
+    for role in ("secretary", "player", "director", "officer", "second_step", "anonymous"):
         drive(world, driver, role)
-    print(f"{driver.requests} requests, {len(driver.used)} hostile values, "
-          f"{driver.header_inputs} of them in headers")
+    print(
+        f"{driver.requests} requests, {len(driver.used)} hostile values, "
+        f"{driver.header_inputs} of them in headers"
+    )
     assert len(driver.used) >= 2000, len(driver.used)
     assert NOT_REACHED <= post_views(), NOT_REACHED - post_views()
     missing_required = REQUIRED - driver.driven

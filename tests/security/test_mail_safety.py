@@ -18,7 +18,9 @@ from tests.signed_in import sign_in_verified
 from tests.support_smtp import start
 from tournaments import demo
 from tournaments.models import Result, Tournament
-from tournaments.services import corrections, online_entry, setup
+from tournaments.services.entries import online_entry
+from tournaments.services.running import corrections
+from tournaments.services.setup import events as setup
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +80,7 @@ def test_injection_in_every_field_of_the_results_mail_is_harmless(
 ):
     secretary_client = sign_in_verified(Client(), secretary)
     # the club's name through its own settings form, as a hostile post would send it
-    club = Club.load()
+    club = Club.current()
     form = {
         "name": "Club Sur" + INJECTED,
         "federation": club.federation,
@@ -132,7 +134,7 @@ def test_injection_in_a_new_account_mail_is_harmless(smtp, secretary_client):
 
 
 def test_injection_in_a_waiting_list_notice_is_harmless(smtp, django_capture_on_commit_callbacks):
-    club = Club.load()
+    club = Club.current()
     club.name = "Club" + INJECTED
     club.save()
     people = [

@@ -19,7 +19,7 @@ from tests.security.permission_expectations import (
 from tests.security.route_args import url_of
 from tests.security.test_permission_matrix import _state
 from tournaments.models import Result, TableCode
-from tournaments.views.table_device import SESSION_KEY
+from tournaments.views.table.device import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -41,15 +41,26 @@ from tests.security.permission_expectations import (
 )
 from tests.security.route_args import url_of
 from tournaments.models import Result, ResultStatus, Tournament
-from tournaments.services import table_round
+from tournaments.services.table import table_round
 
 # Django's admin guards itself (staff only); ``test_admin_site_is_for_staff_only`` checks it.
 SKIPPED_NAMESPACES = ("admin",)
 # Rows an action could rewrite without changing any count; the rest are counted.
-SNAPSHOT = ("clubsite.Club", "clubsite.Member", "clubsite.Licence", "tournaments.Tournament",
-            "tournaments.Session", "tournaments.Section", "tournaments.Entry",
-            "tournaments.EntryPlayer", "tournaments.TableCode", "tournaments.Result",
-            "tournaments.TeamEvent", "tournaments.TeamMatch", "tournaments.Upload")
+SNAPSHOT = (
+    "clubsite.Club",
+    "clubsite.Member",
+    "clubsite.Licence",
+    "tournaments.Tournament",
+    "tournaments.Session",
+    "tournaments.Section",
+    "tournaments.Entry",
+    "tournaments.EntryPlayer",
+    "tournaments.TableCode",
+    "tournaments.Result",
+    "tournaments.TeamEvent",
+    "tournaments.TeamMatch",
+    "tournaments.Upload",
+)
 
 
 def _routes(patterns, namespace=None):
@@ -57,8 +68,11 @@ def _routes(patterns, namespace=None):
         if isinstance(item, URLResolver):
             if item.namespace in SKIPPED_NAMESPACES:
                 continue
-            inner = f"{namespace}:{item.namespace}" if namespace and item.namespace \
+            inner = (
+                f"{namespace}:{item.namespace}"
+                if namespace and item.namespace
                 else item.namespace or namespace
+            )
             yield from _routes(item.url_patterns, inner)
         elif isinstance(item, URLPattern):
             yield (f"{namespace}:{item.name}" if namespace else item.name), item.callback
@@ -69,20 +83,24 @@ def routes() -> dict:
 
 
 def declared_access(view) -> tuple | None:
-    access = getattr(view, "access", None) or getattr(getattr(view, "view_class", None),
-                                                      "access", None)
+    access = getattr(view, "access", None) or getattr(
+        getattr(view, "view_class", None), "access", None
+    )
     return tuple(access) if access else None
 
 
 def _state() -> tuple:
     """Every table's row count (sessions and the sign-in audit of django-axes aside: signing
     in writes them) and the rows of the tables an action would edit in place."""
-    counts = tuple((model._meta.label, model._default_manager.count())
-                   for model in apps.get_models()
-                   if model._meta.label != "sessions.Session" and model._meta.app_label != "axes")
-    rows = tuple((label, tuple(apps.get_model(label)._default_manager.order_by("pk")
-                               .values_list()))
-                 for label in SNAPSHOT)
+    counts = tuple(
+        (model._meta.label, model._default_manager.count())
+        for model in apps.get_models()
+        if model._meta.label != "sessions.Session" and model._meta.app_label != "axes"
+    )
+    rows = tuple(
+        (label, tuple(apps.get_model(label)._default_manager.order_by("pk").values_list()))
+        for label in SNAPSHOT
+    )
     return counts, rows
 
 
@@ -99,8 +117,7 @@ def _miss(response, outcome, name, role, method) -> str | None:
     if ok:
         return None
     where = f" to {location}" if location else ""
-    return (f"{name} ({method} as {role}): expected {outcome}, "
-            f"got {response.status_code}{where}")
+    return f"{name} ({method} as {role}): expected {outcome}, got {response.status_code}{where}"
 
 
 def _send(world, role, method, url):
@@ -113,10 +130,12 @@ def _send(world, role, method, url):
 
 def test_every_route_has_a_permission_decision():
     found = routes()
-    problems = [f"route {name} has no permission decision" for name in found
-                if name not in DECISIONS]
-    problems += [f"decision for {name}, which is no route" for name in DECISIONS
-                 if name not in found]
+    problems = [
+        f"route {name} has no permission decision" for name in found if name not in DECISIONS
+    ]
+    problems += [
+        f"decision for {name}, which is no route" for name in DECISIONS if name not in found
+    ]
     assert not problems, "\n".join(problems)
 
 
@@ -126,7 +145,8 @@ def test_the_view_declares_what_the_table_decides(name):
     view = routes().get(name)
     assert view is not None, f"{name} is no route"
     assert declared_access(view) == decision.access, (
-        f"{name} declares {declared_access(view)}, the table says {decision.access}")
+        f"{name} declares {declared_access(view)}, the table says {decision.access}"
+    )
     for role in ROLES:
         got = decision.outcomes[role]
         if admitted(decision.access, role):
@@ -134,7 +154,8 @@ def test_the_view_declares_what_the_table_decides(name):
         else:
             assert got == gate(decision.access, role, decision.method), (
                 f"{name}: the declaration answers {role} "
-                f"{gate(decision.access, role, decision.method)}, the table says {got}")
+                f"{gate(decision.access, role, decision.method)}, the table says {got}"
+            )
 
 
 # --- the matrix ------------------------------------------------------------------------------
@@ -149,18 +170,33 @@ def test_permission_matrix(world, name):
     problems = []
     before = _state() if refused else None
     for role in refused:
-        problems.append(_miss(_send(world, role, decision.method, url),
-                              decision.outcomes[role], name, role, decision.method))
+        problems.append(
+            _miss(
+                _send(world, role, decision.method, url),
+                decision.outcomes[role],
+                name,
+                role,
+                decision.method,
+            )
+        )
         if decision.method == GET:  # a page's form posted by a role refused the page
-            expected = DENIED if admitted(decision.access, role) else gate(decision.access,
-                                                                             role, POST)
+            expected = (
+                DENIED if admitted(decision.access, role) else gate(decision.access, role, POST)
+            )
             problems.append(_miss(_send(world, role, POST, url), expected, name, role, POST))
     if refused and _state() != before:
         problems.append(f"{name}: a refused request changed the database")
     for role in ROLES:
         if role not in refused:
-            problems.append(_miss(_send(world, role, decision.method, url),
-                                  decision.outcomes[role], name, role, decision.method))
+            problems.append(
+                _miss(
+                    _send(world, role, decision.method, url),
+                    decision.outcomes[role],
+                    name,
+                    role,
+                    decision.method,
+                )
+            )
     problems = [p for p in problems if p]
     assert not problems, "\n".join(problems)
 
@@ -170,8 +206,9 @@ def _results_of_one_tournament() -> list[str]:
     names = []
     for item in get_resolver().url_patterns:
         if isinstance(item, URLResolver) and item.namespace == "results":
-            names += [f"results:{p.name}" for p in item.url_patterns
-                      if "<slug:slug>" in str(p.pattern)]
+            names += [
+                f"results:{p.name}" for p in item.url_patterns if "<slug:slug>" in str(p.pattern)
+            ]
     return sorted(names)
 
 
@@ -183,8 +220,10 @@ def test_hidden_results_are_not_found(world, hidden, name):
     outcomes = HIDDEN_RESULTS_EXCEPTIONS.get((hidden, name), outcomes)
     url = url_of(name, world)
     Tournament.objects.filter(slug=resolve(url).kwargs["slug"]).update(**changes)
-    problems = [_miss(_send(world, role, GET, url), outcomes[role], f"{name} ({hidden})",
-                      role, GET) for role in ROLES]
+    problems = [
+        _miss(_send(world, role, GET, url), outcomes[role], f"{name} ({hidden})", role, GET)
+        for role in ROLES
+    ]
     problems = [p for p in problems if p]
     assert not problems, "\n".join(problems)
 
@@ -193,8 +232,7 @@ def test_hidden_results_are_not_found(world, hidden, name):
 
 
 def _pages(*accesses) -> list[str]:
-    return sorted(name for name, d in DECISIONS.items()
-                  if d.access in accesses and d.method == GET)
+    return sorted(name for name, d in DECISIONS.items() if d.access in accesses and d.method == GET)
 
 
 @pytest.mark.django_db
@@ -220,8 +258,11 @@ def test_a_table_device_is_sent_to_login_from_staff_pages(world):
     sends it to the login page, and it stays signed in at its table."""
     device = world.client(DEVICE_A)
     assert device.get(reverse("table:home")).status_code == 200  # really a device
-    staff = sorted(name for name, d in DECISIONS.items()
-                   if d.access in (DIRECTOR_VIEW, SECRETARY_VIEW, OFFICE_VIEW))
+    staff = sorted(
+        name
+        for name, d in DECISIONS.items()
+        if d.access in (DIRECTOR_VIEW, SECRETARY_VIEW, OFFICE_VIEW)
+    )
     for name in staff:
         url = url_of(name, world)
         response = device.get(url) if DECISIONS[name].method == GET else device.post(url)
@@ -238,9 +279,18 @@ def _unplayed_board_of(table_code):
 
 
 def _result_json(round_number, board, key):
-    return {"round": round_number, "board": board.number, "level": "3", "strain": "NT",
-            "double": "", "declarer": "N", "made": "=", "lead_suit": "", "lead_rank": "",
-            "idempotency_key": key}
+    return {
+        "round": round_number,
+        "board": board.number,
+        "level": "3",
+        "strain": "NT",
+        "double": "",
+        "declarer": "N",
+        "made": "=",
+        "lead_suit": "",
+        "lead_rank": "",
+        "idempotency_key": key,
+    }
 
 
 @pytest.mark.django_db
@@ -248,13 +298,15 @@ def test_a_device_cannot_post_a_result_for_another_tables_board(world):
     round_number, board = _unplayed_board_of(world.code_other)
     data = _result_json(round_number, board, uuid.uuid4().hex)
     stored = Result.objects.filter(section=world.section, board=board).count()
-    refused = world.client(DEVICE_A).post(reverse("table:result"), data,
-                                          HTTP_ACCEPT="application/json")
+    refused = world.client(DEVICE_A).post(
+        reverse("table:result"), data, HTTP_ACCEPT="application/json"
+    )
     assert refused.status_code == 403 and refused.json()["error"]
     assert Result.objects.filter(section=world.section, board=board).count() == stored
     # the same post from A2's own device is stored: only the table made the difference
-    own = world.client(DEVICE_OTHER).post(reverse("table:result"), data,
-                                          HTTP_ACCEPT="application/json")
+    own = world.client(DEVICE_OTHER).post(
+        reverse("table:result"), data, HTTP_ACCEPT="application/json"
+    )
     assert own.status_code == 201
 
 
@@ -263,8 +315,10 @@ def test_a_device_cannot_read_or_confirm_another_tables_result(world):
     other = world.result_other
     Result.objects.filter(pk=other.pk).update(confirmed=False)
     device = world.client(DEVICE_A)
-    assert device.get(reverse("table:board", args=[other.round, other.board.number])) \
-        .status_code == 403
+    assert (
+        device.get(reverse("table:board", args=[other.round, other.board.number])).status_code
+        == 403
+    )
     assert device.post(reverse("table:confirm", args=[other.pk])).status_code in (403, 404)
     other.refresh_from_db()
     assert not other.confirmed and other.status == ResultStatus.OK

@@ -4,7 +4,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.test_tournaments_public_views import finished
+from tests.tournaments.results.test_public_views import finished
 from tournaments.models import Result
 
 pytestmark = pytest.mark.django_db
@@ -12,8 +12,7 @@ JUNK = ["abc", "1e3", "-1", "99999999999999999999999", "<script>", "١٢", "1 OR
 
 
 @pytest.mark.parametrize("junk", JUNK)
-def test_a_board_page_ignores_a_pair_that_is_not_a_number(client, mitchell_session, director,
-                                                          junk):
+def test_a_board_page_ignores_a_pair_that_is_not_a_number(client, mitchell_session, director, junk):
     tournament, _ = finished(mitchell_session, director)
     url = reverse("results:board", args=[tournament.slug, 1, mitchell_session.pool, 1])
     response = client.get(url, {"pair": junk})
@@ -34,33 +33,54 @@ def test_a_posted_season_that_is_not_a_number_is_a_404(secretary_client, demo_cl
     from clubsite.models import Member
 
     member = Member.objects.first()
-    response = secretary_client.post(reverse("clubsite:licence_renew", args=[member.pk]),
-                                     {"season": "abc"})
+    response = secretary_client.post(
+        reverse("clubsite:licence_renew", args=[member.pk]), {"season": "abc"}
+    )
     assert response.status_code == 302  # the current season, as with no season at all
-    response = secretary_client.post(reverse("clubsite:licences_renew"),
-                                     {"season": "abc", "select": ["x", "1e5"]})
+    response = secretary_client.post(
+        reverse("clubsite:licences_renew"), {"season": "abc", "select": ["x", "1e5"]}
+    )
     assert response.status_code == 404
 
 
 def test_confirm_goes_back_only_to_this_site(director_client, director, mitchell_session):
-    from tournaments.services import entry
+    from tournaments.services.table import entry
 
-    row = entry.submit_result(round=1, board=1, contract="4S", declarer="N", tricks=10,
-                              idempotency_key="k1", user=director, section=mitchell_session,
-                              table=1).result
-    response = director_client.post(reverse("director:confirm", args=[row.pk]),
-                                    {"next": "https://evil.example/"})
+    row = entry.submit_result(
+        round=1,
+        board=1,
+        contract="4S",
+        declarer="N",
+        tricks=10,
+        idempotency_key="k1",
+        user=director,
+        section=mitchell_session,
+        table=1,
+    ).result
+    response = director_client.post(
+        reverse("director:confirm", args=[row.pk]), {"next": "https://evil.example/"}
+    )
     assert response.status_code == 302 and "evil" not in response["Location"]
-    response = director_client.post(reverse("director:confirm", args=[row.pk]),
-                                    {"next": "4,5 evil"})  # was looked up as a view name: 500
+    response = director_client.post(
+        reverse("director:confirm", args=[row.pk]), {"next": "4,5 evil"}
+    )  # was looked up as a view name: 500
     assert response.status_code == 302
-    response = director_client.post(reverse("director:confirm", args=[row.pk]),
-                                    {"next": "/results/"})
+    response = director_client.post(
+        reverse("director:confirm", args=[row.pk]), {"next": "/results/"}
+    )
     assert response["Location"] == "/results/"
 
 
-@pytest.mark.parametrize("params", [{"q": "a\x00b"}, {"q": "x" * 5000}, {"q": "\x1b[31m"},
-                                    {"q": "ley", "edition": "\x00"}, {"edition": "x" * 500}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "a\x00b"},
+        {"q": "x" * 5000},
+        {"q": "\x1b[31m"},
+        {"q": "ley", "edition": "\x00"},
+        {"edition": "x" * 500},
+    ],
+)
 def test_law_search_takes_any_query_without_a_server_error(client, params):
     """PostgreSQL refuses NUL in a query's text: it was a 500 there."""
     response = client.get(reverse("laws:search"), params)
@@ -80,10 +100,14 @@ def test_huge_numbers_in_director_forms_are_form_errors(director_client, mitchel
 
     session = mitchell_session.session
     sections = Section.objects.count()
-    response = director_client.post(reverse("director:section_add", args=[session.pk]),
-                                    {"letter": "B", "board_offset": "9" * 25})
+    response = director_client.post(
+        reverse("director:section_add", args=[session.pk]),
+        {"letter": "B", "board_offset": "9" * 25},
+    )
     assert response.status_code < 500 and Section.objects.count() == sections
     entry = mitchell_session.seatings.first().entry
-    response = director_client.post(reverse("director:penalties", args=[session.pk]), {
-        "entry": entry.pk, "fraction_of_top": "0.25", "board": "9" * 25, "reason": "x"})
+    response = director_client.post(
+        reverse("director:penalties", args=[session.pk]),
+        {"entry": entry.pk, "fraction_of_top": "0.25", "board": "9" * 25, "reason": "x"},
+    )
     assert response.status_code < 500 and not Penalty.objects.exists()

@@ -4,7 +4,7 @@ import logging
 
 from django.urls import reverse
 
-from clubsite.logfilters import OneLineRefusal
+from clubsite.ops.logfilters import OneLineRefusal
 
 
 def test_a_forbidden_page_logs_one_line(player_client, caplog):
@@ -29,8 +29,9 @@ def test_a_forged_host_logs_one_line(client, caplog, settings):
 
 
 def test_a_server_error_keeps_its_traceback():
-    record = logging.LogRecord("django.request", logging.ERROR, __file__, 1,
-                               "Internal Server Error: %s", ("/x/",), None)
+    record = logging.LogRecord(
+        "django.request", logging.ERROR, __file__, 1, "Internal Server Error: %s", ("/x/",), None
+    )
     try:
         raise RuntimeError("boom")
     except RuntimeError:

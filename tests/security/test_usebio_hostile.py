@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from tests.signed_in import sign_in_verified
-from tests.tournaments.test_tournaments_usebio_import import flat_file
+from tests.tournaments.imports.test_usebio_import import flat_file
 from tournaments.imports import usebio
 from tournaments.imports.usebio_parse import UsebioError
 from tournaments.models import Board, Result, Tournament
@@ -30,20 +30,41 @@ BAD = [
     (flat_file().replace("<TRICKS>9</TRICKS>", "<TRICKS>sNaN</TRICKS>", 1), "sNaN"),
     (flat_file().replace("<TRICKS>9</TRICKS>", "<TRICKS>Infinity</TRICKS>", 1), "Infinity"),
     (flat_file().replace("<TRICKS>9</TRICKS>", "<TRICKS>1E+999999</TRICKS>", 1), "1E+999999"),
-    (flat_file().replace("<NS_MATCH_POINTS>2</NS_MATCH_POINTS>",
-                         "<NS_MATCH_POINTS>NaN</NS_MATCH_POINTS>", 1), "NaN"),
-    (flat_file().replace("<PERCENTAGE>33.33</PERCENTAGE>",
-                         "<PERCENTAGE>-Infinity</PERCENTAGE>", 1), "Infinity"),
-    (flat_file().replace("<BOARD_NUMBER>2</BOARD_NUMBER>",
-                         "<BOARD_NUMBER>" + "7" * 5000 + "</BOARD_NUMBER>"), "777"),
-    (flat_file().replace("<NS_PAIR_NUMBER>3</NS_PAIR_NUMBER>",
-                         "<NS_PAIR_NUMBER>" + "3" * 30 + "</NS_PAIR_NUMBER>"), "333"),
+    (
+        flat_file().replace(
+            "<NS_MATCH_POINTS>2</NS_MATCH_POINTS>", "<NS_MATCH_POINTS>NaN</NS_MATCH_POINTS>", 1
+        ),
+        "NaN",
+    ),
+    (
+        flat_file().replace(
+            "<PERCENTAGE>33.33</PERCENTAGE>", "<PERCENTAGE>-Infinity</PERCENTAGE>", 1
+        ),
+        "Infinity",
+    ),
+    (
+        flat_file().replace(
+            "<BOARD_NUMBER>2</BOARD_NUMBER>", "<BOARD_NUMBER>" + "7" * 5000 + "</BOARD_NUMBER>"
+        ),
+        "777",
+    ),
+    (
+        flat_file().replace(
+            "<NS_PAIR_NUMBER>3</NS_PAIR_NUMBER>",
+            "<NS_PAIR_NUMBER>" + "3" * 30 + "</NS_PAIR_NUMBER>",
+        ),
+        "333",
+    ),
 ]
 
 
 def counts():
-    return (Tournament.objects.count(), Member.objects.count(), Board.objects.count(),
-            Result.objects.count())
+    return (
+        Tournament.objects.count(),
+        Member.objects.count(),
+        Board.objects.count(),
+        Result.objects.count(),
+    )
 
 
 @pytest.mark.parametrize("text, shown", BAD)
@@ -67,9 +88,14 @@ def test_the_message_is_translated():
 def test_the_web_import_shows_the_refusal(client, director, text, shown):
     sign_in_verified(client, director)
     before = counts()
-    response = client.post(reverse("uploads:imports"), {
-        "file": SimpleUploadedFile("bad.xml", text.encode("utf-8"),
-                                   content_type="application/xml")})
+    response = client.post(
+        reverse("uploads:imports"),
+        {
+            "file": SimpleUploadedFile(
+                "bad.xml", text.encode("utf-8"), content_type="application/xml"
+            )
+        },
+    )
     assert response.status_code == 302
     record = ResultImport.objects.get()
     assert record.state == ImportState.FAILED and shown in record.error

@@ -10,10 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
+from clubsite.celery import app as celery_app
 from clubsite.models import Member
 from tournaments.demo import play_rounds
 from tournaments.models import PointsScale, PointsScaleRow, ScoringMethod
-from tournaments.services import registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.results import publish
+from tournaments.services.setup import events as setup
+from tournaments.tasks import classify_session_task
 
 
 def mitchell_dict(tables: int, rounds: int, boards_per_round: int) -> dict:
@@ -25,8 +29,14 @@ def mitchell_dict(tables: int, rounds: int, boards_per_round: int) -> dict:
             ew = (t - 1 - (r - 1)) % tables + 1
             board_set = (t - 1 + (r - 1)) % tables + 1
             first = (board_set - 1) * boards_per_round + 1
-            rows.append({"table": t, "ns": t, "ew": ew,
-                         "boards": list(range(first, first + boards_per_round))})
+            rows.append(
+                {
+                    "table": t,
+                    "ns": t,
+                    "ew": ew,
+                    "boards": list(range(first, first + boards_per_round)),
+                }
+            )
         out.append({"round": r, "tables": rows})
     return {"kind": "mitchell", "tables": tables, "rounds": out, "sitout": None}
 
@@ -65,34 +75,51 @@ def pairs():
 @pytest.fixture
 def members(db):
     """Sixty members, alternating women and men, licence numbers in order."""
-    return [Member.objects.create(first_name=f"Nombre{i:02d}", last_name=f"Apellido{i:02d}",
-                                  licence_number=f"T-{i:03d}", gender="FM"[i % 2])
-            for i in range(60)]
+    return [
+        Member.objects.create(
+            first_name=f"Nombre{i:02d}",
+            last_name=f"Apellido{i:02d}",
+            licence_number=f"T-{i:03d}",
+            gender="FM"[i % 2],
+        )
+        for i in range(60)
+    ]
 
 
 def play_rounds_before(section, table: int, round_number: int, user) -> None:
     """The director stores 3NT= by South on every board ``table`` plays before ``round_number``,
     so that round is open to the table (``services.play_order``)."""
-    from tournaments.services import entry, plan
+    from tournaments.services.setup import plan
+    from tournaments.services.table import entry
 
     for slot in plan.slots(section.movement):
         if slot.table == table and slot.round < round_number:
             for board in slot.boards:
-                entry.submit_result(user=user, section=section, table=table, round=slot.round,
-                                    board=board + section.board_offset, contract="3NT",
-                                    declarer="S", tricks=9,
-                                    idempotency_key=f"before-{table}-{slot.round}-{board}")
+                entry.submit_result(
+                    user=user,
+                    section=section,
+                    table=table,
+                    round=slot.round,
+                    board=board + section.board_offset,
+                    contract="3NT",
+                    declarer="S",
+                    tricks=9,
+                    idempotency_key=f"before-{table}-{slot.round}-{board}",
+                )
 
 
 def make_pairs(tournament, members, count):
-    return [registration.register_entry(tournament, members[2 * i:2 * i + 2]) for i in range(count)]
+    return [
+        registration.register_entry(tournament, members[2 * i : 2 * i + 2]) for i in range(count)
+    ]
 
 
 @pytest.fixture
 def mitchell_session(members):
     """A running 7-table Mitchell, 7 rounds of 2 boards, 14 registered pairs."""
-    tournament = setup.create_tournament(name="Martes", date=datetime.date(2025, 3, 4),
-                                         scoring_method=ScoringMethod.MATCHPOINTS)
+    tournament = setup.create_tournament(
+        name="Martes", date=datetime.date(2025, 3, 4), scoring_method=ScoringMethod.MATCHPOINTS
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, mitchell_dict(7, 7, 2), make_pairs(tournament, members, 14))
@@ -115,8 +142,9 @@ def howell_session(members):
 def played_howell(members):
     """A Howell of seven pairs today, every round played (seeded) and the session finished:
     not published, no master points yet (the master points tests start from it)."""
-    tournament = setup.create_tournament(name="Jueves", date=datetime.date.today(),
-                                         public_results=True)
+    tournament = setup.create_tournament(
+        name="Jueves", date=datetime.date.today(), public_results=True
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, howell_dict(), make_pairs(tournament, members, 7))
@@ -131,6 +159,34 @@ def three_places_scale(db):
     """The club's pairs scale paying the first three places 6, 4 and 2 points."""
     scale = PointsScale.load()
     for place, points in ((1, 6), (2, 4), (3, 2)):
-        PointsScaleRow.objects.create(scale=scale, category="pairs", min_field=1,
-                                      place=place, points=points)
+        PointsScaleRow.objects.create(
+            scale=scale, category="pairs", min_field=1, place=place, points=points
+        )
     return scale
+
+
+@pytest.fixture
+def broker(settings, monkeypatch):
+    """As in production: tasks go to a broker (recorded here, not run), a 5-second window."""
+    settings.RANKING_REFRESH_SECONDS = 5
+    settings.RANKING_QUIET_SECONDS = 0  # the window alone (test_ranking_debounce: the pause)
+    celery_app.conf.task_always_eager = False  # the autouse _celery_mode fixture restores it
+    queued = []
+
+    def apply_async(args=None, kwargs=None, countdown=None, **options):
+        queued.append((tuple(args), countdown))
+
+    monkeypatch.setattr(classify_session_task, "apply_async", apply_async)
+    return queued
+
+
+@pytest.fixture
+def shown(mitchell_session):
+    """The running Mitchell after two rounds, published as provisional (so classified);
+    players follow its ranking during play."""
+    play_rounds(mitchell_session, random.Random(11), rounds=2)
+    tournament = mitchell_session.session.tournament
+    tournament.live_ranking = True
+    tournament.save(update_fields=["live_ranking"])
+    publish.publish_provisional(tournament, user=None)
+    return mitchell_session

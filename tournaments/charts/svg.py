@@ -23,7 +23,7 @@ def nice_step(span: float, intervals: int = 4) -> float:
     if span <= 0 or not math.isfinite(span):
         return 1.0
     raw = span / max(intervals, 1)
-    power = 10 ** math.floor(math.log10(raw))
+    power: float = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if factor * power >= raw - 1e-12:
             return factor * power
@@ -59,14 +59,15 @@ class Linear:
     def __call__(self, value: float) -> float:
         if self.high == self.low:
             return (self.start + self.end) / 2
-        return round(self.start + (value - self.low) * (self.end - self.start)
-                     / (self.high - self.low), 2)
+        return round(
+            self.start + (value - self.low) * (self.end - self.start) / (self.high - self.low), 2
+        )
 
 
 def fit(text: str, room: float) -> str:
     """``text`` cut with an ellipsis to about ``room`` units of the chart's font."""
     most = max(int(room // CHAR), 1)
-    return text if len(text) <= most else text[:max(most - 1, 0)].rstrip() + "…"
+    return text if len(text) <= most else text[: max(most - 1, 0)].rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -116,12 +117,20 @@ class BarChart:
         return self.plot_top - 6
 
 
-def bar_chart(key: str, title: str, description: str,
-              items: Sequence[tuple[str, float, str]], *, value_text: Callable[[float], str],
-              headers: tuple[str, ...], rows: Sequence[tuple[str, ...]] = (),
-              reference: float | None = None, reference_label: str = "",
-              domain: tuple[float, float] | None = None,
-              highlight: Callable[[int], bool] = lambda i: False) -> BarChart:
+def bar_chart(
+    key: str,
+    title: str,
+    description: str,
+    items: Sequence[tuple[str, float, str]],
+    *,
+    value_text: Callable[[float], str],
+    headers: tuple[str, ...],
+    rows: Sequence[tuple[str, ...]] = (),
+    reference: float | None = None,
+    reference_label: str = "",
+    domain: tuple[float, float] | None = None,
+    highlight: Callable[[int], bool] = lambda i: False,
+) -> BarChart:
     """One horizontal bar per item (name, value, value as written), in the given order (best
     first); negative values grow
     left of the zero line. ``domain`` fixes the scale (0..100 for percentages), otherwise
@@ -146,15 +155,44 @@ def bar_chart(key: str, title: str, description: str,
         y = top + i * ROW + (ROW - BAR) / 2
         end = scale(min(max(value, low), high))
         x, width = min(zero, end), abs(end - zero)
-        bars.append(Bar(fit(name, label_room), name, text, x, round(y, 2),
-                        round(width, 2), BAR, round(y + BAR - 3, 2),
-                        round(max(zero, end) + 4, 2), value < 0, highlight(i)))
+        bars.append(
+            Bar(
+                fit(name, label_room),
+                name,
+                text,
+                x,
+                round(y, 2),
+                round(width, 2),
+                BAR,
+                round(y + BAR - 3, 2),
+                round(max(zero, end) + 4, 2),
+                value < 0,
+                highlight(i),
+            )
+        )
     bottom = top + len(items) * ROW
     marks = tuple(Tick(scale(t), value_text(t)) for t in ticks(low, high, step))
-    ref = (Tick(scale(reference), reference_label or value_text(reference))
-           if reference is not None and low <= reference <= high else None)
-    return BarChart(key, title, description, WIDTH, int(bottom + 6), round(left - 6, 2), zero,
-                    top, bottom, marks, tuple(bars), ref, headers, tuple(rows))
+    ref = (
+        Tick(scale(reference), reference_label or value_text(reference))
+        if reference is not None and low <= reference <= high
+        else None
+    )
+    return BarChart(
+        key,
+        title,
+        description,
+        WIDTH,
+        int(bottom + 6),
+        round(left - 6, 2),
+        zero,
+        top,
+        bottom,
+        marks,
+        tuple(bars),
+        ref,
+        headers,
+        tuple(rows),
+    )
 
 
 @dataclass(frozen=True)
@@ -219,12 +257,20 @@ class LineChart:
 MOST_X_LABELS = 8
 
 
-def line_chart(key: str, title: str, description: str, x_labels: Sequence[str],
-               series: Sequence[tuple[str, str, Sequence[float | None]]], *,
-               value_text: Callable[[float], str], headers: tuple[str, ...],
-               rows: Sequence[tuple[str, ...]] = (), height: int = 210,
-               include: Sequence[float] = (),
-               point_text: Callable[[float], str] | None = None) -> LineChart:
+def line_chart(
+    key: str,
+    title: str,
+    description: str,
+    x_labels: Sequence[str],
+    series: Sequence[tuple[str, str, Sequence[float | None]]],
+    *,
+    value_text: Callable[[float], str],
+    headers: tuple[str, ...],
+    rows: Sequence[tuple[str, ...]] = (),
+    height: int = 210,
+    include: Sequence[float] = (),
+    point_text: Callable[[float], str] | None = None,
+) -> LineChart:
     """Lines over the same x steps (sessions, rounds), each a (name, css, values) with None
     where a line has no value. The y scale is round and holds every value and ``include``
     (e.g. 50 for percentages); at most eight x labels are written, evenly picked. A point's
@@ -240,16 +286,29 @@ def line_chart(key: str, title: str, description: str, x_labels: Sequence[str],
     count = len(x_labels)
     x = Linear(0, max(count - 1, 0), left + 18, right - 18)  # room for a centred date
     every = max(1, math.ceil(count / MOST_X_LABELS))
-    x_ticks = tuple(Tick(x(i), label) for i, label in enumerate(x_labels)
-                    if i % every == 0 or i == count - 1)
+    x_ticks = tuple(
+        Tick(x(i), label) for i, label in enumerate(x_labels) if i % every == 0 or i == count - 1
+    )
     drawn, legend_x = [], left
     room = (WIDTH - left) / max(len(series), 1) - 36  # each legend item: swatch, name, gap
     for name, css, vs in series:
-        points = tuple(Point(x(i), y(v), point_text(v)) for i, v in enumerate(vs)
-                       if v is not None)
+        points = tuple(Point(x(i), y(v), point_text(v)) for i, v in enumerate(vs) if v is not None)
         shown = fit(name, room)
         drawn.append(Series(shown, css, points, round(legend_x, 2)))
         legend_x += 22 + len(shown) * CHAR + 14
-    return LineChart(key, title, description, WIDTH, height, left, right, top, bottom,
-                     tuple(Tick(y(t), value_text(t)) for t in marks), x_ticks, tuple(drawn),
-                     headers, tuple(rows))
+    return LineChart(
+        key,
+        title,
+        description,
+        WIDTH,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        tuple(Tick(y(t), value_text(t)) for t in marks),
+        x_ticks,
+        tuple(drawn),
+        headers,
+        tuple(rows),
+    )

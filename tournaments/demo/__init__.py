@@ -23,6 +23,13 @@ from django.utils import timezone
 
 from clubsite.demo import demo_builder
 from clubsite.models import Member
+from tournaments.services.classification.classify import classify_session
+from tournaments.services.entries import registration
+from tournaments.services.results import master_points, publish
+from tournaments.services.running import corrections
+from tournaments.services.setup import events as setup
+from tournaments.services.setup import individual, plan
+from tournaments.services.table import entry
 
 from ..models import (
     Board,
@@ -36,17 +43,6 @@ from ..models import (
 )
 from ..scoring import contract_score, is_vulnerable
 from ..scoring.deals import SUITS, hands, opening_leader
-from ..services import (
-    corrections,
-    entry,
-    individual,
-    master_points,
-    plan,
-    publish,
-    registration,
-    setup,
-)
-from ..services.classification import classify_session
 from ..services.errors import KeyReused
 from . import deals as demo_deals
 
@@ -95,8 +91,9 @@ def board_plan(rng: random.Random, board: Board | int) -> tuple[str, str, int]:
     return f"{level}{strain}", declarer, max(0, min(13, tricks))
 
 
-def table_play(rng: random.Random, planned: tuple[str, str, int],
-               double_dummy: dict | None = None) -> dict:
+def table_play(
+    rng: random.Random, planned: tuple[str, str, int], double_dummy: dict | None = None
+) -> dict:
     """One table's result: mostly the field's contract, a trick more or less; sometimes
     another level, a double, or the other side playing it. With the board's double-dummy
     table the tricks follow the actual declarer and strain."""
@@ -129,8 +126,11 @@ def lead_held(lead: str, deal: str, played: dict) -> str:
         hand = None
     if not hand or lead[1] in hand[SUITS.index(lead[0])]:
         return lead
-    suit = SUITS.index(lead[0]) if hand[SUITS.index(lead[0])] else \
-        next(i for i, cards in enumerate(hand) if cards)
+    suit = (
+        SUITS.index(lead[0])
+        if hand[SUITS.index(lead[0])]
+        else next(i for i, cards in enumerate(hand) if cards)
+    )
     return SUITS[suit] + hand[suit][0]
 
 
@@ -141,22 +141,31 @@ def deal_from_data(section: Section) -> int:
     for board in boards:
         found = deals.get(board.number)
         if found:
-            board.deal, board.double_dummy, board.par = (found["deal"], found["double_dummy"],
-                                                         found["par"])
+            board.deal, board.double_dummy, board.par = (
+                found["deal"],
+                found["double_dummy"],
+                found["par"],
+            )
     Board.objects.bulk_update(boards, ["deal", "double_dummy", "par"])
     return len(boards)
 
 
-def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
-                plans: dict | None = None, only: int | None = None) -> int:
+def play_rounds(
+    section: Section,
+    rng: random.Random,
+    rounds: int | None = None,
+    plans: dict | None = None,
+    only: int | None = None,
+) -> int:
     """Enter every board of the first ``rounds`` rounds (or of round ``only``) from each
     table's device."""
     codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     plans = plans if plans is not None else {}
     count = 0
     last = rounds or plan.round_count(section.movement)
-    boards = {b.number: b for b in Board.objects.filter(session_id=section.session_id,
-                                                        pool=section.pool)}
+    boards = {
+        b.number: b for b in Board.objects.filter(session_id=section.session_id, pool=section.pool)
+    }
     for slot in plan.slots(section.movement):
         if slot.round > last or slot.ns is None or slot.ew is None:
             continue
@@ -170,9 +179,13 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
             played = table_play(rng, planned, board.double_dummy)
             try:
                 outcome = entry.submit_result(
-                    table_code=codes[slot.table], round=slot.round, board=number,
+                    table_code=codes[slot.table],
+                    round=slot.round,
+                    board=number,
                     idempotency_key=f"demo-{section.pk}-{slot.round}-{slot.table}-{number}",
-                    lead=lead_held(lead, board.deal, played), **played)
+                    lead=lead_held(lead, board.deal, played),
+                    **played,
+                )
             except KeyReused:
                 continue  # played by an earlier call: its key holds that result
             except entry.InvalidResult:
@@ -183,8 +196,10 @@ def play_rounds(section: Section, rng: random.Random, rounds: int | None = None,
 
 
 def _pairs(tournament: Tournament, players: list[Member]) -> list:
-    return [registration.register_entry(tournament, players[i:i + 2])
-            for i in range(0, len(players) - 1, 2)]
+    return [
+        registration.register_entry(tournament, players[i : i + 2])
+        for i in range(0, len(players) - 1, 2)
+    ]
 
 
 def _director() -> User | None:
@@ -195,7 +210,10 @@ def _award_60_40(section: Section, round_: int, table: int) -> None:
     """The director's 60/40 (Law 12C2) on the first board of a table's round."""
     slot = plan.slot_for(section.movement, round_, table)
     corrections.adjust_score(
-        user=_director(), section=section, round=round_, table=table,
+        user=_director(),
+        section=section,
+        round=round_,
+        table=table,
         board=slot.boards[0] + section.board_offset,
         adjustment={"kind": "artificial", "ns": 60, "ew": 40},
         reason="Información no autorizada: el director no pudo asignar un resultado.",
@@ -205,13 +223,14 @@ def _award_60_40(section: Section, round_: int, table: int) -> None:
 
 def _two_section_mitchell(players: list[Member], rng: random.Random, day) -> Tournament:
     mitchell, _howell = _movements()
-    tournament = setup.create_tournament(name="Torneo de los martes", date=day,
-                                         venue="Sala principal")
+    tournament = setup.create_tournament(
+        name="Torneo de los martes", date=day, venue="Sala principal"
+    )
     session = tournament.sessions.get()
     pairs = _pairs(tournament, players[:40])
     for index, letter in enumerate("AB"):
         section = setup.add_section(session, letter, pool="A")
-        setup.seat_section(section, mitchell(5, 5, 3), pairs[index * 10:index * 10 + 10])
+        setup.seat_section(section, mitchell(5, 5, 3), pairs[index * 10 : index * 10 + 10])
     deal_from_data(section)
     setup.start_session(session)
     plans: dict = {}
@@ -241,8 +260,9 @@ def _howell_with_sitout(players: list[Member], rng: random.Random, day) -> Tourn
 
 def _in_progress(players: list[Member], rng: random.Random, day) -> Tournament:
     mitchell, _howell = _movements()
-    tournament = setup.create_tournament(name="Torneo de la tarde", date=day,
-                                         venue="Sala principal")
+    tournament = setup.create_tournament(  # players follow its ranking during play
+        name="Torneo de la tarde", date=day, venue="Sala principal", live_ranking=True
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
     setup.seat_section(section, mitchell(5, 5, 3), _pairs(tournament, players[:20]))
@@ -255,8 +275,9 @@ def _in_progress(players: list[Member], rng: random.Random, day) -> Tournament:
 
 
 def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
-    tournament = setup.create_tournament(name="Individual de otoño", date=day,
-                                         venue="Sala pequeña", event_type=EventType.INDIVIDUAL)
+    tournament = setup.create_tournament(
+        name="Individual de otoño", date=day, venue="Sala pequeña", event_type=EventType.INDIVIDUAL
+    )
     session = tournament.sessions.get()
     section = setup.add_section(session)
     entries = [registration.register_entry(tournament, [m]) for m in players[:16]]
@@ -271,19 +292,32 @@ def _individual(players: list[Member], rng: random.Random, day) -> Tournament:
 
 
 def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
-    from ..models import EventType, ScoringMethod
-    from ..services import team_events
+    from tournaments.services.teams import team_events
 
-    tournament = setup.create_tournament(name="Swiss de equipos de otoño", date=day,
-                                         venue="Sala principal", event_type=EventType.TEAMS,
-                                         scoring_method=ScoringMethod.VPS)
+    from ..models import EventType, ScoringMethod
+
+    tournament = setup.create_tournament(
+        name="Swiss de equipos de otoño",
+        date=day,
+        venue="Sala principal",
+        event_type=EventType.TEAMS,
+        scoring_method=ScoringMethod.VPS,
+    )
     team_events.configure(tournament, format="swiss", swiss_rounds=4, boards_per_match=6)
-    names = ("Los Ases", "Tréboles", "Sin Triunfo", "Contra y Recontra", "Gran Slam",
-             "Impasse", "Squeeze", "Finesse")
+    names = (
+        "Los Ases",
+        "Tréboles",
+        "Sin Triunfo",
+        "Contra y Recontra",
+        "Gran Slam",
+        "Impasse",
+        "Squeeze",
+        "Finesse",
+    )
     start = 0
     for i, name in enumerate(names):
         size = 5 if i == 0 else 4  # the first team has a fifth player
-        registration.register_entry(tournament, players[start:start + size], name=name)
+        registration.register_entry(tournament, players[start : start + size], name=name)
         start += size
     session = team_events.start_teams(tournament)
     section = session.sections.get()
@@ -293,9 +327,15 @@ def _swiss_teams(players: list[Member], rng: random.Random, day) -> Tournament:
         play_rounds(section, rng, only=round_number)
         if round_number == 2:  # a board that could not be played: average plus / average
             corrections.adjust_score(
-                user=_director(), section=section, round=2, table=3, board=8,
+                user=_director(),
+                section=section,
+                round=2,
+                table=3,
+                board=8,
                 adjustment={"kind": "artificial", "ns": "A+", "ew": "A"},
-                reason="Mano inservible; no hubo tiempo de jugar otra.", law="12C2")
+                reason="Mano inservible; no hubo tiempo de jugar otra.",
+                law="12C2",
+            )
         if round_number < 4:
             team_events.draw_next_round(tournament, user=_director())
     setup.finish_session(session)
@@ -307,18 +347,30 @@ def _upcoming(players: list[Member], rng: random.Random, day) -> Tournament:
     """Next week's tournament, open for entry: three tables, so the seventh pair waits, and
     a player looking for a partner. The demo's own users (the first three members) have not
     entered, so one can log in and try."""
+    from tournaments.services.entries import online_entry
+
     from ..models import PartnerRequest
-    from ..services import online_entry
 
     tournament = setup.create_tournament(
-        name="Torneo de primavera", date=day, venue="Sala principal",
-        start_time=datetime.time(18, 30), online_entry=True, max_tables=3)
+        name="Torneo de primavera",
+        date=day,
+        venue="Sala principal",
+        start_time=datetime.time(18, 30),
+        online_entry=True,
+        max_tables=3,
+    )
     start = timezone.now() - datetime.timedelta(days=2)
     for i in range(7):
-        online_entry.enter(tournament, players[3 + 2 * i:5 + 2 * i], user=_director(),
-                            by_director=True, now=start + datetime.timedelta(hours=i))
-    PartnerRequest.objects.create(tournament=tournament, member=players[17],
-                                  note="Juego 2/1; cualquier sistema me vale.")
+        online_entry.enter(
+            tournament,
+            players[3 + 2 * i : 5 + 2 * i],
+            user=_director(),
+            by_director=True,
+            now=start + datetime.timedelta(hours=i),
+        )
+    PartnerRequest.objects.create(
+        tournament=tournament, member=players[17], note="Juego 2/1; cualquier sistema me vale."
+    )
     return tournament
 
 
@@ -346,22 +398,31 @@ def build_tournaments(only: tuple[str, ...] | None = None) -> str:
         with transaction.atomic():
             made.append(build(players, rng, day))
     boards = Board.objects.filter(session__tournament__slug__endswith="-martes").count()
-    return (f"tournaments: {Tournament.objects.count()} ({len(made)} new), "
-            f"{boards} boards in the Mitchell")
+    return (
+        f"tournaments: {Tournament.objects.count()} ({len(made)} new), "
+        f"{boards} boards in the Mitchell"
+    )
 
 
 # The demo club's master points scale: the club's own, shared between partners.
 DEMO_SCALE = (
     # event, field from, up to, place, from percentage, points
-    ("pairs", 1, 10, 1, None, "4"), ("pairs", 1, 10, 2, None, "3"),
-    ("pairs", 1, 10, 3, None, "2"), ("pairs", 1, 10, 4, None, "1"),
-    ("pairs", 11, None, 1, None, "6"), ("pairs", 11, None, 2, None, "5"),
-    ("pairs", 11, None, 3, None, "4"), ("pairs", 11, None, 4, None, "3"),
-    ("pairs", 11, None, 5, None, "2"), ("pairs", 11, None, 6, None, "1"),
+    ("pairs", 1, 10, 1, None, "4"),
+    ("pairs", 1, 10, 2, None, "3"),
+    ("pairs", 1, 10, 3, None, "2"),
+    ("pairs", 1, 10, 4, None, "1"),
+    ("pairs", 11, None, 1, None, "6"),
+    ("pairs", 11, None, 2, None, "5"),
+    ("pairs", 11, None, 3, None, "4"),
+    ("pairs", 11, None, 4, None, "3"),
+    ("pairs", 11, None, 5, None, "2"),
+    ("pairs", 11, None, 6, None, "1"),
     ("pairs", 1, None, None, "60", "1.5"),
-    ("individual", 1, None, 1, None, "3"), ("individual", 1, None, 2, None, "2"),
+    ("individual", 1, None, 1, None, "3"),
+    ("individual", 1, None, 2, None, "2"),
     ("individual", 1, None, 3, None, "1"),
-    ("teams", 1, None, 1, None, "8"), ("teams", 1, None, 2, None, "6"),
+    ("teams", 1, None, 1, None, "8"),
+    ("teams", 1, None, 2, None, "6"),
     ("teams", 1, None, 3, None, "4"),
 )
 
@@ -375,13 +436,21 @@ def build_master_points() -> str:
         scale.name = "Puntos del club"
         scale.save()
         PointsScaleRow.objects.bulk_create(
-            PointsScaleRow(scale=scale, category=kind, min_field=low, max_field=high,
-                           place=place, min_percentage=Decimal(pct) if pct else None,
-                           points=Decimal(points))
-            for kind, low, high, place, pct, points in DEMO_SCALE)
+            PointsScaleRow(
+                scale=scale,
+                category=kind,
+                min_field=low,
+                max_field=high,
+                place=place,
+                min_percentage=Decimal(pct) if pct else None,
+                points=Decimal(points),
+            )
+            for kind, low, high, place, pct, points in DEMO_SCALE
+        )
     awarded = 0
-    for tournament in Tournament.objects.filter(status=TournamentStatus.FINAL,
-                                                points_awarding__isnull=True):
+    for tournament in Tournament.objects.filter(
+        status=TournamentStatus.FINAL, points_awarding__isnull=True
+    ):
         awarded += master_points.award(tournament, user=_director())
     return f"master points: {scale.rows.count()} scale rows, {awarded} new awards"
 

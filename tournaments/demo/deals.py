@@ -25,8 +25,9 @@ def load() -> list[dict]:
 
 
 def generate(count: int = COUNT, seed: int = SEED) -> list[dict]:
+    from tournaments.services.boards.deals import analyse, random_deal
+
     from ..scoring import board_conditions
-    from ..services.boards import analyse, random_deal
 
     rng = random.Random(seed)
     out = []

@@ -14,9 +14,9 @@ from django.db import transaction
 
 from clubsite.demo import demo_builder
 from clubsite.models import Category, Member, Season
+from tournaments.services.money import cash_sheet, table_fees
 
 from ..models import TableFee, TableMethod, Tournament
-from ..services import cash_sheet, table_fees
 
 SEED = 1919
 METHODS = [TableMethod.CASH] * 7 + [TableMethod.CARD] * 2 + [TableMethod.TRANSFER]
@@ -45,25 +45,38 @@ def build_table_money() -> str:
     director = User.objects.filter(username="director").first()
     rates = table_fees.rates_for(Season.current())
     rates.member_fee, rates.guest_fee, rates.junior_fee = (
-        Decimal("5.00"), Decimal("8.00"), Decimal("2.50"))
+        Decimal("5.00"),
+        Decimal("8.00"),
+        Decimal("2.50"),
+    )
     rates.save()
     rates.junior_categories.set(Category.objects.filter(code="junior"))
     player = Member.objects.filter(user__username="jugador").first()
     if player is not None:
-        table_fees.top_up(player, Decimal("30.00"), TableMethod.CASH, user=secretary,
-                          note="Bono de diez mesas")
-    tuesday, thursday, tonight = (_session("torneo-de-los-martes"),
-                                  _session("howell-del-jueves"), _session("torneo-de-la-tarde"))
+        table_fees.top_up(
+            player, Decimal("30.00"), TableMethod.CASH, user=secretary, note="Bono de diez mesas"
+        )
+    tuesday, thursday, tonight = (
+        _session("torneo-de-los-martes"),
+        _session("howell-del-jueves"),
+        _session("torneo-de-la-tarde"),
+    )
     if tuesday is not None:
         _collect(tuesday, rng, 0.93, director)
         figures = cash_sheet.figures(tuesday)
         counted = figures.by_method()
         counted[TableMethod.CASH] -= Decimal("5.00") if counted[TableMethod.CASH] else 0
-        cash_sheet.close(tuesday, user=secretary, counted=counted,
-                         note="Faltan 5 € en la caja; lo pendiente se cobra el martes.")
+        cash_sheet.close(
+            tuesday,
+            user=secretary,
+            counted=counted,
+            note="Faltan 5 € en la caja; lo pendiente se cobra el martes.",
+        )
     if thursday is not None:
         _collect(thursday, rng, 0.85, director)
     if tonight is not None:
         _collect(tonight, rng, 0.3, director)
-    return (f"table money: {TableFee.objects.count()} fees, "
-            f"{TableFee.objects.exclude(method='').count()} paid")
+    return (
+        f"table money: {TableFee.objects.count()} fees, "
+        f"{TableFee.objects.exclude(method='').count()} paid"
+    )

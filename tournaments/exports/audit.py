@@ -6,7 +6,7 @@ it touched, before and after (as JSON, every field kept), why, the law and the o
 Asked for one session, the file holds that session's entries and the tournament-wide ones
 (withdrawals, substitutions, publication), which belong to every session.
 
-Cells go through ``clubsite.exports`` (a reason typed as ``=HYPERLINK(…)`` cannot run as a
+Cells go through ``clubsite.members.exports`` (a reason typed as ``=HYPERLINK(…)`` cannot run as a
 formula); the file is UTF-8 with a byte-order mark so spreadsheets read the accents.
 """
 
@@ -17,23 +17,36 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from clubsite.exports import csv_bytes_with_bom
+from clubsite.members.exports import csv_bytes_with_bom
 
 from ..models import AuditEntry, Session, Tournament
 
 
 def header() -> tuple[str, ...]:
     override = capfirst(AuditEntry._meta.get_field("override").verbose_name)
-    return (_("When"), _("Session"), _("Who"), _("What"), _("Board"), _("Table"), _("Round"),
-            _("Before"), _("After"), _("Why"), _("Law"), override)
+    return (
+        _("When"),
+        _("Session"),
+        _("Who"),
+        _("What"),
+        _("Board"),
+        _("Table"),
+        _("Round"),
+        _("Before"),
+        _("After"),
+        _("Why"),
+        _("Law"),
+        override,
+    )
 
 
 def entries(tournament: Tournament, session: Session | None = None):
     rows = AuditEntry.objects.filter(tournament=tournament)
     if session is not None:
         rows = rows.filter(Q(session=session) | Q(session__isnull=True))
-    return rows.select_related("user", "session", "table_code__section", "result__board",
-                               "result__section").order_by("at", "id")
+    return rows.select_related(
+        "user", "session", "table_code__section", "result__board", "result__section"
+    ).order_by("at", "id")
 
 
 def _who(item: AuditEntry) -> str:
@@ -66,8 +79,9 @@ def row(item: AuditEntry) -> tuple:
     )
 
 
-def audit_csv(tournament: Tournament, session: Session | None = None,
-              delimiter: str = ",", rows=None) -> tuple[str, bytes]:
+def audit_csv(
+    tournament: Tournament, session: Session | None = None, delimiter: str = ",", rows=None
+) -> tuple[str, bytes]:
     """(file name, content) of the tournament's trail, or of one session's; ``rows`` (the
     page's filtered entries) narrows it to what the director is looking at."""
     name = f"audit-{tournament.slug}"

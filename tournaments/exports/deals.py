@@ -10,6 +10,6 @@ def random_deal(rng) -> str:
     rng.shuffle(cards)
     seats = {}
     for i, seat in enumerate(SEATS):
-        hand = cards[i * 13:(i + 1) * 13]
+        hand = cards[i * 13 : (i + 1) * 13]
         seats[seat] = ["".join(r for r in RANKS if (s, r) in hand) for s in SUITS]
     return deal_text(seats)

@@ -48,8 +48,11 @@ EXCERPT = 500
 # take, whatever the endpoint says.
 RESPONSE_LIMIT = EXCERPT * 4
 MAX_TIMEOUT = 120
-CONTENT_TYPES = {FileFormat.USEBIO: "application/xml", FileFormat.PBN: "text/plain",
-                 FileFormat.LICENCE_CSV: "text/csv"}
+CONTENT_TYPES = {
+    FileFormat.USEBIO: "application/xml",
+    FileFormat.PBN: "text/plain",
+    FileFormat.LICENCE_CSV: "text/csv",
+}
 
 
 class RetryLater(Exception):
@@ -72,17 +75,23 @@ def mark_manual(upload: Upload) -> Upload:
 # --- the HTTP request -----------------------------------------------------------------------
 
 
-def _multipart(fields: dict[str, str], file_name: str, content: bytes, content_type: str
-               ) -> tuple[bytes, str]:
+def _multipart(
+    fields: dict[str, str], file_name: str, content: bytes, content_type: str
+) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     parts = []
     for key, value in fields.items():
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
-                     f"{value}\r\n".encode())
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
+            f"{value}\r\n".encode()
+        )
     safe_name = file_name.replace('"', "")
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-                 f'filename="{safe_name}"\r\nContent-Type: {content_type}\r\n\r\n'.encode()
-                 + content + b"\r\n")
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="{safe_name}"\r\nContent-Type: {content_type}\r\n\r\n'.encode()
+        + content
+        + b"\r\n"
+    )
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
@@ -90,19 +99,29 @@ def _multipart(fields: dict[str, str], file_name: str, content: bytes, content_t
 def build_request(upload: Upload) -> tuple[bytes, dict[str, str]]:
     """The POST's body and headers (names spelled as usual: some servers are picky)."""
     endpoint = upload.endpoint
-    fields = {"upload_id": str(upload.upload_id), "format": upload.file_format,
-              "file_name": upload.file_name,
-              "tournament": upload.tournament.slug if upload.tournament else "",
-              "results_version": upload.results_version,
-              "season": upload.season.name if upload.season else ""}
+    fields = {
+        "upload_id": str(upload.upload_id),
+        "format": upload.file_format,
+        "file_name": upload.file_name,
+        "tournament": upload.tournament.slug if upload.tournament else "",
+        "results_version": upload.results_version,
+        "season": upload.season.name if upload.season else "",
+    }
     if endpoint.mode == PostMode.JSON:
         body = json.dumps(fields | {"content": upload.content}).encode()
         content_type = "application/json"
     else:
-        body, content_type = _multipart(fields, upload.file_name, upload.content.encode(),
-                                        CONTENT_TYPES.get(upload.file_format, "text/plain"))
-    headers = {"Content-Type": content_type, "Idempotency-Key": str(upload.upload_id),
-               "User-Agent": "clubsite-uploader/1.0"}
+        body, content_type = _multipart(
+            fields,
+            upload.file_name,
+            upload.content.encode(),
+            CONTENT_TYPES.get(upload.file_format, "text/plain"),
+        )
+    headers = {
+        "Content-Type": content_type,
+        "Idempotency-Key": str(upload.upload_id),
+        "User-Agent": "clubsite-uploader/1.0",
+    }
     if endpoint.auth == AuthKind.TOKEN and endpoint.secret:
         headers["Authorization"] = f"Bearer {endpoint.secret}"
     elif endpoint.auth == AuthKind.BASIC:
@@ -174,14 +193,20 @@ def send(upload_pk: int, run: str = "") -> str:
     sending (``run`` is the task's id: the same message handed back after its worker died
     takes over at once, another waits until the first went silent for ``JOB_STALL_SECONDS``)."""
     with transaction.atomic():
-        upload = Upload.objects.select_for_update(of=("self",), no_key=True).select_related(
-            "endpoint", "tournament", "season").get(pk=upload_pk)
+        upload = (
+            Upload.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("endpoint", "tournament", "season")
+            .get(pk=upload_pk)
+        )
         if upload.state in (UploadState.SENT, UploadState.MANUAL):
             return upload.state
         now = timezone.now()
-        if (upload.state == UploadState.SENDING and not (run and upload.taken_by == run)
-                and upload.due_at is not None
-                and upload.due_at > now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)):
+        if (
+            upload.state == UploadState.SENDING
+            and not (run and upload.taken_by == run)
+            and upload.due_at is not None
+            and upload.due_at > now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
+        ):
             return upload.state  # another run is sending it (a message sent twice)
         upload.state, upload.due_at, upload.taken_by = UploadState.SENDING, now, run
         upload.save(update_fields=["state", "due_at", "taken_by"])
@@ -195,10 +220,14 @@ def send(upload_pk: int, run: str = "") -> str:
         Upload.objects.filter(pk=upload.pk).update(error=error)
         raise UploadRefused(error) from exc
     except _Answer as exc:
-        _finish(attempt, started, status=exc.status, response=exc.text,
-                error=_("The federation answered %(status)s.") % {"status": exc.status})
-        Upload.objects.filter(pk=upload.pk).update(response_status=exc.status,
-                                                   error=attempt.error)
+        _finish(
+            attempt,
+            started,
+            status=exc.status,
+            response=exc.text,
+            error=_("The federation answered %(status)s.") % {"status": exc.status},
+        )
+        Upload.objects.filter(pk=upload.pk).update(response_status=exc.status, error=attempt.error)
         if exc.status >= 500 or exc.status in (408, 429):
             raise RetryLater(attempt.error) from exc
         raise UploadRefused(attempt.error) from exc
@@ -209,12 +238,13 @@ def send(upload_pk: int, run: str = "") -> str:
         Upload.objects.filter(pk=upload.pk).update(error=error)
         raise RetryLater(error) from exc
     _finish(attempt, started, status=status, response=text)
-    Upload.objects.filter(pk=upload.pk).update(state=UploadState.SENT, sent_at=timezone.now(),
-                                               response_status=status, error="")
+    Upload.objects.filter(pk=upload.pk).update(
+        state=UploadState.SENT, sent_at=timezone.now(), response_status=status, error=""
+    )
     return UploadState.SENT
 
 
 def give_up(upload_pk: int, error: str) -> None:
-    Upload.objects.filter(pk=upload_pk).exclude(state__in=[UploadState.SENT,
-                                                           UploadState.MANUAL]).update(
-        state=UploadState.FAILED, error=error)
+    Upload.objects.filter(pk=upload_pk).exclude(
+        state__in=[UploadState.SENT, UploadState.MANUAL]
+    ).update(state=UploadState.FAILED, error=error)

@@ -80,9 +80,13 @@ def check_url(url: str) -> CheckedAddress:
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%", 1)[0])
         if not _allowed(ip, allow_private):
-            raise UnsafeAddress(_(
-                "The endpoint's address %(address)s is not a public internet address; "
-                "uploads only go to a federation's public server.") % {"address": address})
+            raise UnsafeAddress(
+                _(
+                    "The endpoint's address %(address)s is not a public internet address; "
+                    "uploads only go to a federation's public server."
+                )
+                % {"address": address}
+            )
     if not addresses:
         raise UnsafeAddress(_("The endpoint's host name could not be found."))
     target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))

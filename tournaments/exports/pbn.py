@@ -25,15 +25,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..models import EventType, ScoringMethod
-from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
+from tournaments.services.results.snapshot import EventInfo, EventSnapshot, Line, Participant
+
+from ..models import EventType
+from ..scoring import methods
 from .numbers import number_text
 from .usebio import score_text
 
 VULNERABLE = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
-SCORING = {ScoringMethod.MATCHPOINTS: "MatchPoints", ScoringMethod.CROSS_IMPS: "IMP;Cross",
-           ScoringMethod.BUTLER: "Butler", ScoringMethod.IMPS: "IMP",
-           ScoringMethod.VPS: "IMP;VP"}
+
+
+def pbn_scoring(t: EventInfo, default: str) -> str:
+    """PBN's [Scoring] name of the event's method, ``default`` for one PBN has no name for."""
+    known = methods.BY_CODE.get(t.scoring_method)
+    return known.pbn_scoring if known else default
 
 
 def _tag(name: str, value) -> str:
@@ -59,20 +64,55 @@ def _pair_id(p: Participant, letter: str, many: bool) -> str:
 
 
 def score_columns(imp: bool, individual: bool = False) -> list[str]:
-    marks = (["IMP_NS\\6R", "IMP_EW\\6R"] if imp
-             else ["MP_NS\\5R", "MP_EW\\5R", "Percentage_NS\\3R", "Percentage_EW\\3R"])
-    ids = (["PlayerId_N\\3R", "PlayerId_S\\3R", "PlayerId_E\\3R", "PlayerId_W\\3R"]
-           if individual else ["PairId_NS\\4R", "PairId_EW\\4R"])
-    return ["Table\\2R", "Round\\2R", *ids, "Contract\\5L",
-            "Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R", *marks]
+    marks = (
+        ["IMP_NS\\6R", "IMP_EW\\6R"]
+        if imp
+        else ["MP_NS\\5R", "MP_EW\\5R", "Percentage_NS\\3R", "Percentage_EW\\3R"]
+    )
+    ids = (
+        ["PlayerId_N\\3R", "PlayerId_S\\3R", "PlayerId_E\\3R", "PlayerId_W\\3R"]
+        if individual
+        else ["PairId_NS\\4R", "PairId_EW\\4R"]
+    )
+    return [
+        "Table\\2R",
+        "Round\\2R",
+        *ids,
+        "Contract\\5L",
+        "Declarer\\1R",
+        "Result\\2R",
+        "Lead\\3L",
+        "Score_NS\\6R",
+        "Score_EW\\6R",
+        *marks,
+    ]
 
 
-TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "Direction\\2R", "TotalScore\\7R",
-                 "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
-INDIVIDUAL_TOTAL_COLUMNS = ["Rank\\3R", "PlayerId\\4R", "TotalScore\\7R",
-                            "TotalPercentage\\6R", "NrBoards\\2R", "Names\\40L"]
-EVENT_TOTAL_COLUMNS = ["Rank\\3R", "PairId\\4R", "TotalScore\\7R", "TotalPercentage\\6R",
-                       "NrBoards\\3R", "Names\\40L"]
+TOTAL_COLUMNS = [
+    "Rank\\3R",
+    "PairId\\4R",
+    "Direction\\2R",
+    "TotalScore\\7R",
+    "TotalPercentage\\6R",
+    "NrBoards\\2R",
+    "Names\\40L",
+]
+INDIVIDUAL_TOTAL_COLUMNS = [
+    "Rank\\3R",
+    "PlayerId\\4R",
+    "TotalScore\\7R",
+    "TotalPercentage\\6R",
+    "NrBoards\\2R",
+    "Names\\40L",
+]
+EVENT_TOTAL_COLUMNS = [
+    "Rank\\3R",
+    "PairId\\4R",
+    "TotalScore\\7R",
+    "TotalPercentage\\6R",
+    "NrBoards\\3R",
+    "Names\\40L",
+]
 
 
 def score_cells(line: Line) -> tuple:
@@ -95,9 +135,16 @@ def play_cells(line: Line) -> list:
 
 
 def _line_row(line: Line, letter: str, many: bool, imp: bool) -> list:
-    marks = ([number_text(line.ns_mark), number_text(line.ew_mark)] if imp else
-             [number_text(line.ns_mark), number_text(line.ew_mark),
-              number_text(line.ns_pct, 0), number_text(line.ew_pct, 0)])
+    marks = (
+        [number_text(line.ns_mark), number_text(line.ew_mark)]
+        if imp
+        else [
+            number_text(line.ns_mark),
+            number_text(line.ew_mark),
+            number_text(line.ns_pct, 0),
+            number_text(line.ew_pct, 0),
+        ]
+    )
     if line.south is not None and line.west is not None:
         ids = [line.ns.number, line.south.number, line.ew.number, line.west.number]
     else:
@@ -110,20 +157,31 @@ UNKNOWN = "?"
 
 
 def header(data: EventSnapshot) -> list[str]:
-    return ["% PBN 2.1", "% EXPORT", "% Content-type: text/x-pbn; charset=UTF-8",
-            "% Creator: clubsite", f"% ResultsVersion: {data.version}", ""]
+    return [
+        "% PBN 2.1",
+        "% EXPORT",
+        "% Content-type: text/x-pbn; charset=UTF-8",
+        "% Creator: clubsite",
+        f"% ResultsVersion: {data.version}",
+        "",
+    ]
 
 
 def board_tags(t: EventInfo, event: str, board, scoring: str) -> list[str]:
     """The Mandatory Tag Set in its order, then Round: a traveller's per-table tags are "?"
     (its ScoreTable holds them); a deal not known is "" (readers refuse "?" there)."""
-    return [_tag("Event", event), _tag("Site", t.venue or UNKNOWN),
-            _tag("Date", f"{t.date:%Y.%m.%d}"), _tag("Board", board.number),
-            *(_tag(seat, UNKNOWN) for seat in ("West", "North", "East", "South")),
-            _tag("Dealer", board.dealer),
-            _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None")),
-            _tag("Deal", board.deal), _tag("Scoring", scoring),
-            *(_tag(name, UNKNOWN) for name in ("Declarer", "Contract", "Result", "Round"))]
+    return [
+        _tag("Event", event),
+        _tag("Site", t.venue or UNKNOWN),
+        _tag("Date", f"{t.date:%Y.%m.%d}"),
+        _tag("Board", board.number),
+        *(_tag(seat, UNKNOWN) for seat in ("West", "North", "East", "South")),
+        _tag("Dealer", board.dealer),
+        _tag("Vulnerable", VULNERABLE.get(board.vulnerability, "None")),
+        _tag("Deal", board.deal),
+        _tag("Scoring", scoring),
+        *(_tag(name, UNKNOWN) for name in ("Declarer", "Contract", "Result", "Round")),
+    ]
 
 
 def render(data: EventSnapshot) -> str:
@@ -148,21 +206,29 @@ def render(data: EventSnapshot) -> str:
             standings = [(p, s.letter) for s in pool_sections for p in s.participants]
             for index, number in enumerate(sorted(boards)):
                 board = boards[number]
-                out += board_tags(t, event, board, SCORING.get(t.scoring_method, "MatchPoints"))
+                out += board_tags(t, event, board, pbn_scoring(t, methods.MATCHPOINTS.pbn_scoring))
                 if board.par and board.par.get("score") is not None:
                     out.append(_tag("OptimumScore", f"NS {board.par['score']}"))
                 out.append(_tag("ScoreTable", ";".join(score_columns(imp, individual))))
-                for line, letter in sorted(lines[number], key=lambda x: (x[1], x[0].table,
-                                                                          x[0].round)):
+                for line, letter in sorted(
+                    lines[number], key=lambda x: (x[1], x[0].table, x[0].round)
+                ):
                     out.append(_row(_line_row(line, letter, many, imp)))
-                if index == 0:
+                if index == 0 and any(p.place is not None for p, _letter in standings):
                     columns = INDIVIDUAL_TOTAL_COLUMNS if individual else TOTAL_COLUMNS
                     out.append(_tag("TotalScoreTable", ";".join(columns)))
-                    for p, letter in sorted(standings, key=lambda x: (x[0].direction,
-                                                                      x[0].place or 9999)):
-                        cells = [p.place, _pair_id(p, letter, many), p.direction,
-                                 number_text(p.points), number_text(p.percentage), p.boards,
-                                 p.name]
+                    for p, letter in sorted(
+                        standings, key=lambda x: (x[0].direction, x[0].place or 9999)
+                    ):
+                        cells = [
+                            p.place,
+                            _pair_id(p, letter, many),
+                            p.direction,
+                            number_text(p.points),
+                            number_text(p.percentage),
+                            p.boards,
+                            p.name,
+                        ]
                         out.append(_row(cells[:2] + cells[3:] if individual else cells))
                 out.append("")
     if data.totals:
@@ -179,11 +245,25 @@ def _event_totals(data: EventSnapshot) -> list[str]:
         for section in session.sections:
             for p in section.participants:
                 last_id[p.entry_id] = _pair_id(p, section.letter, many) + p.direction
-    first = min((b for s in data.sessions[:1] for sec in s.sections for b in sec.boards),
-                key=lambda b: b.number)
-    out = [*board_tags(t, t.name, first, SCORING.get(t.scoring_method, "MatchPoints")),
-           _tag("TotalScoreTable", ";".join(EVENT_TOTAL_COLUMNS))]
+    first = min(
+        (b for s in data.sessions[:1] for sec in s.sections for b in sec.boards),
+        key=lambda b: b.number,
+    )
+    out = [
+        *board_tags(t, t.name, first, pbn_scoring(t, methods.MATCHPOINTS.pbn_scoring)),
+        _tag("TotalScoreTable", ";".join(EVENT_TOTAL_COLUMNS)),
+    ]
     for p in data.totals:
-        out.append(_row([p.place, last_id.get(p.entry_id), number_text(p.points),
-                         number_text(p.percentage), p.boards, p.name]))
+        out.append(
+            _row(
+                [
+                    p.place,
+                    last_id.get(p.entry_id),
+                    number_text(p.points),
+                    number_text(p.percentage),
+                    p.boards,
+                    p.name,
+                ]
+            )
+        )
     return [*out, ""]

@@ -11,25 +11,48 @@ number, VPs (or IMPs in an IMP-scored event), boards and the team name.
 
 from __future__ import annotations
 
-from ..services.snapshot import EventSnapshot, Line
+from tournaments.services.results.snapshot import EventSnapshot, Line
+
+from ..scoring import methods
 from .numbers import number_text
-from .pbn import EOL, SCORING, _row, _tag, board_tags, header, play_cells, score_cells
+from .pbn import EOL, _row, _tag, board_tags, header, pbn_scoring, play_cells, score_cells
 
 ROOMS = (("Open", "open"), ("Closed", "closed"))
-SCORE_COLUMNS = ["Table\\2R", "Round\\2R", "PairId_NS\\4R", "PairId_EW\\4R", "Contract\\5L",
-                 "Declarer\\1R", "Result\\2R", "Lead\\3L", "Score_NS\\6R", "Score_EW\\6R",
-                 "IMP_NS\\6R", "IMP_EW\\6R"]
+SCORE_COLUMNS = [
+    "Table\\2R",
+    "Round\\2R",
+    "PairId_NS\\4R",
+    "PairId_EW\\4R",
+    "Contract\\5L",
+    "Declarer\\1R",
+    "Result\\2R",
+    "Lead\\3L",
+    "Score_NS\\6R",
+    "Score_EW\\6R",
+    "IMP_NS\\6R",
+    "IMP_EW\\6R",
+]
 TOTAL_COLUMNS = ["Rank\\3R", "TeamId\\4R", "TotalScore\\7R", "NrBoards\\3R", "Names\\40L"]
 
 
 def _row_for(line: Line, ns_imps, ew_imps) -> str:
-    return _row([line.table, line.round, line.ns.number, line.ew.number, *play_cells(line),
-                 *score_cells(line), number_text(ns_imps), number_text(ew_imps)])
+    return _row(
+        [
+            line.table,
+            line.round,
+            line.ns.number,
+            line.ew.number,
+            *play_cells(line),
+            *score_cells(line),
+            number_text(ns_imps),
+            number_text(ew_imps),
+        ]
+    )
 
 
 def render_teams(data: EventSnapshot) -> str:
     t = data.tournament
-    scoring = SCORING.get(t.scoring_method, "IMP;VP")
+    scoring = pbn_scoring(t, methods.TEAM_VPS.pbn_scoring)
     out = header(data)
     first = True
     for session in data.sessions:
@@ -41,16 +64,21 @@ def render_teams(data: EventSnapshot) -> str:
                 # Open room: home NS; closed room: away NS.
                 if b.open is not None:
                     rows.setdefault((b.number, "open"), []).append(
-                        _row_for(b.open, b.home_imps, b.away_imps))
+                        _row_for(b.open, b.home_imps, b.away_imps)
+                    )
                 if b.closed is not None:
                     rows.setdefault((b.number, "closed"), []).append(
-                        _row_for(b.closed, b.away_imps, b.home_imps))
+                        _row_for(b.closed, b.away_imps, b.home_imps)
+                    )
         standings = [p for s in session.sections for p in s.participants]
         for number in sorted(boards):
             for room, key in ROOMS:
                 out += board_tags(t, event, boards[number], scoring)
-                out += [_tag("Room", room), _tag("ScoreTable", ";".join(SCORE_COLUMNS)),
-                        *rows.get((number, key), [])]
+                out += [
+                    _tag("Room", room),
+                    _tag("ScoreTable", ";".join(SCORE_COLUMNS)),
+                    *rows.get((number, key), []),
+                ]
                 if first:
                     out += _totals(standings)
                     first = False
@@ -61,6 +89,15 @@ def render_teams(data: EventSnapshot) -> str:
 def _totals(teams) -> list[str]:
     out = [_tag("TotalScoreTable", ";".join(TOTAL_COLUMNS))]
     for p in sorted(teams, key=lambda p: (p.place or 9999, p.number)):
-        out.append(_row([f"{p.place}=" if p.tied else p.place, p.number, number_text(p.points),
-                         p.boards, p.name]))
+        out.append(
+            _row(
+                [
+                    f"{p.place}=" if p.tied else p.place,
+                    p.number,
+                    number_text(p.points),
+                    p.boards,
+                    p.name,
+                ]
+            )
+        )
     return out

@@ -24,24 +24,18 @@ import xml.etree.ElementTree as ET
 
 from django.utils.translation import gettext as _
 
-from ..models import EventType, ScoringMethod, TeamFormat, TeamScoring
+from tournaments.services.results.snapshot import EventInfo, EventSnapshot, Line, Participant
+
+from ..models import EventType, TeamFormat, TeamScoring
+from ..scoring import methods
 from ..scoring.deals import SUITS, hands
 from ..services.errors import TournamentError
-from ..services.snapshot import EventInfo, EventSnapshot, Line, Participant
 from .numbers import number_text
 
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 
 PROGRAM = "clubsite"
 PROGRAM_VERSION = "1.0"
-EVENT_TYPES = {
-    ScoringMethod.MATCHPOINTS: "MP_PAIRS", ScoringMethod.CROSS_IMPS: "CROSS_IMP",
-    ScoringMethod.BUTLER: "BUTLER_PAIRS",
-}
-SCORING = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMPS",
-           ScoringMethod.BUTLER: "BUTLER", ScoringMethod.IMPS: "IMPS", ScoringMethod.VPS: "VPS"}
-MARK_TAGS = {ScoringMethod.MATCHPOINTS: "MATCH_POINTS", ScoringMethod.CROSS_IMPS: "CROSS_IMP_POINTS",
-             ScoringMethod.BUTLER: "BUTLER_POINTS"}
 ROLE_PERCENT = {"A+": 60, "A": 50, "A-": 40, "A−": 40}
 VULNERABILITY = {"": "None", "NS": "NS", "EW": "EW", "All": "All"}
 SUIT_TAGS = {"S": "SPADES", "H": "HEARTS", "D": "DIAMONDS", "C": "CLUBS"}
@@ -52,7 +46,8 @@ def event_type(tournament: EventInfo) -> str:
         return "SWISS_TEAMS" if tournament.is_swiss else "TEAMS"
     if tournament.event_type == EventType.INDIVIDUAL:
         return "INDIVIDUAL"
-    return EVENT_TYPES.get(tournament.scoring_method, "PAIRS")
+    known = methods.BY_CODE.get(tournament.scoring_method)
+    return (known and known.usebio_event_type) or "PAIRS"
 
 
 def _sub(parent: ET.Element, tag: str, text=None, **attrs) -> ET.Element:
@@ -68,9 +63,11 @@ def score_text(line: Line) -> str:
     if adj:
         kind = adj.get("kind")
         if kind == "artificial":
+
             def pct(side) -> str:
                 side = ROLE_PERCENT.get(str(side).strip().upper(), side)
                 return number_text(side, 0) if not isinstance(side, str) else side
+
             return f"A{pct(adj.get('ns'))}{pct(adj.get('ew'))}"
         if kind == "not_played":
             return "NP"
@@ -103,6 +100,8 @@ def _player(parent: ET.Element, player, club_id: str) -> None:
     _sub(el, "NATIONAL_ID_NUMBER", player.licence)
     if not player.guest:
         _sub(el, "CLUB_ID_NUMBER", club_id)
+    if player.handicap is not None:  # given per player: the pair's is their sum
+        _sub(el, "HANDICAP", number_text(player.handicap))
     master_points(el, player)
 
 
@@ -114,10 +113,11 @@ def master_points(el: ET.Element, player) -> None:
         _sub(box, "MASTER_POINTS_AWARDED", number_text(player.master_points))
 
 
-def _totals(el: ET.Element, p: Participant) -> None:
-    """A handicap event writes the pair's ``HANDICAP``, and its percentage and place with
-    the handicap (scratch + handicap / 2), as the programs that run such events publish them;
-    the importer finds the scratch figures again from the handicap."""
+def _totals(el: ET.Element, p: Participant, per_player: bool = False) -> None:
+    """A handicap event writes the pair's ``HANDICAP`` (or, when they were given per player,
+    each player's: ``_player``), and its percentage and place with the handicap (scratch +
+    handicap / 2), as the programs that run such events publish them; the importer finds the
+    scratch figures again from the handicap."""
     _sub(el, "BOARDS_PLAYED", p.boards or None)
     _sub(el, "TOTAL_SCORE", number_text(p.points))
     handicapped = p.handicap_percentage is not None
@@ -125,12 +125,13 @@ def _totals(el: ET.Element, p: Participant) -> None:
     place, tied = (p.handicap_place, p.handicap_tied) if handicapped else (p.place, p.tied)
     if place is not None:
         _sub(el, "PLACE", f"{place}=" if tied else place)
-    if handicapped:
+    if handicapped and not (per_player and any(pl.handicap is not None for pl in p.players)):
         _sub(el, "HANDICAP", number_text(p.handicap or 0))
 
 
-def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str,
-                  club_id: str) -> None:
+def _participants(
+    parent: ET.Element, people: tuple[Participant, ...], kind: str, club_id: str
+) -> None:
     box = _sub(parent, "PARTICIPANTS")
     for p in people:
         if kind == "TEAMS":
@@ -150,7 +151,7 @@ def _participants(parent: ET.Element, people: tuple[Participant, ...], kind: str
             el = _sub(box, "PAIR")
             _sub(el, "PAIR_NUMBER", p.number or None)
             _sub(el, "DIRECTION", p.direction or None)
-        _totals(el, p)
+        _totals(el, p, per_player=True)
         for player in p.players:
             _player(el, player, club_id)
 
@@ -165,8 +166,12 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
         _sub(t, "NS_PAIR_NUMBER", line.ns.number)
         _sub(t, "EW_PAIR_NUMBER", line.ew.number)
         if line.south is not None and line.west is not None:  # individual: four players
-            for seat, p in (("NORTH", line.ns), ("SOUTH", line.south), ("EAST", line.ew),
-                            ("WEST", line.west)):
+            for seat, p in (
+                ("NORTH", line.ns),
+                ("SOUTH", line.south),
+                ("EAST", line.ew),
+                ("WEST", line.west),
+            ):
                 _sub(t, f"{seat}_PLAYER_NUMBER", p.number)
         _sub(t, "CONTRACT", line.contract or None)
         _sub(t, "PLAYED_BY", line.declarer or None)
@@ -177,6 +182,12 @@ def _board(parent: ET.Element, board, mark_tag: str | None) -> None:
         if mark_tag:
             _sub(t, f"NS_{mark_tag}", number_text(line.ns_mark))
             _sub(t, f"EW_{mark_tag}", number_text(line.ew_mark))
+
+
+def usebio_scoring(tournament: EventInfo) -> str:
+    """USEBIO's name of the event's scoring method ("" for a method USEBIO has no name for)."""
+    known = methods.BY_CODE.get(tournament.scoring_method)
+    return known.usebio_scoring if known else ""
 
 
 def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
@@ -201,10 +212,10 @@ def frame(data: EventSnapshot, kind: str) -> tuple[ET.Element, ET.Element]:
     _sub(event, "SECTION_COUNT", max((len(s.sections) for s in data.sessions), default=0))
     _sub(event, "BOARDS_PLAYED", data.board_count)
     if kind in TEAM_KINDS:
-        _sub(event, "BOARD_SCORING_METHOD", "IMPS")
-        _sub(event, "MATCH_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
+        _sub(event, "BOARD_SCORING_METHOD", methods.TEAM_IMPS.usebio_scoring)  # boards: IMPs
+        _sub(event, "MATCH_SCORING_METHOD", usebio_scoring(t))
     else:
-        _sub(event, "BOARD_SCORING_METHOD", SCORING.get(t.scoring_method, ""))
+        _sub(event, "BOARD_SCORING_METHOD", usebio_scoring(t))
     _sub(event, "RESULTS_VERSION", data.version)
     return root, event
 
@@ -229,8 +240,9 @@ def handset(event: ET.Element, data: EventSnapshot) -> None:
         for seat, suits in hands(deals[number].deal).items():
             h = _sub(b, "HAND")
             _sub(h, "DIRECTION", seat)
-            for suit, holding in sorted(zip(SUITS, suits, strict=True),
-                                        key=lambda x: "CDHS".index(x[0])):
+            for suit, holding in sorted(
+                zip(SUITS, suits, strict=True), key=lambda x: "CDHS".index(x[0])
+            ):
                 _sub(h, SUIT_TAGS[suit], holding)
 
 
@@ -238,7 +250,8 @@ def build(data: EventSnapshot) -> ET.Element:
     """A pairs or individual event's file (a teams event's: ``usebio_teams.build``)."""
     kind = event_type(data.tournament)
     root, event = frame(data, kind)
-    mark_tag = MARK_TAGS.get(data.tournament.scoring_method)
+    known = methods.BY_CODE.get(data.tournament.scoring_method)
+    mark_tag = (known and known.usebio_mark_tag) or None
     for session in data.sessions:
         s_el = _sub(event, "SESSION", SESSION_ID=session.number)
         for section in session.sections:
@@ -256,9 +269,10 @@ def text(root: ET.Element) -> str:
     """The XML document of ``root``, indented, UTF-8 declared, with the USEBIO 1.2 DTD."""
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n'
-            + body + "\n")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">\n' + body + "\n"
+    )
 
 
 def render(data: EventSnapshot) -> str:
@@ -272,10 +286,16 @@ def check_expressible(tournament: EventInfo) -> None:
     would be read back as a different event. PBN carries their deals and rooms."""
     if tournament.event_type != EventType.TEAMS:
         return
-    if tournament.team_format in (TeamFormat.KNOCKOUT, TeamFormat.PATTON,
-                                  TeamFormat.TRIPLICATE) \
-            or tournament.team_unit not in (TeamScoring.VPS, TeamScoring.IMPS):
-        raise TournamentError(_(
-            "USEBIO files carry teams events scored in IMPs or VPs, round robin or Swiss; "
-            "a knockout, a Patton evening, a triplicate or an event scored in board or total "
-            "points cannot be written as USEBIO. Export it as PBN."), "format")
+    if tournament.team_format in (
+        TeamFormat.KNOCKOUT,
+        TeamFormat.PATTON,
+        TeamFormat.TRIPLICATE,
+    ) or tournament.team_unit not in (TeamScoring.VPS, TeamScoring.IMPS):
+        raise TournamentError(
+            _(
+                "USEBIO files carry teams events scored in IMPs or VPs, round robin or Swiss; "
+                "a knockout, a Patton evening, a triplicate or an event scored in board or total "
+                "points cannot be written as USEBIO. Export it as PBN."
+            ),
+            "format",
+        )

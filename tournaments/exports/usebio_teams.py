@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..services.snapshot import EventSnapshot, Line, MatchData, Participant
+from tournaments.services.results.snapshot import EventSnapshot, Line, MatchData, Participant
+
 from .numbers import number_text
 from .usebio import _sub, event_type, frame, handset, master_points, score_text, text
 

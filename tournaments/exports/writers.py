@@ -6,8 +6,9 @@ the format and the kind of event, and refuses a teams event USEBIO cannot carry.
 
 from __future__ import annotations
 
+from tournaments.services.results.snapshot import EventSnapshot
+
 from ..models import EventType
-from ..services.snapshot import EventSnapshot
 from . import pbn, pbn_teams, usebio, usebio_teams
 
 FORMATS = ("usebio", "pbn")

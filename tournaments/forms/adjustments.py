@@ -1,6 +1,8 @@
 """The adjusted-score form: artificial, assigned, split, weighted, fouled or not played,
 turned into the stored shape of ``services.adjustments``."""
 
+import json
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -14,15 +16,37 @@ ADJUSTMENT_KINDS = [
     ("fouled", _("Fouled board (score within its group)")),
     ("not_played", _("Not played")),
 ]
-PRESETS = [("", _("Custom")), ("60/40", "60/40"), ("40/60", "40/60"), ("50/50", "50/50"),
-           ("40/40", "40/40"), ("60/50", "60/50"), ("50/60", "50/60"),
-           ("A+/A-", "A+/A−"), ("A-/A+", "A−/A+"), ("A/A", "A/A"), ("A+/A", "A+/A"),
-           ("A/A+", "A/A+")]
-NOT_PLAYED = [("justified", _("Justified (session average)")),
-              ("player_fault", _("Players' fault (at most 40%)")),
-              ("organisation", _("Organisation's fault (at least 60%)")),
-              ("relay", _("Relay or bye (own average)"))]
+PRESETS = [
+    ("", _("Custom")),
+    ("60/40", "60/40"),
+    ("40/60", "40/60"),
+    ("50/50", "50/50"),
+    ("40/40", "40/40"),
+    ("60/50", "60/50"),
+    ("50/60", "50/60"),
+    ("A+/A-", "A+/A−"),
+    ("A-/A+", "A−/A+"),
+    ("A/A", "A/A"),
+    ("A+/A", "A+/A"),
+    ("A/A+", "A/A+"),
+]
+NOT_PLAYED = [
+    ("justified", _("Justified (session average)")),
+    ("player_fault", _("Players' fault (at most 40%)")),
+    ("organisation", _("Organisation's fault (at least 60%)")),
+    ("relay", _("Relay or bye (own average)")),
+]
 SIDE_HELP = _("A percentage, or A+, A, A−")
+# The law each kind is usually awarded under (2017 Laws, the edition the hints link to):
+# the form starts with it and follows the kind until the director types another.
+KIND_LAWS = {
+    "artificial": "12C2a",
+    "assigned": "12C1b",
+    "split": "12C1e",
+    "weighted": "12C1c",
+    "fouled": "87",
+    "not_played": "12C2a",
+}
 
 
 def _side(value: str) -> str | float:
@@ -51,32 +75,43 @@ class AdjustmentForm(OverrideMixin):
     ew_side = forms.CharField(label=_("EW"), max_length=5, required=False, help_text=SIDE_HELP)
     split_ns = forms.IntegerField(label=_("NS score"), required=False)
     split_ew = forms.IntegerField(label=_("EW score (from NS's side)"), required=False)
-    fouled_group = forms.CharField(label=_("Fouled group"), max_length=10, required=False,
-                                   initial="1")
-    not_played = forms.ChoiceField(label=_("Not played because"), choices=NOT_PLAYED,
-                                   required=False)
-    reason = forms.CharField(label=_("Why"), max_length=300,
-                             widget=forms.Textarea(attrs={"rows": 2}))
-    law = forms.CharField(label=_("Law"), max_length=40, required=False,
-                          help_text=_("For example 12C1c"))
+    fouled_group = forms.CharField(
+        label=_("Fouled group"), max_length=10, required=False, initial="1"
+    )
+    not_played = forms.ChoiceField(
+        label=_("Not played because"), choices=NOT_PLAYED, required=False
+    )
+    reason = forms.CharField(
+        label=_("Why"), max_length=300, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    law = forms.CharField(
+        label=_("Law"), max_length=40, required=False, help_text=_("For example 12C1c")
+    )
 
     OUTCOMES = 3
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["kind"].widget.attrs["data-kind-laws"] = json.dumps(KIND_LAWS)
         for i in range(1, self.OUTCOMES + 1):
             self.fields[f"w{i}_percent"] = forms.IntegerField(
-                label=_("Weight (%)"), min_value=1, max_value=100, required=False)
-            self.fields[f"w{i}_contract"] = forms.CharField(label=_("Contract"), max_length=8,
-                                                            required=False)
+                label=_("Weight (%)"), min_value=1, max_value=100, required=False
+            )
+            self.fields[f"w{i}_contract"] = forms.CharField(
+                label=_("Contract"), max_length=8, required=False
+            )
             self.fields[f"w{i}_declarer"] = forms.ChoiceField(
-                label=_("Declarer"), choices=DECLARER_CHOICES, required=False)
-            self.fields[f"w{i}_result"] = forms.CharField(label=_("Result"), max_length=4,
-                                                          required=False)
+                label=_("Declarer"), choices=DECLARER_CHOICES, required=False
+            )
+            self.fields[f"w{i}_result"] = forms.CharField(
+                label=_("Result"), max_length=4, required=False
+            )
 
     def outcome_rows(self):
-        return [[self[f"w{i}_{name}"] for name in ("percent", "contract", "declarer", "result")]
-                for i in range(1, self.OUTCOMES + 1)]
+        return [
+            [self[f"w{i}_{name}"] for name in ("percent", "contract", "declarer", "result")]
+            for i in range(1, self.OUTCOMES + 1)
+        ]
 
     def clean(self):
         data = super().clean()
@@ -92,8 +127,11 @@ class AdjustmentForm(OverrideMixin):
             if data.get("split_ns") is None or data.get("split_ew") is None:
                 self.add_error("split_ns", _("Give both sides' scores."))
             else:
-                data["adjustment"] = {"kind": "split", "ns_score": data["split_ns"],
-                                      "ew_score": data["split_ew"]}
+                data["adjustment"] = {
+                    "kind": "split",
+                    "ns_score": data["split_ns"],
+                    "ew_score": data["split_ew"],
+                }
         elif kind in ("assigned", "weighted"):
             rows = self._outcomes(data, 1 if kind == "assigned" else self.OUTCOMES)
             if kind == "assigned" and rows:
@@ -102,11 +140,15 @@ class AdjustmentForm(OverrideMixin):
                 self.add_error("w1_percent", _("The weights must add up to 100%."))
             data["outcomes"] = rows
         elif kind == "fouled":
-            data["adjustment"] = {"kind": "fouled",
-                                  "group": (data.get("fouled_group") or "1").strip()}
+            data["adjustment"] = {
+                "kind": "fouled",
+                "group": (data.get("fouled_group") or "1").strip(),
+            }
         elif kind == "not_played":
-            data["adjustment"] = {"kind": "not_played",
-                                  "reason": data.get("not_played") or "justified"}
+            data["adjustment"] = {
+                "kind": "not_played",
+                "reason": data.get("not_played") or "justified",
+            }
         return data
 
     def _outcomes(self, data, count):

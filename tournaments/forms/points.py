@@ -10,29 +10,42 @@ naming both.
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.web.club_forms import ClubModelForm
+from tournaments.services.results.master_points import ScaleRow, overlaps
+
 from ..models import PointsScale, PointsScaleRow
-from ..services.master_points import ScaleRow, overlaps
 
 
-class ScaleForm(forms.ModelForm):
+class ScaleForm(ClubModelForm):
     class Meta:
         model = PointsScale
         fields = ["name", "issuer", "split"]
 
 
-class ScaleRowForm(forms.ModelForm):
-    points = forms.DecimalField(label=_("points"), max_digits=8, decimal_places=2,
-                                localize=True,
-                                widget=forms.TextInput(attrs={"inputmode": "decimal"}))
-    min_percentage = forms.DecimalField(label=_("from percentage"), max_digits=5,
-                                        decimal_places=2, required=False, localize=True,
-                                        widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+class ScaleRowForm(ClubModelForm):
+    points = forms.DecimalField(
+        label=_("points"),
+        max_digits=8,
+        decimal_places=2,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
+    min_percentage = forms.DecimalField(
+        label=_("from percentage"),
+        max_digits=5,
+        decimal_places=2,
+        required=False,
+        localize=True,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
+    )
 
     class Meta:
         model = PointsScaleRow
         fields = ["category", "min_field", "max_field", "place", "min_percentage", "points"]
-        widgets = {name: forms.NumberInput(attrs={"min": 1, "class": "narrow"})
-                   for name in ("min_field", "max_field", "place")}
+        widgets = {
+            name: forms.NumberInput(attrs={"min": 1, "class": "narrow"})
+            for name in ("min_field", "max_field", "place")
+        }
 
     def clean_points(self):
         points = self.cleaned_data["points"]
@@ -63,7 +76,8 @@ class ScaleRowForm(forms.ModelForm):
                 raise forms.ValidationError(_("Give a place or a percentage."))
             if place is not None and pct is not None:
                 raise forms.ValidationError(
-                    _("Give a place or a percentage, not both: one row each."))
+                    _("Give a place or a percentage, not both: one row each.")
+                )
         if place is not None and place < 1:
             self.add_error("place", _("Places start at 1."))
         return data
@@ -74,27 +88,49 @@ class BaseScaleRowFormSet(forms.BaseInlineFormSet):
         super().clean()
         if any(self.errors):
             return
-        kept = [form for form in self.forms
-                if form.cleaned_data and not form.cleaned_data.get("DELETE")]
-        rows = [ScaleRow(f.cleaned_data["category"], f.cleaned_data["min_field"],
-                         f.cleaned_data.get("max_field"), f.cleaned_data.get("place"),
-                         f.cleaned_data.get("min_percentage"), f.cleaned_data["points"])
-                for f in kept]
+        kept = [
+            form for form in self.forms if form.cleaned_data and not form.cleaned_data.get("DELETE")
+        ]
+        rows = [
+            ScaleRow(
+                f.cleaned_data["category"],
+                f.cleaned_data["min_field"],
+                f.cleaned_data.get("max_field"),
+                f.cleaned_data.get("place"),
+                f.cleaned_data.get("min_percentage"),
+                f.cleaned_data["points"],
+            )
+            for f in kept
+        ]
         problems = []
         for i, j in overlaps(rows):
             row = rows[i]
-            what = (_("place %(place)s") % {"place": row.place} if row.place is not None
-                    else _("from %(pct)s%%") % {"pct": row.min_percentage})
-            problems.append(_(
-                "Rows %(first)s and %(second)s overlap: both give %(what)s in %(kind)s events "
-                "to some of the same field sizes. Change a field range or delete one row.")
-                % {"first": self.forms.index(kept[i]) + 1,
-                   "second": self.forms.index(kept[j]) + 1, "what": what,
-                   "kind": str(dict(kept[i].fields["category"].choices)[row.category]).lower()})
+            what = (
+                _("place %(place)s") % {"place": row.place}
+                if row.place is not None
+                else _("from %(pct)s%%") % {"pct": row.min_percentage}
+            )
+            problems.append(
+                _(
+                    "Rows %(first)s and %(second)s overlap: both give %(what)s in %(kind)s events "
+                    "to some of the same field sizes. Change a field range or delete one row."
+                )
+                % {
+                    "first": self.forms.index(kept[i]) + 1,
+                    "second": self.forms.index(kept[j]) + 1,
+                    "what": what,
+                    "kind": str(dict(kept[i].fields["category"].choices)[row.category]).lower(),
+                }
+            )
         if problems:
             raise forms.ValidationError(problems)
 
 
 ScaleRowFormSet = forms.inlineformset_factory(
-    PointsScale, PointsScaleRow, form=ScaleRowForm, formset=BaseScaleRowFormSet, extra=3,
-    can_delete=True)
+    PointsScale,
+    PointsScaleRow,
+    form=ScaleRowForm,
+    formset=BaseScaleRowFormSet,
+    extra=3,
+    can_delete=True,
+)

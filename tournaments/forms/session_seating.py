@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..services.session_seating import METHODS
+from tournaments.services.setup.seating import METHODS
 
 
 class SessionSeatingForm(forms.Form):

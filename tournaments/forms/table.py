@@ -30,8 +30,11 @@ def made_text(level: int, tricks: int) -> str:
 class ResultForm(forms.Form):
     round = forms.IntegerField(min_value=1, max_value=999, widget=forms.HiddenInput)
     board = forms.IntegerField(min_value=1, max_value=999, widget=forms.HiddenInput)
-    level = forms.ChoiceField(label=_("Contract"), choices=LEVELS,
-                              error_messages={"required": _("Choose the level, or Pass.")})
+    level = forms.ChoiceField(
+        label=_("Contract"),
+        choices=LEVELS,
+        error_messages={"required": _("Choose the level, or Pass.")},
+    )
     strain = forms.ChoiceField(label=_("Strain"), choices=STRAINS, required=False)
     double = forms.ChoiceField(label=_("Doubled"), choices=DOUBLES, required=False)
     declarer = forms.ChoiceField(label=_("Declarer"), choices=SEATS, required=False)
@@ -50,21 +53,28 @@ class ResultForm(forms.Form):
                 self.add_error("lead_rank", _("A passed-out board has no lead."))
             data.update(contract=PASS, declarer="", tricks=None, lead="")
             return data
-        for field, message in (("strain", _("Choose the suit or NT.")),
-                               ("declarer", _("Choose who declared: N, E, S or W.")),
-                               ("made", _("Choose the result: =, +n or −n."))):
+        for field, message in (
+            ("strain", _("Choose the suit or NT.")),
+            ("declarer", _("Choose who declared: N, E, S or W.")),
+            ("made", _("Choose the result: =, +n or −n.")),
+        ):
             if not data.get(field) and field not in self.errors:
                 self.add_error(field, message)
         suit, rank = data.get("lead_suit"), data.get("lead_rank")
         if bool(suit) != bool(rank):
-            self.add_error("lead_rank" if suit else "lead_suit",
-                           _("Choose both the suit and the card of the lead, or neither."))
+            self.add_error(
+                "lead_rank" if suit else "lead_suit",
+                _("Choose both the suit and the card of the lead, or neither."),
+            )
         made = data.get("made")
         if made:
             tricks = int(level) + 6 + (0 if made == "=" else int(made))
             if not 0 <= tricks <= 13:
-                self.add_error("made", _("%(made)s is not possible in a %(level)s-level "
-                                         "contract.") % {"made": made, "level": level})
+                self.add_error(
+                    "made",
+                    _("%(made)s is not possible in a %(level)s-level contract.")
+                    % {"made": made, "level": level},
+                )
             data["tricks"] = tricks
         data["contract"] = f"{level}{data.get('strain') or ''}{data.get('double') or ''}"
         data["lead"] = f"{suit}{rank}" if suit and rank else ""
@@ -73,5 +83,6 @@ class ResultForm(forms.Form):
     def is_complete(self) -> bool:
         """Whether enough was chosen to score (for the preview: no nagging before that)."""
         level = self.data.get("level")
-        return level == PASS or all(self.data.get(f) for f in ("level", "strain", "declarer",
-                                                              "made"))
+        return level == PASS or all(
+            self.data.get(f) for f in ("level", "strain", "declarer", "made")
+        )

@@ -3,21 +3,37 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.web.club_forms import ClubModelForm
+
 from ..models import TeamEvent
 
 
-class TeamEventForm(forms.ModelForm):
+class TeamEventForm(ClubModelForm):
     OPTIONAL = ("legs", "knockout_seeding", "knockout_tie", "tie_boards")
 
     class Meta:
         model = TeamEvent
-        fields = ["format", "round_robin_method", "legs", "swiss_rounds", "random_first_round",
-                  "knockout_seeding", "knockout_tie", "tie_boards",
-                  "boards_per_match", "scoring", "vp_scale", "bye_vp", "tie_breaks"]
-        widgets = {"swiss_rounds": forms.NumberInput(attrs={"min": 1, "max": 30}),
-                   "boards_per_match": forms.NumberInput(attrs={"min": 1, "max": 64}),
-                   "legs": forms.NumberInput(attrs={"min": 1, "max": 4}),
-                   "tie_boards": forms.NumberInput(attrs={"min": 1, "max": 16})}
+        fields = [
+            "format",
+            "round_robin_method",
+            "legs",
+            "swiss_rounds",
+            "random_first_round",
+            "knockout_seeding",
+            "knockout_tie",
+            "tie_boards",
+            "boards_per_match",
+            "scoring",
+            "vp_scale",
+            "bye_vp",
+            "tie_breaks",
+        ]
+        widgets = {
+            "swiss_rounds": forms.NumberInput(attrs={"min": 1, "max": 30}),
+            "boards_per_match": forms.NumberInput(attrs={"min": 1, "max": 64}),
+            "legs": forms.NumberInput(attrs={"min": 1, "max": 4}),
+            "tie_boards": forms.NumberInput(attrs={"min": 1, "max": 16}),
+        }
 
     def __init__(self, *args, started: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -25,8 +41,14 @@ class TeamEventForm(forms.ModelForm):
         for name in self.OPTIONAL:  # a form without them keeps the saved value
             self.fields[name].required = False
         if started:  # the schedule is laid out: only how it is scored may still change
-            for name in ("format", "round_robin_method", "boards_per_match",
-                         "random_first_round", "legs", "knockout_seeding"):
+            for name in (
+                "format",
+                "round_robin_method",
+                "boards_per_match",
+                "random_first_round",
+                "legs",
+                "knockout_seeding",
+            ):
                 self.fields[name].disabled = True
 
     def clean(self):
@@ -51,15 +73,29 @@ class LineupForm(forms.Form):
     closed_first = forms.TypedChoiceField(coerce=int)
     closed_second = forms.TypedChoiceField(coerce=int)
     reason = forms.CharField(
-        label=_("Why (a player replaced during the half, or a substitution)"), required=False,
-        max_length=500, widget=forms.TextInput())
+        label=_("Why (a player replaced during the half, or a substitution)"),
+        required=False,
+        max_length=500,
+        widget=forms.TextInput(),
+    )
 
     def __init__(self, *args, squad, home: bool, **kwargs):
         super().__init__(*args, **kwargs)
-        labels = ((_("Open room, North"), _("Open room, South"), _("Closed room, East"),
-                   _("Closed room, West")) if home else
-                  (_("Open room, East"), _("Open room, West"), _("Closed room, North"),
-                   _("Closed room, South")))
+        labels = (
+            (
+                _("Open room, North"),
+                _("Open room, South"),
+                _("Closed room, East"),
+                _("Closed room, West"),
+            )
+            if home
+            else (
+                _("Open room, East"),
+                _("Open room, West"),
+                _("Closed room, North"),
+                _("Closed room, South"),
+            )
+        )
         choices = [("", "—")] + [(m.pk, m.full_name) for m in squad]
         for name, label in zip(self.SEATS, labels, strict=True):
             self.fields[name].choices = choices

@@ -3,22 +3,37 @@
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from clubsite.web.club_forms import ClubModelForm
+
 from ..exports.federation import MAX_TIMEOUT
 from ..exports.federation_address import UnsafeAddress, check_url
 from ..models.uploads import FederationEndpoint
 
 
-class EndpointForm(forms.ModelForm):
-    url = forms.URLField(label=gettext_lazy("endpoint URL"), max_length=300,
-                         assume_scheme="https")
-    secret = forms.CharField(label=gettext_lazy("token or password"), required=False,
-                             widget=forms.PasswordInput(render_value=False),
-                             help_text=gettext_lazy("Leave empty to keep the stored one."))
+class EndpointForm(ClubModelForm):
+    url = forms.URLField(label=gettext_lazy("endpoint URL"), max_length=300, assume_scheme="https")
+    secret = forms.CharField(
+        label=gettext_lazy("token or password"),
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text=gettext_lazy("Leave empty to keep the stored one."),
+    )
 
     class Meta:
         model = FederationEndpoint
-        fields = ["name", "federation", "url", "file_format", "mode", "auth", "username",
-                  "secret", "timeout", "max_retries", "enabled"]
+        fields = [
+            "name",
+            "federation",
+            "url",
+            "file_format",
+            "mode",
+            "auth",
+            "username",
+            "secret",
+            "timeout",
+            "max_retries",
+            "enabled",
+        ]
 
     def clean_url(self):
         """Only a federation's public https server (``exports.federation_address``): the
@@ -34,7 +49,8 @@ class EndpointForm(forms.ModelForm):
         timeout = self.cleaned_data["timeout"]
         if not 1 <= timeout <= MAX_TIMEOUT:
             raise forms.ValidationError(
-                gettext("Between 1 and %(limit)d seconds.") % {"limit": MAX_TIMEOUT})
+                gettext("Between 1 and %(limit)d seconds.") % {"limit": MAX_TIMEOUT}
+            )
         return timeout
 
     def save(self, commit=True):
@@ -49,7 +65,11 @@ class EndpointForm(forms.ModelForm):
 class ImportForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("USEBIO file (XML)"))
     replace = forms.BooleanField(
-        label=gettext_lazy("Replace the earlier import of this file"), required=False,
-        help_text=gettext_lazy("A file imported before (the same file, or the same event "
-                               "written again) is refused unless this is ticked; then the "
-                               "earlier tournament is deleted and this file takes its place."))
+        label=gettext_lazy("Replace the earlier import of this file"),
+        required=False,
+        help_text=gettext_lazy(
+            "A file imported before (the same file, or the same event "
+            "written again) is refused unless this is ticked; then the "
+            "earlier tournament is deleted and this file takes its place."
+        ),
+    )

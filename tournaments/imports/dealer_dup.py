@@ -31,8 +31,9 @@ import re
 
 from django.utils.translation import gettext as _
 
+from tournaments.services.boards.deals import normalise_deal, takes_deal
+
 from ..scoring.deals import RANKS, SUITS
-from ..services.boards import normalise_deal, takes_deal
 from ..services.errors import TournamentError
 
 RECORD = 156
@@ -44,8 +45,10 @@ class DealerFileError(TournamentError):
     """The file was refused; ``problems`` lists every bad board (nothing was imported)."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__(_("Nothing was imported: %(count)s problem(s) in the file.")
-                         % {"count": len(problems)}, "file")
+        super().__init__(
+            _("Nothing was imported: %(count)s problem(s) in the file.") % {"count": len(problems)},
+            "file",
+        )
         self.problems = problems
 
 
@@ -60,7 +63,7 @@ def _card(code: int) -> tuple[str, str]:
 
 def _records(raw: bytes) -> list[bytes]:
     body = raw.replace(b"\r", b"").replace(b"\n", b"")
-    return [body[i:i + RECORD] for i in range(0, len(body), RECORD)]
+    return [body[i : i + RECORD] for i in range(0, len(body), RECORD)]
 
 
 def _number(field: bytes) -> int | None:
@@ -73,7 +76,7 @@ def deal_of(record: bytes) -> str:
     digits = record[:78].decode("ascii", "replace")
     if not digits.isdigit():
         raise ValueError(_("the first 78 characters are not card numbers"))
-    codes = [int(digits[i:i + 2]) for i in range(0, 78, 2)]
+    codes = [int(digits[i : i + 2]) for i in range(0, 78, 2)]
     if any(not 1 <= c <= 52 for c in codes):
         raise ValueError(_("a card number is not between 01 and 52"))
     if len(set(codes)) != 39:
@@ -89,8 +92,9 @@ def deal_of(record: bytes) -> str:
     deal = normalise_deal("N:" + " ".join(hands))
     machine = dge_deal(record[78:146])
     if machine is not None and machine != deal:
-        raise ValueError(_("the machine's hands (DGE part) are not the hands of the card "
-                           "numbers (BRI part)"))
+        raise ValueError(
+            _("the machine's hands (DGE part) are not the hands of the card numbers (BRI part)")
+        )
     return deal
 
 
@@ -110,8 +114,9 @@ def dge_deal(part: bytes) -> str | None:
             hands[-1][suit] += chr(byte)
     if len(hands) != 4:
         return None
-    return "N:" + " ".join(".".join("".join(sorted(h[s], key=RANKS.index)) for s in SUITS)
-                           for h in hands)
+    return "N:" + " ".join(
+        ".".join("".join(sorted(h[s], key=RANKS.index)) for s in SUITS) for h in hands
+    )
 
 
 def read_dup(raw: bytes, numbers: set[int]) -> list[tuple[int, str]]:
@@ -130,9 +135,13 @@ def read_dup(raw: bytes, numbers: set[int]) -> list[tuple[int, str]]:
     for index, record in enumerate(records):
         label = _("Deal %(index)s of the file") % {"index": index + 1}
         if len(record) != RECORD:
-            problems.append(_("%(label)s is %(size)s bytes long, not %(record)s: this is not "
-                              "a complete Duplimate (.dup) file.")
-                            % {"label": label, "size": len(record), "record": RECORD})
+            problems.append(
+                _(
+                    "%(label)s is %(size)s bytes long, not %(record)s: this is not "
+                    "a complete Duplimate (.dup) file."
+                )
+                % {"label": label, "size": len(record), "record": RECORD}
+            )
             continue
         if backwards and highest:
             number = highest - index

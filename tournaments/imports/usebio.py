@@ -25,17 +25,17 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournaments.services.classification import file_record
+
 from ..models import Result, Tournament
 from ..models.uploads import ImportState, ResultImport
-from ..services import file_record
-from ..services.team_schedule import TEAM_METHODS
 from .usebio_conventions import describe
 from .usebio_individual import import_individual
 from .usebio_pairs import import_event
 from .usebio_parse import FileEvent, UsebioError, parse
 from .usebio_record import figures_of
 from .usebio_teams import import_teams, verify_teams
-from .usebio_verify import verify, what_label
+from .usebio_verify import tried_words, verify, what_label
 
 __all__ = ["AlreadyImported", "UsebioError", "import_file", "import_event", "report_text"]
 
@@ -45,9 +45,14 @@ class AlreadyImported(UsebioError):
     imports it again in place of the earlier tournament."""
 
     def __init__(self, tournament: Tournament) -> None:
-        super().__init__(_("This file is already imported as “%(name)s” (%(slug)s). Import it "
-                           "again with “replace” to put this file in its place.")
-                         % {"name": tournament.name, "slug": tournament.slug}, "duplicate")
+        super().__init__(
+            _(
+                "This file is already imported as “%(name)s” (%(slug)s). Import it "
+                "again with “replace” to put this file in its place."
+            )
+            % {"name": tournament.name, "slug": tournament.slug},
+            "duplicate",
+        )
         self.tournament = tournament
 
 
@@ -61,8 +66,9 @@ def earlier_import(digest: str, event: FileEvent) -> Tournament | None:
     (its EVENT_IDENTIFIER, on the same date) written again with other figures."""
     found = Tournament.objects.filter(import_hash=digest).first()
     if found is None and event.identifier:
-        found = Tournament.objects.filter(import_identifier=event.identifier,
-                                          date=event.date).first()
+        found = Tournament.objects.filter(
+            import_identifier=event.identifier, date=event.date
+        ).first()
     return found
 
 
@@ -80,8 +86,9 @@ def remove_import(tournament: Tournament) -> None:
 def clean_file_name(file_name: str) -> str:
     """An upload's name is the client's text: no NUL (PostgreSQL refuses it) and no
     unencodable characters reach the record."""
-    return "".join(c for c in file_name if c.isprintable()).encode(
-        "utf-8", "replace").decode("utf-8")
+    return (
+        "".join(c for c in file_name if c.isprintable()).encode("utf-8", "replace").decode("utf-8")
+    )
 
 
 def import_progress(key: str) -> int:
@@ -98,8 +105,9 @@ def _progress(key: str, percent: int) -> None:
 def _record(key: str, **fields) -> ResultImport:
     """The import's record: the one the page made when the file was sent (being imported),
     completed, or a new one (the command, or a page without a key)."""
-    pending = ResultImport.objects.filter(key=key, state=ImportState.RUNNING).first() \
-        if key else None
+    pending = (
+        ResultImport.objects.filter(key=key, state=ImportState.RUNNING).first() if key else None
+    )
     if pending is None:
         return ResultImport.objects.create(key=key, **fields)
     for name, value in fields.items():
@@ -108,8 +116,9 @@ def _record(key: str, **fields) -> ResultImport:
     return pending
 
 
-def import_file(data: bytes | str, *, file_name: str = "", user=None,
-                key: str = "", replace: bool = False) -> ResultImport:
+def import_file(
+    data: bytes | str, *, file_name: str = "", user=None, key: str = "", replace: bool = False
+) -> ResultImport:
     """Parse, import and verify; a refused file is recorded with its error and raises
     ``UsebioError`` after everything it started was rolled back. With a ``key``, a second
     call with the same key returns the first call's import instead of importing again.
@@ -132,7 +141,7 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
             replaced = earlier.slug if earlier is not None else ""
             if earlier is not None:
                 remove_import(earlier)
-            if event.scoring_method in TEAM_METHODS:
+            if event.method.is_teams:
                 tournament, outcome = import_teams(event, user=user, file_name=file_name)
                 _progress(key, 80)
                 differences = outcome["notes"] + verify_teams(tournament, event)
@@ -148,20 +157,32 @@ def import_file(data: bytes | str, *, file_name: str = "", user=None,
             file_record.keep(tournament, figures_of(tournament, event))
             outcome["summary"]["of_record"] = "file"
             Tournament.objects.filter(pk=tournament.pk).update(
-                import_hash=digest, import_identifier=event.identifier)
+                import_hash=digest, import_identifier=event.identifier
+            )
             summary = outcome["summary"]
             if replaced:
                 summary["replaced"] = replaced
-            record = _record(key, file_name=file_name[:200], tournament=tournament,
-                             state=ImportState.DONE, summary=summary,
-                             differences=differences, created_by=user)
+            record = _record(
+                key,
+                file_name=file_name[:200],
+                tournament=tournament,
+                state=ImportState.DONE,
+                summary=summary,
+                differences=differences,
+                created_by=user,
+            )
         _progress(key, 100)
         return record
     except UsebioError as exc:
-        _record(key, file_name=file_name[:200], state=ImportState.FAILED, error=exc.message,
-                tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
-                summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
-                created_by=user)
+        _record(
+            key,
+            file_name=file_name[:200],
+            state=ImportState.FAILED,
+            error=exc.message,
+            tournament=exc.tournament if isinstance(exc, AlreadyImported) else None,
+            summary={"duplicate": True} if isinstance(exc, AlreadyImported) else {},
+            created_by=user,
+        )
         _progress(key, 100)
         raise
 
@@ -171,35 +192,56 @@ def report_text(record: ResultImport) -> str:
     if record.state == ImportState.FAILED:
         return _("Refused: %(error)s") % {"error": record.error}
     s = record.summary
-    lines = [] if "replaced" not in s else [
-        _("It replaces the earlier import %(slug)s.") % {"slug": s["replaced"]}]
+    lines = (
+        []
+        if "replaced" not in s
+        else [_("It replaces the earlier import %(slug)s.") % {"slug": s["replaced"]}]
+    )
     lines += [
-        _("Imported “%(event)s” as %(slug)s.") % {"event": s.get("event"),
-                                                 "slug": record.tournament.slug
-                                                 if record.tournament else "-"},
-        (_("%(teams)s teams (%(members)s members matched by licence, %(guests)s guests), "
-           "%(matches)s matches, %(boards)s boards, %(lines)s results, %(deals)s deals.")
-         if "teams" in s else
-         _("%(players)s players (%(members)s members matched by licence, %(guests)s guests), "
-           "%(boards)s boards, %(lines)s results, %(deals)s deals.")
-         if "players" in s else
-         _("%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
-           "%(boards)s boards, %(lines)s results, %(deals)s deals.")) % s,
+        _("Imported “%(event)s” as %(slug)s.")
+        % {"event": s.get("event"), "slug": record.tournament.slug if record.tournament else "-"},
+        (
+            _(
+                "%(teams)s teams (%(members)s members matched by licence, %(guests)s guests), "
+                "%(matches)s matches, %(boards)s boards, %(lines)s results, %(deals)s deals."
+            )
+            if "teams" in s
+            else _(
+                "%(players)s players (%(members)s members matched by licence, %(guests)s guests), "
+                "%(boards)s boards, %(lines)s results, %(deals)s deals."
+            )
+            if "players" in s
+            else _(
+                "%(pairs)s pairs (%(members)s members matched by licence, %(guests)s guests), "
+                "%(boards)s boards, %(lines)s results, %(deals)s deals."
+            )
+        )
+        % s,
     ]
     if s.get("conventions"):
-        lines.append(_("Conventions of the file: %(rules)s.")
-                     % {"rules": "; ".join(describe(s["conventions"]))})
+        lines.append(
+            _("Conventions of the file: %(rules)s.")
+            % {"rules": "; ".join(describe(s["conventions"]))}
+        )
     if not record.differences:
         lines.append(_("Verify: our scoring reproduces every figure of the file."))
     else:
-        lines.append(_("Verify: %(count)s differences between the file and our scoring:")
-                     % {"count": len(record.differences)})
+        lines.append(
+            _("Verify: %(count)s differences between the file and our scoring:")
+            % {"count": len(record.differences)}
+        )
         # the words outside the f-strings: makemessages finds no call inside one
         file_word = pgettext("verify report", "file")
         ours_word = pgettext("verify report", "ours")
         tried_word = pgettext("verify report", "rules tried")
         for d in record.differences:
-            lines.append(f"  {d['where']}: {what_label(d['what'])} {file_word} {d['file']} · "
-                         f"{ours_word} {d['ours'] or '-'}"
-                         + (f" · {tried_word}: {d['tried']}" if d.get("tried") else ""))
+            lines.append(
+                f"  {d['where']}: {what_label(d['what'])} {file_word} {d['file']} · "
+                f"{ours_word} {d['ours'] or '-'}"
+                + (
+                    f" · {tried_word}: {tried_words(d['tried'])}"
+                    if d.get("tried") is not None and d["tried"] != ""
+                    else ""
+                )
+            )
     return "\n".join(lines)

@@ -34,8 +34,12 @@ def parse_adjustment(text: str, score: int | None) -> dict | None:
                 number = Decimal(weight)
                 if not number.is_finite() or number <= 0 or not is_legal_score(int(value)):
                     raise problem
-                outcomes.append([int(number) if number == number.to_integral_value()
-                                 else str(number), int(value)])
+                outcomes.append(
+                    [
+                        int(number) if number == number.to_integral_value() else str(number),
+                        int(value),
+                    ]
+                )
             if sum(Decimal(str(w)) for w, _s in outcomes) != 100:
                 raise problem
             return {"kind": "weighted", "outcomes": outcomes}

@@ -25,8 +25,9 @@ def close(file_value: Decimal | None, ours: Fraction | None) -> bool:
     if file_value is None or ours is None:
         return file_value is None
     places = max(-file_value.as_tuple().exponent, 0)
-    return abs(Fraction(ours) - Fraction(file_value)) <= Fraction(5, 10 ** (places + 1)) \
-        + Fraction(1, 200)
+    return abs(Fraction(ours) - Fraction(file_value)) <= Fraction(5, 10 ** (places + 1)) + Fraction(
+        1, 200
+    )
 
 
 def shown(mp: Fraction, n: int, big_n: int, style: str) -> Fraction:
@@ -47,8 +48,9 @@ def unfactored(ns: Fraction, n: int, big_n: int, style: str) -> Fraction:
     return (Fraction(ns) + 1) * n / big_n - 1
 
 
-def in_style(ours: Fraction, side: str, n: int, big_n: int, ours_style: str,
-             style: str) -> Fraction:
+def in_style(
+    ours: Fraction, side: str, n: int, big_n: int, ours_style: str, style: str
+) -> Fraction:
     """Our mark (factored by ``ours_style``) as a board written in ``style`` shows it."""
     top = 2 * (big_n - 1)
     ns = Fraction(ours) if side == "NS" else top - Fraction(ours)
@@ -58,25 +60,47 @@ def in_style(ours: Fraction, side: str, n: int, big_n: int, ours_style: str,
     return (2 * (n - 1) if style == "raw" and n < big_n else top) - written
 
 
-def board_styles(fields: list[tuple[str, dict[int, list[FileLine]], int, Fraction]]
-                 ) -> dict[str, str]:
-    """``"<field>-<board>"`` → the style of each board short of results whose lines carry
-    marks; ``fields`` are (name, boards, N, the display scale: 1, or shown top / true top)."""
-    out: dict[str, str] = {}
+def board_candidates(
+    fields: list[tuple[str, dict[int, list[FileLine]], int, Fraction]],
+) -> dict[str, tuple[str, ...]]:
+    """``"<field>-<board>"`` → the styles that reproduce most lines of each board short of
+    results whose lines carry marks, in ``STYLES`` order; ``fields`` are (name, boards, N,
+    the display scale: 1, or shown top / true top). Marks rounded for display (whole numbers
+    on a top of 20) can fit two styles: the event's other boards, or its totals, decide."""
+    out: dict[str, tuple[str, ...]] = {}
     for name, boards, big_n, scale in fields:
         for number, lines in boards.items():
-            real = [ln for ln in lines if ln.adjustment is None and ln.score is not None
-                    and ln.ns_mark is not None]
+            real = [
+                ln
+                for ln in lines
+                if ln.adjustment is None and ln.score is not None and ln.ns_mark is not None
+            ]
             n = len(real)
             if not real or n >= big_n:
                 continue
             raw = base_matchpoints([ln.score for ln in real])
+            hits = {
+                style: sum(
+                    close(ln.ns_mark, shown(Fraction(mp), n, big_n, style) * scale)
+                    for ln, mp in zip(real, raw, strict=True)
+                )
+                for style in STYLES
+            }
+            best = max(hits.values())
+            out[f"{name}-{number}"] = tuple(st for st in STYLES if hits[st] == best)
+    return out
 
-            def hits(style: str, real=real, raw=raw, n=n, big_n=big_n,
-                     scale=scale) -> tuple[int, int]:
-                found = sum(close(ln.ns_mark, shown(Fraction(mp), n, big_n, style) * scale)
-                            for ln, mp in zip(real, raw, strict=True))
-                return found, -STYLES.index(style)
 
-            out[f"{name}-{number}"] = max(STYLES, key=hits)
+def raw_marks(fields: list[tuple[str, dict[int, list[FileLine]], int, Fraction]]) -> dict:
+    """id(line) → (its NS matchpoints among the board's results, n) for each real line of a
+    board short of results: the exact figure a file's totals were made from, which its
+    rounded display marks no longer carry."""
+    out: dict[int, tuple[Fraction, int]] = {}
+    for _name, boards, big_n, _scale in fields:
+        for lines in boards.values():
+            real = [ln for ln in lines if ln.adjustment is None and ln.score is not None]
+            if not real or len(real) >= big_n:
+                continue
+            for ln, mp in zip(real, base_matchpoints([ln.score for ln in real]), strict=True):
+                out[id(ln)] = (Fraction(mp), len(real))
     return out

@@ -37,16 +37,16 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
-from ..models import ScoringMethod
-from ..scoring import imps
+from ..scoring import imps, methods
 from ..scoring.butler import butler_datum
-from .usebio_board_marks import board_styles, close, in_style, shown
+from .usebio_board_marks import STYLES, board_candidates, close, in_style, raw_marks, shown
 from .usebio_convention_words import RULE_NAMES, alternatives, describe  # noqa: F401
 from .usebio_cross import cross_conventions
 from .usebio_rows import FileEvent, FileLine, FileSection
 
-BUTLER_VARIANTS = [(rule, round_to) for rule in ("course", "mean", "trim2")
-                   for round_to in (None, 10)]
+BUTLER_VARIANTS = [
+    (rule, round_to) for rule in ("course", "mean", "trim2") for round_to in (None, 10)
+]
 
 
 def _real(line: FileLine) -> bool:
@@ -72,17 +72,27 @@ def field_boards(event: FileEvent, per_section: bool) -> list[dict[int, list[Fil
 
 def file_top(lines: Iterable[FileLine]) -> Fraction | None:
     """The event's top as the file writes it: the largest NS + EW of a real line."""
-    sums = [Fraction(line.ns_mark) + Fraction(line.ew_mark) for line in lines
-            if _real(line) and line.ns_mark is not None and line.ew_mark is not None]
+    sums = [
+        Fraction(line.ns_mark) + Fraction(line.ew_mark)
+        for line in lines
+        if _real(line) and line.ns_mark is not None and line.ew_mark is not None
+    ]
     return max(sums, default=None)
 
 
 def seats_of(line: FileLine) -> list[tuple[int, str, Decimal | None]]:
     """Who a line credits with which mark: its two pairs, or an individual's four players
     (North and South the NS mark, East and West the EW one)."""
-    return [(who, side, mark) for who, side, mark in (
-        (line.ns, "NS", line.ns_mark), (line.south, "NS", line.ns_mark),
-        (line.ew, "EW", line.ew_mark), (line.west, "EW", line.ew_mark)) if who is not None]
+    return [
+        (who, side, mark)
+        for who, side, mark in (
+            (line.ns, "NS", line.ns_mark),
+            (line.south, "NS", line.ns_mark),
+            (line.ew, "EW", line.ew_mark),
+            (line.west, "EW", line.ew_mark),
+        )
+        if who is not None
+    ]
 
 
 def percentage_top(event: FileEvent) -> Fraction | None:
@@ -106,8 +116,9 @@ def percentage_top(event: FileEvent) -> Fraction | None:
             if not count or not pair.total or not pair.percentage:
                 continue
             for reading in ("scratch", "half"):
-                pct = Fraction(pair.percentage) - (Fraction(pair.handicap or 0) / 2
-                                                   if reading == "half" else 0)
+                pct = Fraction(pair.percentage) - (
+                    Fraction(pair.handicap or 0) / 2 if reading == "half" else 0
+                )
                 if pct <= 0:
                     continue
                 base = Fraction(pair.total) * 100 / pct
@@ -188,18 +199,30 @@ def full_set(section: FileSection, most: int) -> int:
     return max(most, len({r for r, _ns in meetings}) * per_round)
 
 
-def _totals_style(event: FileEvent, convert) -> tuple[str, Fraction]:
+def _totals_style(event: FileEvent, convert, top_of=None) -> tuple[str, Fraction]:
     """``"played"`` or ``"factored"``, and how far the better one is from the file's pair
-    totals (the sum of the gaps: the file rounds each line, so no candidate is exact)."""
+    totals (the sum of the gaps: the file rounds each line, so no candidate is exact).
+
+    A file whose total is the pair's percentage (``totals_are_percentages``) says nothing of
+    how its totals were written; the percentages still tell how its raw boards were brought
+    up to the top, so the gap is measured on them (``top_of(section)``: the section's top)."""
     gap = {"played": Fraction(0), "factored": Fraction(0)}
+    as_percentage = top_of is not None and totals_are_percentages(event)
     for section in event.sections:
         points = _pair_points(section, convert)
         full = full_set(section, max((c for _p, c in points.values()), default=0))
+        top = top_of(section) if as_percentage else None
         for pair in section.pairs:
             got = points.get((pair.number, pair.direction if section.directional else ""))
             if got is None or pair.total is None or not got[1]:
                 continue
             pts, count = got
+            if as_percentage:
+                if top:
+                    pct = pts * 100 / (top * count)
+                    gap["played"] += abs(Fraction(pair.total) - pct)
+                    gap["factored"] += abs(Fraction(pair.total) - pct)
+                continue
             gap["played"] += abs(Fraction(pair.total) - pts)
             gap["factored"] += abs(Fraction(pair.total) - pts * full / count)
     best = "factored" if gap["factored"] < gap["played"] else "played"
@@ -211,8 +234,11 @@ def _display_top(event: FileEvent, fields, big_ns: dict[str, int]) -> int | None
     sums: Counter = Counter()
     for name, boards in fields:
         for lines in boards.values():
-            real = [ln for ln in lines if _real(ln) and ln.ns_mark is not None
-                    and ln.ew_mark is not None]
+            real = [
+                ln
+                for ln in lines
+                if _real(ln) and ln.ns_mark is not None and ln.ew_mark is not None
+            ]
             if len(real) == big_ns[name]:
                 sums.update(Fraction(ln.ns_mark) + Fraction(ln.ew_mark) for ln in real)
     if not sums:
@@ -232,8 +258,10 @@ def field_sizes(event: FileEvent) -> tuple[dict[str, int], int | None]:
     N comes from the top the percentages imply; without them, from the lines' own top, or,
     when the lines are rescaled, from the results a board has at most."""
     fields = keyed_fields(event)
-    counted = {name: max((sum(1 for ln in ls if _real(ln)) for ls in boards.values()),
-                         default=1) for name, boards in fields}
+    counted = {
+        name: max((sum(1 for ln in ls if _real(ln)) for ls in boards.values()), default=1)
+        for name, boards in fields
+    }
     implied = percentage_top(event)
     big_ns: dict[str, int] = {}
     for name, boards in fields:
@@ -250,8 +278,9 @@ def keyed_fields(event: FileEvent) -> list[tuple[str, dict[int, list[FileLine]]]
     so a board's convention can be recorded as ``"<name>-<board>"``."""
     groups: dict[tuple, tuple[str, dict]] = {}
     for s in event.sections:
-        name, group = groups.setdefault((s.session, tuple(sorted(s.boards))),
-                                        (f"{s.session}{s.letter}", defaultdict(list)))
+        name, group = groups.setdefault(
+            (s.session, tuple(sorted(s.boards))), (f"{s.session}{s.letter}", defaultdict(list))
+        )
         for number, lines in s.boards.items():
             group[number].extend(lines)
     return list(groups.values())
@@ -259,49 +288,77 @@ def keyed_fields(event: FileEvent) -> list[tuple[str, dict[int, list[FileLine]]]
 
 def line_keys(event: FileEvent) -> dict[int, str]:
     """id(line) → its board's key in ``board_marks``."""
-    return {id(line): f"{name}-{number}" for name, boards in keyed_fields(event)
-            for number, lines in boards.items() for line in lines}
+    return {
+        id(line): f"{name}-{number}"
+        for name, boards in keyed_fields(event)
+        for number, lines in boards.items()
+        for line in lines
+    }
 
 
 def _matchpoint_conventions(event: FileEvent) -> dict:
     """Each short board's style (``usebio_board_marks``); the file's main style is the one
-    most boards use, the others are kept by board (``board_marks``); raw boards are brought
+    most boards fit, the others are kept by board (``board_marks``); raw boards are brought
     up when totalling by the factoring the factored boards use, or else by the one that
-    reproduces the pairs' totals."""
+    reproduces the pairs' totals. Where boards fit two styles (marks rounded for display)
+    and the boards alone cannot tell, the totals decide too."""
     fields = keyed_fields(event)
     big_ns, shown_top = field_sizes(event)
-    scale = {name: Fraction(shown_top, 2 * (big_ns[name] - 1)) if shown_top and big_ns[name] > 1
-             else Fraction(1) for name, _boards in fields}
-    styles = board_styles([(name, boards, big_ns[name], scale[name])
-                           for name, boards in fields])
+    scale = {
+        name: Fraction(shown_top, 2 * (big_ns[name] - 1))
+        if shown_top and big_ns[name] > 1
+        else Fraction(1)
+        for name, _boards in fields
+    }
+    measured = [(name, boards, big_ns[name], scale[name]) for name, boards in fields]
+    fits = board_candidates(measured)
+    exact = raw_marks(measured) if shown_top else {}
+    support = Counter(st for c in fits.values() if c[0] != "raw" for st in c)
+    most = max(support.values(), default=0)
+    cores = [st for st in STYLES if st != "raw" and most and support[st] == most] or [None]
+    counts = {
+        f"{name}-{number}": sum(1 for ln in lines if _real(ln))
+        for name, boards in fields
+        for number, lines in boards.items()
+    }
+    field_of = {id(line): name for name, boards in fields for ls in boards.values() for line in ls}
+    keys = line_keys(event)
+
+    def top_of(section: FileSection) -> int | None:
+        line = next((ln for ls in section.boards.values() for ln in ls), None)
+        big_n = big_ns[field_of[id(line)]] if line is not None else 0
+        return 2 * (big_n - 1) if big_n > 1 else None
+
+    best = None
+    for core in cores:
+        styles = {key: c[0] if c[0] == "raw" or core not in c else core for key, c in fits.items()}
+        raw_boards = any(st == "raw" for st in styles.values())
+        factorings = ([core] if core else ["neuberg", "ratio", "average"]) if raw_boards else [None]
+        for factoring in factorings:
+
+            def convert(number, line, mark, side, factoring=factoring, styles=styles):
+                key = keys[id(line)]
+                big_n = big_ns[field_of[id(line)]]
+                style = styles.get(key)
+                if style not in (None, "raw") and id(line) in exact:  # exact, not as shown
+                    mp, n = exact[id(line)]
+                    ns = shown(mp, n, big_n, style)
+                    return ns if side == "NS" else 2 * (big_n - 1) - ns
+                mark = mark / scale[field_of[id(line)]]  # a displayed mark on the true top
+                if factoring is None or not _real(line) or style != "raw":
+                    return mark
+                n = counts[key]
+                if side == "NS":
+                    return factored(mark, n, big_n, factoring)
+                return 2 * (big_n - 1) - factored(2 * (n - 1) - mark, n, big_n, factoring)
+
+            totals, gap = _totals_style(event, convert, top_of)
+            if best is None or gap < best[0]:
+                best = (gap, core, factoring, totals, styles)
+    _gap, core, factoring, totals, styles = best
     kinds = Counter("raw" if st == "raw" else "factored" for st in styles.values())
     marks = "raw" if kinds["raw"] > kinds["factored"] else "neuberg"
-    made = Counter(st for st in styles.values() if st != "raw")
-    core = max(made, key=lambda st: (made[st], st == "neuberg")) if made else None
     out: dict = {"marks": marks}
-    counts = {f"{name}-{number}": sum(1 for ln in lines if _real(ln))
-              for name, boards in fields for number, lines in boards.items()}
-    field_of = {id(line): name for name, boards in fields for ls in boards.values()
-                for line in ls}
-    keys = line_keys(event)
-    raw_boards = any(st == "raw" for st in styles.values())
-    candidates = ([core] if core else ["neuberg", "ratio", "average"]) if raw_boards else [None]
-    best = None
-    for factoring in candidates:
-        def convert(number, line, mark, side, factoring=factoring):
-            key = keys[id(line)]
-            mark = mark / scale[field_of[id(line)]]  # a displayed mark back on the true top
-            if factoring is None or not _real(line) or styles.get(key) != "raw":
-                return mark
-            n, big_n = counts[key], big_ns[field_of[id(line)]]
-            if side == "NS":
-                return factored(mark, n, big_n, factoring)
-            return 2 * (big_n - 1) - factored(2 * (n - 1) - mark, n, big_n, factoring)
-
-        totals, gap = _totals_style(event, convert)
-        if best is None or gap < best[2]:
-            best = (factoring, totals, gap)
-    factoring, totals, _gap = best
     factoring = factoring or core
     if factoring is not None and (marks == "raw" or factoring != "neuberg"):
         out["factoring"] = factoring
@@ -326,13 +383,19 @@ def _butler_conventions(event: FileEvent) -> dict:
                     if not real:
                         continue
                     datum = butler_datum([ln.score for ln in real], rule, round_to)
-                    hits += sum(close(ln.ns_mark, Fraction(imps(ln.score - datum)))
-                                for ln in real if ln.ns_mark is not None)
+                    hits += sum(
+                        close(ln.ns_mark, Fraction(imps(ln.score - datum)))
+                        for ln in real
+                        if ln.ns_mark is not None
+                    )
             if best is None or hits > best[0]:
                 best = (hits, rule, round_to, per_section)
     _hits, rule, round_to, per_section = best
-    return {"butler_datum": rule, "butler_round_to": round_to,
-            "butler_field": "section" if per_section else "field"}
+    return {
+        "butler_datum": rule,
+        "butler_round_to": round_to,
+        "butler_field": "section" if per_section else "field",
+    }
 
 
 def places_shared(event: FileEvent) -> bool:
@@ -346,8 +409,12 @@ def places_shared(event: FileEvent) -> bool:
                 shown = p.percentage if p.percentage is not None else p.total
                 groups[(p.direction, shown)].add(p.place)
         for (_line, shown), places in groups.items():
-            members = [p for p in section.pairs if p.place in places and (
-                p.percentage if p.percentage is not None else p.total) == shown]
+            members = [
+                p
+                for p in section.pairs
+                if p.place in places
+                and (p.percentage if p.percentage is not None else p.total) == shown
+            ]
             if len(members) < 2 or shown is None:
                 continue
             if len(places) == 1:
@@ -359,20 +426,31 @@ def places_shared(event: FileEvent) -> bool:
 
 def detect(event: FileEvent) -> dict:
     """The conventions the file was scored with (see the module's docstring)."""
-    if event.scoring_method == ScoringMethod.MATCHPOINTS:  # pairs and individuals alike
+    method = event.method
+    if method.is_teams:
+        out = {}
+    elif method.is_matchpoints:  # pairs and individuals alike
         out = _matchpoint_conventions(event)
-    elif event.scoring_method == ScoringMethod.BUTLER:
+    elif method.imp_form == methods.BUTLER_FORM:
         out = _butler_conventions(event)
-    elif event.scoring_method == ScoringMethod.CROSS_IMPS:
-        out = cross_conventions(event, {"field": field_boards(event, per_section=False),
-                                        "section": field_boards(event, per_section=True)})
+    elif method.imp_form == methods.CROSS_FORM:
+        out = cross_conventions(
+            event,
+            {
+                "field": field_boards(event, per_section=False),
+                "section": field_boards(event, per_section=True),
+            },
+        )
     else:
         out = {}
     if places_shared(event):
         out["places"] = "shared"
-    if any(line.adjustment and line.adjustment.get("kind") == "artificial"
-           and line.ns_mark is not None for s in event.sections for ls in s.boards.values()
-           for line in ls):
+    if any(
+        line.adjustment and line.adjustment.get("kind") == "artificial" and line.ns_mark is not None
+        for s in event.sections
+        for ls in s.boards.values()
+        for line in ls
+    ):
         out["artificial"] = "awarded"
     return out
 

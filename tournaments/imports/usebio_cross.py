@@ -31,8 +31,9 @@ from .usebio_rows import FileEvent, FileLine
 
 FORMS = ("average", "sum", "factored")
 # (decimals, how a half rounds): exact, or rounded a half away from zero or to even
-ROUNDINGS = ((None, "away"),) + tuple((places, half) for places in (2, 1, 0)
-                                      for half in ("away", "even"))
+ROUNDINGS = ((None, "away"),) + tuple(
+    (places, half) for places in (2, 1, 0) for half in ("away", "even")
+)
 
 
 def _real(line: FileLine) -> bool:
@@ -45,7 +46,8 @@ def _matches(file_value: Decimal | None, ours: Fraction) -> bool:
         return False
     places = max(-file_value.as_tuple().exponent, 0)
     return abs(ours - Fraction(file_value)) <= Fraction(5, 10 ** (places + 1)) + Fraction(
-        1, 10 ** (places + 3))
+        1, 10 ** (places + 3)
+    )
 
 
 def _averages(groups: list[dict[int, list[FileLine]]]) -> dict[int, tuple[Fraction, int, int]]:
@@ -81,14 +83,17 @@ def _rounding(event: FileEvent, averages, form: str) -> tuple[int | None, str]:
         totals: dict[tuple[int, str], dict] = defaultdict(lambda: dict.fromkeys(ROUNDINGS, 0))
         for lines in section.boards.values():
             for ln in lines:
-                for pair, side, sign, mark in ((ln.ns, "NS", 1, ln.ns_mark),
-                                               (ln.ew, "EW", -1, ln.ew_mark)):
+                for pair, side, sign, mark in (
+                    (ln.ns, "NS", 1, ln.ns_mark),
+                    (ln.ew, "EW", -1, ln.ew_mark),
+                ):
                     key = (pair, side if section.directional else "")
                     for places, half in ROUNDINGS:
                         if id(ln) in averages:
                             average, n, most = averages[id(ln)]
-                            value = round_mark(sign * average * cross_scale(form, n, most),
-                                               places, half)
+                            value = round_mark(
+                                sign * average * cross_scale(form, n, most), places, half
+                            )
                         else:  # an award or a board not played: the file's own figure
                             value = Fraction(mark) if mark is not None else Fraction(0)
                         totals[key][(places, half)] += value
@@ -101,15 +106,20 @@ def _rounding(event: FileEvent, averages, form: str) -> tuple[int | None, str]:
                 hits[rule] += round_mark(got[rule], shown) == Fraction(pair.total)
     # of equals: the 0.1 or whole IMPs the file prints (it totalled what it printed), else
     # exact, as the course and our own files total
-    printed = Counter(max(-ln.ns_mark.as_tuple().exponent, 0) for s in event.sections
-                      for ls in s.boards.values() for ln in ls
-                      if id(ln) in averages and ln.ns_mark is not None).most_common(1)
+    printed = Counter(
+        max(-ln.ns_mark.as_tuple().exponent, 0)
+        for s in event.sections
+        for ls in s.boards.values()
+        for ln in ls
+        if id(ln) in averages and ln.ns_mark is not None
+    ).most_common(1)
     prefer = printed[0][0] if printed and printed[0][0] in (0, 1) else None
     return max(ROUNDINGS, key=lambda r: (hits[r], r[0] == prefer, r[1] == "away"))
 
 
-def cross_conventions(event: FileEvent,
-                      groupings: dict[str, list[dict[int, list[FileLine]]]]) -> dict:
+def cross_conventions(
+    event: FileEvent, groupings: dict[str, list[dict[int, list[FileLine]]]]
+) -> dict:
     """``cross_imps``, ``cross_round`` and ``cross_half`` (see the module's docstring), and
     ``cross_field`` when the file's sections share boards: each result compared with the
     whole ``"field"`` of those sections, or within its ``"section"`` (the grouping whose

@@ -34,9 +34,9 @@ def handicap_terms(event: FileEvent, rows_of) -> dict:
             hits["handicap places"] += pair.place is not None and pair.place == r.handicap_place
             hits["scratch places"] += pair.place is not None and pair.place == r.place
     percentage = "half" if hits["half"] >= hits["scratch"] else "scratch"
-    by_handicap = (hits["handicap places"] > hits["scratch places"]
-                   or (hits["handicap places"] == hits["scratch places"]
-                       and percentage == "half"))
+    by_handicap = hits["handicap places"] > hits["scratch places"] or (
+        hits["handicap places"] == hits["scratch places"] and percentage == "half"
+    )
     return {"handicap": percentage, "places_by": "handicap" if by_handicap else "scratch"}
 
 

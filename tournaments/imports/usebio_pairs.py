@@ -12,8 +12,11 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Board, Entry, Result, ScoringMethod, Tournament
-from ..services import registration, setup
+from tournaments.services.entries import registration
+from tournaments.services.setup import events as setup
+
+from ..models import Board, Entry, EntryPlayer, Result, Tournament
+from ..scoring import methods
 from ..services.errors import TournamentError
 from .usebio_conventions import (
     detect,
@@ -53,8 +56,9 @@ def meetings(section: FileSection) -> list[Meeting]:
     given: dict[tuple[int, int], Meeting] = {}
     consistent = all(line.round and line.table for _n, line in lines)
     for number, line in lines if consistent else ():
-        m = given.setdefault((line.round, line.table),
-                             Meeting(line.round, line.table, line.ns, line.ew, []))
+        m = given.setdefault(
+            (line.round, line.table), Meeting(line.round, line.table, line.ns, line.ew, [])
+        )
         if (m.ns, m.ew) != (line.ns, line.ew):
             consistent = False
             break
@@ -68,9 +72,14 @@ def meetings(section: FileSection) -> list[Meeting]:
     out = []
     for (ns, ew), boards in sorted(pairs.items(), key=lambda kv: (min(kv[1]), kv[0])):
         rnd = 1
-        while (ns, "NS") in busy[rnd] or (ew, "EW") in busy[rnd] or (
-                not section.directional and ({(ns, "NS"), (ns, "EW"), (ew, "NS"), (ew, "EW")}
-                                             & busy[rnd])):
+        while (
+            (ns, "NS") in busy[rnd]
+            or (ew, "EW") in busy[rnd]
+            or (
+                not section.directional
+                and ({(ns, "NS"), (ns, "EW"), (ew, "NS"), (ew, "EW")} & busy[rnd])
+            )
+        ):
             rnd += 1
         busy[rnd] |= {(ns, "NS"), (ew, "EW")}
         table = sum(1 for m in out if m.round == rnd) + 1
@@ -126,14 +135,24 @@ def movement_for(section: FileSection, plays: list[Meeting]) -> dict:
     directional = section.directional
     rounds: dict[int, list[dict]] = defaultdict(list)
     for m in plays:
-        rounds[m.round].append({
-            "table": m.table, "ns": f"{m.ns}NS" if directional else m.ns,
-            "ew": f"{m.ew}EW" if directional else m.ew, "boards": sorted(m.boards)})
-    return {"kind": "imported", "numbering": "directional" if directional else "pairs",
-            "tables": max((m.table for m in plays), default=0),
-            "rounds": [{"round": r, "tables": sorted(t, key=lambda x: x["table"])}
-                       for r, t in sorted(rounds.items())],
-            "sitout": None}
+        rounds[m.round].append(
+            {
+                "table": m.table,
+                "ns": f"{m.ns}NS" if directional else m.ns,
+                "ew": f"{m.ew}EW" if directional else m.ew,
+                "boards": sorted(m.boards),
+            }
+        )
+    return {
+        "kind": "imported",
+        "numbering": "directional" if directional else "pairs",
+        "tables": max((m.table for m in plays), default=0),
+        "rounds": [
+            {"round": r, "tables": sorted(t, key=lambda x: x["table"])}
+            for r, t in sorted(rounds.items())
+        ],
+        "sitout": None,
+    }
 
 
 # --- the import -----------------------------------------------------------------------------
@@ -143,8 +162,13 @@ def movement_for(section: FileSection, plays: list[Meeting]) -> dict:
 def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[Tournament, dict]:
     """Create the tournament from parsed data; returns it and the import summary."""
     tournament = setup.create_tournament(
-        name=event.name, date=event.date, venue=event.venue, scoring_method=event.scoring_method,
-        sessions=event.session_count, user=user)
+        name=event.name,
+        date=event.date,
+        venue=event.venue,
+        scoring_method=event.scoring_method,
+        sessions=event.session_count,
+        user=user,
+    )
     conventions = detect(event)
     Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
     tournament.conventions = conventions
@@ -166,21 +190,29 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
             entry = entries.get(key)
             if entry is None:
                 try:
-                    entry = registration.register_entry(tournament,
-                                                 [people.member(p) for p in pair.players])
+                    entry = registration.register_entry(
+                        tournament, [people.member(p) for p in pair.players]
+                    )
                 except TournamentError as exc:
-                    raise UsebioError(_("Pair %(number)s: %(problem)s")
-                                      % {"number": pair.number, "problem": exc.message}) from exc
+                    raise UsebioError(
+                        _("Pair %(number)s: %(problem)s")
+                        % {"number": pair.number, "problem": exc.message}
+                    ) from exc
                 entries[key] = entry
                 if pair.handicap is not None:  # a handicap event: ranked with them too
                     Entry.objects.filter(pk=entry.pk).update(handicap=pair.handicap)
+                    for seat, player in enumerate(pair.players, start=1):
+                        if player.handicap is not None:  # given per player: kept so
+                            EntryPlayer.objects.filter(entry=entry, seat=seat, active=True).update(
+                                handicap=player.handicap
+                            )
             pair_entry[(i, f"{pair.number}{pair.direction}")] = entry
             assignments.append((entry, pair.number, pair.direction))
         numbers = {(m.ns, "NS" if fs.directional else "") for m in plays} | {
-            (m.ew, "EW" if fs.directional else "") for m in plays}
+            (m.ew, "EW" if fs.directional else "") for m in plays
+        }
         assignments = [a for a in assignments if (a[1], a[2]) in numbers]
-        setup.seat_section(section, movement, [a[0] for a in assignments],
-                           assignments=assignments)
+        setup.seat_section(section, movement, [a[0] for a in assignments], assignments=assignments)
         made.append((section, fs, plays))
     if any(p.handicap is not None for fs in event.sections for p in fs.pairs):
         Tournament.objects.filter(pk=tournament.pk).update(handicap_ranking=True)
@@ -191,31 +223,57 @@ def import_event(event: FileEvent, *, user=None, file_name: str = "") -> tuple[T
     rows = []
     for section, fs, plays in made:
         i = event.sections.index(fs)
-        boards = {b.number: b for b in Board.objects.filter(session=section.session,
-                                                            pool=section.pool)}
+        boards = {
+            b.number: b for b in Board.objects.filter(session=section.session, pool=section.pool)
+        }
         slot = {(m.ns, m.ew, b): m for m in plays for b in m.boards}
         for number, lines in fs.boards.items():
             for line in lines:
                 where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
-                    "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
+                    "section": fs.letter,
+                    "board": number,
+                    "ns": line.ns,
+                    "ew": line.ew,
+                }
                 m = slot[(line.ns, line.ew, number)]
                 ns = pair_entry[(i, f"{line.ns}{'NS' if fs.directional else ''}")]
                 ew = pair_entry[(i, f"{line.ew}{'EW' if fs.directional else ''}")]
                 data = result_fields(boards[number], line, notes, where)
-                if conventions.get("artificial") and line.adjustment \
-                        and line.adjustment.get("kind") == "artificial":
+                if (
+                    conventions.get("artificial")
+                    and line.adjustment
+                    and line.adjustment.get("kind") == "artificial"
+                ):
                     data["adjustment"] = awarded(line, event.scoring_method, tops[id(line)])
-                rows.append(Result(section=section, board=boards[number], round=m.round,
-                                   table=m.table, ns=ns, ew=ew, entered_by=user, confirmed=True,
-                                   reason=result_reason(file_name), **data))
+                rows.append(
+                    Result(
+                        section=section,
+                        board=boards[number],
+                        round=m.round,
+                        table=m.table,
+                        ns=ns,
+                        ew=ew,
+                        entered_by=user,
+                        confirmed=True,
+                        reason=result_reason(file_name),
+                        **data,
+                    )
+                )
     save_results(rows)
     finish(tournament, user=user, file_name=file_name, points=people.points)
     summary = {
-        "event": event.name, "program": event.program, "club": event.club_name,
-        "sessions": event.session_count, "sections": len(event.sections),
-        "pairs": len(entries), "members": len(people.matched), "guests": len(people.guests),
+        "event": event.name,
+        "program": event.program,
+        "club": event.club_name,
+        "sessions": event.session_count,
+        "sections": len(event.sections),
+        "pairs": len(entries),
+        "members": len(people.matched),
+        "guests": len(people.guests),
         "boards": len({(s.session, n) for s in event.sections for n in s.boards}),
-        "lines": len(rows), "deals": len(deals), "conventions": conventions,
+        "lines": len(rows),
+        "deals": len(deals),
+        "conventions": conventions,
     }
     return tournament, {"summary": summary, "notes": notes}
 
@@ -237,15 +295,16 @@ def awarded_percentages(line: FileLine, top: Fraction) -> dict | None:
             adjustment[side] = value.numerator
         else:
             as_decimal = Decimal(value.numerator) / Decimal(value.denominator)
-            adjustment[side] = (format(as_decimal.normalize(), "f")
-                                if Fraction(as_decimal) == value else str(value))
+            adjustment[side] = (
+                format(as_decimal.normalize(), "f") if Fraction(as_decimal) == value else str(value)
+            )
     return adjustment if changed else None
 
 
 def awarded(line, method: str, top) -> dict:
     """An artificial line's adjustment keeping what the file awarded: matchpoints as
     percentages of the top, IMPs (Butler, cross-IMPs) as given."""
-    if method == ScoringMethod.MATCHPOINTS:
+    if methods.method(method).is_matchpoints:
         return awarded_percentages(line, top) or line.adjustment
     if line.ns_mark is None or line.ew_mark is None:
         return line.adjustment

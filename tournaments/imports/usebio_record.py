@@ -25,10 +25,15 @@ def _text(value) -> str:
 
 def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
     """Session number → {"entries": {entry: {...}}, "marks": {"board:entry": mark}}."""
-    seats = list(Seating.objects.filter(session__tournament=tournament).values(
-        "session__number", "section__letter", "number", "direction", "entry_id"))
-    seat = {(s["session__number"], s["section__letter"], s["number"], s["direction"]):
-            s["entry_id"] for s in seats}
+    seats = list(
+        Seating.objects.filter(session__tournament=tournament).values(
+            "session__number", "section__letter", "number", "direction", "entry_id"
+        )
+    )
+    seat = {
+        (s["session__number"], s["section__letter"], s["number"], s["direction"]): s["entry_id"]
+        for s in seats
+    }
     team = {(s["session__number"], s["number"]): s["entry_id"] for s in seats}
     conventions = tournament.conventions or {}
     percentage_totals = conventions.get("totals") == "percentage"
@@ -41,14 +46,21 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
             figures["places_by"] = "handicap"
         directional = fs.directional
         for pair in fs.pairs:
-            entry = seat.get((fs.session, fs.letter, pair.number,
-                              pair.direction if directional else ""))
+            entry = seat.get(
+                (fs.session, fs.letter, pair.number, pair.direction if directional else "")
+            )
             if entry is None:
                 continue
-            published = (pair.percentage if pair.percentage is not None
-                         else pair.total if percentage_totals else None)
-            if published is not None and conventions.get("handicap") == "half" \
-                    and pair.handicap:  # the scratch percentage behind the published one
+            published = (
+                pair.percentage
+                if pair.percentage is not None
+                else pair.total
+                if percentage_totals
+                else None
+            )
+            if (
+                published is not None and conventions.get("handicap") == "half" and pair.handicap
+            ):  # the scratch percentage behind the published one
                 published = published - pair.handicap / 2
             figures["entries"][str(entry)] = {
                 "total": "" if percentage_totals else _text(pair.total),
@@ -60,13 +72,15 @@ def figures_of(tournament: Tournament, event: FileEvent) -> dict[int, dict]:
             home = team.get((fs.session, fm.home))
             if home is not None and fm.away is not None:
                 figures.setdefault("matches", {})[f"{fm.round}:{home}"] = {
-                    "home_imps": _text(fm.home_imps), "away_imps": _text(fm.away_imps),
-                    "home_score": _text(fm.home_score), "away_score": _text(fm.away_score)}
+                    "home_imps": _text(fm.home_imps),
+                    "away_imps": _text(fm.away_imps),
+                    "home_score": _text(fm.home_score),
+                    "away_score": _text(fm.away_score),
+                }
         for number, lines in fs.boards.items():
             for line in lines:
                 for who, side, mark in seats_of(line):
-                    entry = seat.get((fs.session, fs.letter, who,
-                                      side if directional else ""))
+                    entry = seat.get((fs.session, fs.letter, who, side if directional else ""))
                     if entry is not None and mark is not None:
                         figures["marks"][f"{number}:{entry}"] = str(mark)
     if event.totals and out:  # the overall ranking, kept with the first session
@@ -84,19 +98,30 @@ def overall_entries(tournament: Tournament, event: FileEvent) -> list[tuple]:
     pair number of their own, so each is found by its players (licence, else name)."""
     players: dict[int, list[tuple[str, str]]] = {}
     for row in EntryPlayer.objects.filter(entry__tournament=tournament).values(
-            "entry_id", "member__licence_number", "member__first_name", "member__last_name"):
+        "entry_id", "member__licence_number", "member__first_name", "member__last_name"
+    ):
         players.setdefault(row["entry_id"], []).append(
-            (row["member__licence_number"],
-             f"{row['member__first_name']} {row['member__last_name']}"))
+            (
+                row["member__licence_number"],
+                f"{row['member__first_name']} {row['member__last_name']}",
+            )
+        )
     by_licence = {_who(lic for lic, _n in ps): e for e, ps in players.items()}
     by_name = {_who(name for _l, name in ps): e for e, ps in players.items()}
     out = []
     for pair in event.totals:
-        entry = by_licence.get(_who(p.licence for p in pair.players)) if all(
-            p.licence for p in pair.players) else None
+        entry = (
+            by_licence.get(_who(p.licence for p in pair.players))
+            if all(p.licence for p in pair.players)
+            else None
+        )
         if entry is None:
-            entry = by_name.get(_who(" ".join(reversed(p.name.split(", ")))
-                                     if ", " in p.name else p.name for p in pair.players))
+            entry = by_name.get(
+                _who(
+                    " ".join(reversed(p.name.split(", "))) if ", " in p.name else p.name
+                    for p in pair.players
+                )
+            )
         out.append((pair, entry))
     return out
 
@@ -104,6 +129,13 @@ def overall_entries(tournament: Tournament, event: FileEvent) -> list[tuple]:
 def _overall(tournament: Tournament, event: FileEvent) -> dict[str, dict]:
     """Entry → the file's overall total, percentage and place."""
     shared = Counter(p.place for p in event.totals if p.place is not None)
-    return {str(entry): {"total": _text(pair.total), "percentage": _text(pair.percentage),
-                         "place": pair.place, "tied": pair.tied or shared[pair.place] > 1}
-            for pair, entry in overall_entries(tournament, event) if entry is not None}
+    return {
+        str(entry): {
+            "total": _text(pair.total),
+            "percentage": _text(pair.percentage),
+            "place": pair.place,
+            "tied": pair.tied or shared[pair.place] > 1,
+        }
+        for pair, entry in overall_entries(tournament, event)
+        if entry is not None
+    }

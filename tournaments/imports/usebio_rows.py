@@ -14,8 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
 
-from ..models import ScoringMethod
-from ..scoring import is_legal_score
+from ..scoring import is_legal_score, methods
 from ..scoring.deals import SEATS
 from .usebio_adjustments import UNPLAYED_REASONS, parse_adjustment  # noqa: F401
 from .usebio_errors import UsebioError
@@ -23,15 +22,7 @@ from .usebio_errors import shown as _shown
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_NUMBER = 10**7  # above every bridge number a file holds (scores, marks, ids, places)
-METHODS = {"MP_PAIRS": ScoringMethod.MATCHPOINTS, "PAIRS": ScoringMethod.MATCHPOINTS,
-           "SWISS_PAIRS": ScoringMethod.MATCHPOINTS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
-           "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "BUTLER_PAIRS": ScoringMethod.BUTLER,
-           "BUTLER": ScoringMethod.BUTLER}
-SCORING_WORDS = {"MATCH_POINTS": ScoringMethod.MATCHPOINTS,
-                 "MATCHPOINTS": ScoringMethod.MATCHPOINTS,
-                 "CROSS_IMPS": ScoringMethod.CROSS_IMPS, "CROSS_IMP": ScoringMethod.CROSS_IMPS,
-                 "BUTLER": ScoringMethod.BUTLER}
-MARK_TAGS = ("MATCH_POINTS", "CROSS_IMP_POINTS", "BUTLER_POINTS")
+MARK_TAGS = methods.usebio_mark_tags()
 TEAM_KINDS = ("TEAMS", "SWISS_TEAMS")
 _PAIR = re.compile(r"^\s*([A-Za-z]*?)(\d+)\s*(NS|EW|N|E)?\s*$", re.IGNORECASE)
 _ARTIFICIAL = re.compile(r"^A(\d{2})(\d{2})$")
@@ -66,6 +57,7 @@ class FilePlayer:
     name: str
     licence: str
     master_points: Decimal | None = None  # MASTER_POINTS › MASTER_POINTS_AWARDED, if given
+    handicap: Decimal | None = None  # the player's own HANDICAP, if given
 
 
 @dataclass
@@ -154,6 +146,11 @@ class FileEvent:
     def session_count(self) -> int:
         return max((s.session for s in self.sections), default=1)
 
+    @property
+    def method(self) -> methods.Method:
+        """Everything the file's scoring method decides (``scoring.methods``)."""
+        return methods.method(self.scoring_method)
+
 
 def _text(el: ET.Element | None, tag: str) -> str:
     if el is None:
@@ -167,8 +164,9 @@ def _decimal(value: str, what: str) -> Decimal | None:
     since no mark, score or place is one and the database could not store them."""
     if value == "":
         return None
-    problem = UsebioError(_("“%(value)s” is not a number (%(what)s).")
-                          % {"value": _shown(value), "what": what})
+    problem = UsebioError(
+        _("“%(value)s” is not a number (%(what)s).") % {"value": _shown(value), "what": what}
+    )
     if len(value) > 40:
         raise problem
     try:
@@ -185,16 +183,19 @@ def _int(value: str, what: str) -> int | None:
     if number is None:
         return None
     if number != number.to_integral_value():
-        raise UsebioError(_("“%(value)s” is not a whole number (%(what)s).")
-                          % {"value": value, "what": what})
+        raise UsebioError(
+            _("“%(value)s” is not a whole number (%(what)s).") % {"value": value, "what": what}
+        )
     return int(number)
 
 
 def _pair_ref(value: str, what: str) -> tuple[int, str]:
     match = _PAIR.match(value or "")
     if match is None or len(match.group(2)) > 6:
-        raise UsebioError(_("“%(value)s” is not a pair number (%(what)s).")
-                          % {"value": _shown(value or ""), "what": what})
+        raise UsebioError(
+            _("“%(value)s” is not a pair number (%(what)s).")
+            % {"value": _shown(value or ""), "what": what}
+        )
     line = (match.group(3) or "").upper()
     return int(match.group(2)), {"N": "NS", "E": "EW"}.get(line, line)
 
@@ -222,8 +223,9 @@ def parse_score(text: str) -> tuple[int | None, dict | None]:
         raise UsebioError(_("“%(value)s” is not a score.") % {"value": _shown(original)})
     score = int(text)
     if not is_legal_score(score):
-        raise UsebioError(_("%(score)s is not a score any contract can make (Law 77).")
-                          % {"score": score})
+        raise UsebioError(
+            _("%(score)s is not a score any contract can make (Law 77).") % {"score": score}
+        )
     return score, None
 
 
@@ -242,9 +244,15 @@ def _direction(el: ET.Element, from_number: str) -> str:
 def _file_player(el: ET.Element, where: str) -> FilePlayer:
     points = _decimal(_text(el, "MASTER_POINTS/MASTER_POINTS_AWARDED"), where)
     if points is not None and not 0 <= points < 10**6:
-        raise UsebioError(_("Master points must be a number from 0 to 999999 (%(what)s).")
-                          % {"what": where})
-    return FilePlayer(_text(el, "PLAYER_NAME"), _text(el, "NATIONAL_ID_NUMBER"), points)
+        raise UsebioError(
+            _("Master points must be a number from 0 to 999999 (%(what)s).") % {"what": where}
+        )
+    return FilePlayer(
+        _text(el, "PLAYER_NAME"),
+        _text(el, "NATIONAL_ID_NUMBER"),
+        points,
+        _decimal(_text(el, "HANDICAP"), where),
+    )
 
 
 def _pair(el: ET.Element, where: str) -> FilePair:
@@ -252,16 +260,29 @@ def _pair(el: ET.Element, where: str) -> FilePair:
     line = _direction(el, line)
     players = [_file_player(p, where) for p in el.findall("PLAYER")]
     if len(players) != 2 or not all(p.name for p in players):
-        raise UsebioError(_("Pair %(number)s (%(where)s) needs two named players.")
-                          % {"number": number, "where": where})
+        raise UsebioError(
+            _("Pair %(number)s (%(where)s) needs two named players.")
+            % {"number": number, "where": where}
+        )
     place, tied = _place(_text(el, "PLACE"))
     handicap = _decimal(_text(el, "HANDICAP"), where)
-    if handicap is None:  # or each player's, summed
-        given = [_decimal(_text(p, "HANDICAP"), where) for p in el.findall("PLAYER")]
-        handicap = sum((h for h in given if h is not None), Decimal(0)) \
-            if any(h is not None for h in given) else None
-    return FilePair(number, line, players, _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, tied, handicap=handicap)
+    if handicap is None:  # or each player's, summed (``scoring.handicap.pair_handicap``)
+        given = [p.handicap for p in players]
+        handicap = (
+            sum((h for h in given if h is not None), Decimal(0))
+            if any(h is not None for h in given)
+            else None
+        )
+    return FilePair(
+        number,
+        line,
+        players,
+        _decimal(_text(el, "TOTAL_SCORE"), where),
+        _decimal(_text(el, "PERCENTAGE"), where),
+        place,
+        tied,
+        handicap=handicap,
+    )
 
 
 def _player(el: ET.Element, where: str) -> FilePair:
@@ -269,12 +290,21 @@ def _player(el: ET.Element, where: str) -> FilePair:
     name = _text(el, "PLAYER_NAME")
     number = _int(_text(el, "PLAYER_NUMBER"), where)
     if not name or number is None:
-        raise UsebioError(_("A player (%(where)s) needs a name and a PLAYER_NUMBER.")
-                          % {"where": where})
+        raise UsebioError(
+            _("A player (%(where)s) needs a name and a PLAYER_NUMBER.") % {"where": where}
+        )
     place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, "", [_file_player(el, where)],
-                    _decimal(_text(el, "TOTAL_SCORE"), where),
-                    _decimal(_text(el, "PERCENTAGE"), where), place, tied)
+    player = _file_player(el, where)
+    return FilePair(
+        number,
+        "",
+        [player],
+        _decimal(_text(el, "TOTAL_SCORE"), where),
+        _decimal(_text(el, "PERCENTAGE"), where),
+        place,
+        tied,
+        handicap=player.handicap,  # a handicap event: the player's is the entry's
+    )
 
 
 def _team(el: ET.Element, where: str) -> FilePair:
@@ -282,19 +312,24 @@ def _team(el: ET.Element, where: str) -> FilePair:
     name = (el.get("TEAM_NAME") or _text(el, "TEAM_NAME")).strip()
     players = [_file_player(p, where) for p in el.findall("PLAYER")]
     if number is None or not players or not all(p.name for p in players):
-        raise UsebioError(_("Team %(team)s (%(where)s) needs a TEAM_ID and named players.")
-                          % {"team": number or name, "where": where})
+        raise UsebioError(
+            _("Team %(team)s (%(where)s) needs a TEAM_ID and named players.")
+            % {"team": number or name, "where": where}
+        )
     place, tied = _place(_text(el, "PLACE"))
-    return FilePair(number, "", players, _decimal(_text(el, "TOTAL_SCORE"), where), None,
-                    place, tied, name=name)
+    return FilePair(
+        number, "", players, _decimal(_text(el, "TOTAL_SCORE"), where), None, place, tied, name=name
+    )
 
 
-def _participants(box: ET.Element | None, where: str, problems: Problems,
-                  kind: str = "PAIRS") -> list[FilePair]:
+def _participants(
+    box: ET.Element | None, where: str, problems: Problems, kind: str = "PAIRS"
+) -> list[FilePair]:
     if box is None:
         return []
     tag, read = {"TEAMS": ("TEAM", _team), "INDIVIDUAL": ("PLAYER", _player)}.get(
-        kind, ("PAIR", _pair))
+        kind, ("PAIR", _pair)
+    )
     found = [problems.check(read, el, where) for el in box.findall(tag)]
     return [p for p in found if p is not None]
 
@@ -316,38 +351,57 @@ def board_number(b: ET.Element, where: str) -> int:
 def traveller_line(t: ET.Element, label: str) -> FileLine:
     """One TRAVELLER_LINE; an individual line names its four players by number."""
     if t.find("NORTH_PLAYER_NUMBER") is not None:
-        seats = [_int(_text(t, f"{seat}_PLAYER_NUMBER"), label)
-                 for seat in ("NORTH", "EAST", "SOUTH", "WEST")]
+        seats = [
+            _int(_text(t, f"{seat}_PLAYER_NUMBER"), label)
+            for seat in ("NORTH", "EAST", "SOUTH", "WEST")
+        ]
         if None in seats:
-            raise UsebioError(_("A line of %(where)s does not name its four players.")
-                              % {"where": label})
+            raise UsebioError(
+                _("A line of %(where)s does not name its four players.") % {"where": label}
+            )
         ns, ew, south, west = seats
     else:
-        (ns, _l1), (ew, _l2) = (_pair_ref(_text(t, "NS_PAIR_NUMBER"), label),
-                                _pair_ref(_text(t, "EW_PAIR_NUMBER"), label))
+        (ns, _l1), (ew, _l2) = (
+            _pair_ref(_text(t, "NS_PAIR_NUMBER"), label),
+            _pair_ref(_text(t, "EW_PAIR_NUMBER"), label),
+        )
         south = west = None
     try:
         score, adjustment = parse_score(_text(t, "SCORE"))
         extended = parse_adjustment(_text(t, "ADJUSTMENT"), score)
     except UsebioError as exc:
-        raise UsebioError(_("%(where)s: %(problem)s") % {"where": label,
-                                                          "problem": exc.message}) from exc
+        raise UsebioError(
+            _("%(where)s: %(problem)s") % {"where": label, "problem": exc.message}
+        ) from exc
     if extended is not None:
         adjustment = extended
         score = score if extended["kind"] == "weighted" else None
     ns_mark, ew_mark = _marks(t)
     declarer = _text(t, "PLAYED_BY").upper()[:1]
     if declarer and declarer not in SEATS:
-        raise UsebioError(_("“%(value)s” is not a seat (%(where)s).")
-                          % {"value": declarer, "where": label})
-    return FileLine(_int(_text(t, "ROUND_NUMBER"), label), _int(_text(t, "TABLE_NUMBER"), label),
-                    ns, ew, _text(t, "CONTRACT"), declarer, _text(t, "LEAD"),
-                    _int(_text(t, "TRICKS"), label), score, adjustment, ns_mark, ew_mark,
-                    south, west, _text(t, "ROOM").upper())
+        raise UsebioError(
+            _("“%(value)s” is not a seat (%(where)s).") % {"value": declarer, "where": label}
+        )
+    return FileLine(
+        _int(_text(t, "ROUND_NUMBER"), label),
+        _int(_text(t, "TABLE_NUMBER"), label),
+        ns,
+        ew,
+        _text(t, "CONTRACT"),
+        declarer,
+        _text(t, "LEAD"),
+        _int(_text(t, "TRICKS"), label),
+        score,
+        adjustment,
+        ns_mark,
+        ew_mark,
+        south,
+        west,
+        _text(t, "ROOM").upper(),
+    )
 
 
-def _boards(container: ET.Element, where: str, problems: Problems
-            ) -> dict[int, list[FileLine]]:
+def _boards(container: ET.Element, where: str, problems: Problems) -> dict[int, list[FileLine]]:
     boards: dict[int, list[FileLine]] = {}
     for b in container.findall("BOARD"):
         number = problems.check(board_number, b, where)
@@ -360,5 +414,3 @@ def _boards(container: ET.Element, where: str, problems: Problems
             if line is not None:
                 lines.append(line)
     return boards
-
-

@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from tournaments.services.classification.classify import classify_tournament
+from tournaments.services.table import board_states, result_checks
 
 from ..models import (
     AuditAction,
@@ -25,8 +27,6 @@ from ..models import (
 )
 from ..models.points import results_version
 from ..scoring import board_conditions
-from ..services import board_states, result_checks
-from ..services.classification import classify_tournament
 from ..services.errors import TournamentError
 from .usebio_parse import FileEvent, FileLine, FilePair, FilePlayer, FileSection, UsebioError
 
@@ -45,10 +45,12 @@ class People:
     """Members by licence number, loaded once; guests made (or found) for everyone else."""
 
     def __init__(self, event: FileEvent) -> None:
-        licences = {p.licence for s in event.sections for pair in s.pairs for p in pair.players
-                    if p.licence}
-        self.by_licence = {m.licence_number: m for m in
-                           Member.objects.filter(licence_number__in=licences)}
+        licences = {
+            p.licence for s in event.sections for pair in s.pairs for p in pair.players if p.licence
+        }
+        self.by_licence = {
+            m.licence_number: m for m in Member.objects.filter(licence_number__in=licences)
+        }
         self.matched: set[int] = set()
         self.guests: set[int] = set()
         self.points: dict[int, Decimal] = {}  # the file's master points, by member
@@ -66,11 +68,16 @@ class People:
             return found
         first, last = _split_name(player.name)
         if not player.licence:
-            found = Member.objects.filter(is_guest=True, licence_number="", first_name=first,
-                                          last_name=last).first()
+            found = Member.objects.filter(
+                is_guest=True, licence_number="", first_name=first, last_name=last
+            ).first()
         if found is None:
-            found = Member.objects.create(first_name=first[:80], last_name=last[:120],
-                                          licence_number=player.licence[:30], is_guest=True)
+            found = Member.objects.create(
+                first_name=first[:80],
+                last_name=last[:120],
+                licence_number=player.licence[:30],
+                is_guest=True,
+            )
             if player.licence:
                 self.by_licence[player.licence] = found
         self.guests.add(found.pk)
@@ -79,7 +86,6 @@ class People:
 
 def pair_key(pair: FilePair) -> tuple:
     return tuple(sorted(p.licence or p.name.casefold() for p in pair.players))
-
 
 
 def pools_of(sections: list[FileSection], per_section: bool = False) -> dict[int, str]:
@@ -100,8 +106,11 @@ def _lead(text: str) -> str:
         return ""
 
 
-def save_deals(tournament: Tournament, deals: dict[int, str],
-               conditions: dict[int, tuple[str, str]] | None = None) -> None:
+def save_deals(
+    tournament: Tournament,
+    deals: dict[int, str],
+    conditions: dict[int, tuple[str, str]] | None = None,
+) -> None:
     """The hand records' deals, and the dealer and vulnerability they state (a board marked
     otherwise than Law 2 keeps its marking, and says so)."""
     conditions = conditions or {}
@@ -124,29 +133,45 @@ PASS_WORDS = ("PASS", "P", "AP", "PASSED", "ALL PASS")
 def result_fields(board: Board, line: FileLine, notes: list[dict], where: str) -> dict:
     """The result row's fields; the contract is checked against Law 77 when the file gives
     the tricks, and a score that does not match its contract is noted (the score stands)."""
-    data = {"contract": "", "declarer": "", "tricks": None, "ns_score": line.score,
-            "lead": _lead(line.lead), "adjustment": line.adjustment}
+    data = {
+        "contract": "",
+        "declarer": "",
+        "tricks": None,
+        "ns_score": line.score,
+        "lead": _lead(line.lead),
+        "adjustment": line.adjustment,
+    }
     contract = line.contract.strip()
     # some programs write a passed-out board's contract NP, its score 0 and its marks
-    passed = contract.upper() in PASS_WORDS or (contract.upper() == "NP"
-                                                 and line.score in (0, None)
-                                                 and line.adjustment is None)
+    passed = contract.upper() in PASS_WORDS or (
+        contract.upper() == "NP" and line.score in (0, None) and line.adjustment is None
+    )
     if contract and (passed or line.tricks is not None):
         try:
-            played = result_checks.scored(board, "PASS" if passed else contract,
-                                          "" if passed else line.declarer,
-                                          None if passed else line.tricks)
+            played = result_checks.scored(
+                board,
+                "PASS" if passed else contract,
+                "" if passed else line.declarer,
+                None if passed else line.tricks,
+            )
         except TournamentError as exc:
-            raise UsebioError(_("%(where)s: %(problem)s") % {"where": where,
-                                                              "problem": exc.message}) from exc
-        data.update(contract=played["contract"], declarer=played["declarer"],
-                    tricks=played["tricks"])
+            raise UsebioError(
+                _("%(where)s: %(problem)s") % {"where": where, "problem": exc.message}
+            ) from exc
+        data.update(
+            contract=played["contract"], declarer=played["declarer"], tricks=played["tricks"]
+        )
         if passed:  # no lead on a passed-out board; its score is 0 whatever the file left
             data.update(lead="", ns_score=0 if line.adjustment is None else line.score)
-        if line.adjustment is None and line.score is not None \
-                and line.score != played["ns_score"]:
-            notes.append({"what": "score", "where": where, "file": str(line.score),
-                          "ours": str(played["ns_score"])})
+        if line.adjustment is None and line.score is not None and line.score != played["ns_score"]:
+            notes.append(
+                {
+                    "what": "score",
+                    "where": where,
+                    "file": str(line.score),
+                    "ours": str(played["ns_score"]),
+                }
+            )
     elif contract:
         data.update(contract=contract[:8], declarer=line.declarer)
     if line.adjustment is None and data["ns_score"] is None:
@@ -161,48 +186,77 @@ def save_results(rows: list[Result]) -> None:
                 board_states.settle(row)
             Result.objects.bulk_create(rows, batch_size=1000)
     except IntegrityError as exc:
-        raise UsebioError(_("The file has two results for the same pairs on the same board."))\
-            from exc
+        raise UsebioError(
+            _("The file has two results for the same pairs on the same board.")
+        ) from exc
 
 
-def finish(tournament: Tournament, *, user=None, file_name: str = "",
-           points: dict[int, Decimal] | None = None) -> None:
+def finish(
+    tournament: Tournament,
+    *,
+    user=None,
+    file_name: str = "",
+    points: dict[int, Decimal] | None = None,
+) -> None:
     """Close the sessions, score them with our cores and publish the final results; the
     master points the file awarded (``points``, by member) are kept as this event's."""
     tournament.sessions.update(status=SessionStatus.FINISHED, finished_at=timezone.now())
     classify_tournament(tournament)
     now = timezone.now()
-    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINAL,
-                                                       published_at=now, correction_minutes=0)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=TournamentStatus.FINAL, published_at=now, correction_minutes=0
+    )
     tournament.refresh_from_db()
     lines = Result.objects.filter(section__session__tournament=tournament).count()
-    AuditEntry.objects.create(tournament=tournament, action=AuditAction.PUBLISHED, user=user,
-                              before={"results": 0},
-                              after={"status": tournament.status, "imported": file_name,
-                                     "results": lines},
-                              reason=_("Imported from a USEBIO file."))
+    AuditEntry.objects.create(
+        tournament=tournament,
+        action=AuditAction.PUBLISHED,
+        user=user,
+        before={"results": 0},
+        after={"status": tournament.status, "imported": file_name, "results": lines},
+        reason=_("Imported from a USEBIO file."),
+    )
     if points:
         _keep_points(tournament, points, user, file_name)
 
 
-def _keep_points(tournament: Tournament, points: dict[int, Decimal], user,
-                 file_name: str) -> None:
+def _keep_points(tournament: Tournament, points: dict[int, Decimal], user, file_name: str) -> None:
     """The file's MASTER_POINTS_AWARDED, stored as the event's awards (a later correction
     awards the club's scale instead, ``services.master_points``)."""
-    entries = dict(EntryPlayer.objects.filter(entry__tournament=tournament, member__in=points)
-                   .values_list("member_id", "entry_id"))
+    entries = dict(
+        EntryPlayer.objects.filter(entry__tournament=tournament, member__in=points).values_list(
+            "member_id", "entry_id"
+        )
+    )
     field = tournament.entries.count()
     PointsAward.objects.bulk_create(
-        PointsAward(tournament=tournament, member_id=member, entry_id=entries.get(member),
-                    points=value, entry_points=value, field=field)
-        for member, value in points.items())
-    PointsAwarding.objects.create(tournament=tournament, awarded_at=timezone.now(), by=user,
-                                  scale_name=file_name or "USEBIO",
-                                  version=results_version(tournament))
-    AuditEntry.objects.create(tournament=tournament, action=AuditAction.POINTS, user=user,
-                              after={f"{m.full_name} (#{m.pk})": str(points[m.pk])
-                                     for m in Member.objects.filter(pk__in=points)},
-                              reason=_("Master points read from the imported file."))
+        PointsAward(
+            tournament=tournament,
+            member_id=member,
+            entry_id=entries.get(member),
+            points=value,
+            entry_points=value,
+            field=field,
+        )
+        for member, value in points.items()
+    )
+    PointsAwarding.objects.create(
+        tournament=tournament,
+        awarded_at=timezone.now(),
+        by=user,
+        scale_name=file_name or "USEBIO",
+        version=results_version(tournament),
+    )
+    AuditEntry.objects.create(
+        tournament=tournament,
+        action=AuditAction.POINTS,
+        user=user,
+        after={
+            f"{m.full_name} (#{m.pk})": str(points[m.pk])
+            for m in Member.objects.filter(pk__in=points)
+        },
+        reason=_("Master points read from the imported file."),
+    )
 
 
 def result_reason(file_name: str) -> str:

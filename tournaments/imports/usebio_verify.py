@@ -10,9 +10,9 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from ..models import RankingScope, ScoringMethod, Section, StoredMark, StoredRanking, Tournament
-from ..services.team_schedule import TEAM_METHODS
+from ..models import RankingScope, Section, StoredMark, StoredRanking, Tournament
 from .usebio_board_marks import in_style
+from .usebio_convention_words import RULE_NAMES
 from .usebio_conventions import (
     alternatives,
     describe,
@@ -53,8 +53,12 @@ def what_label(code: str) -> str:
 
 
 def shown_differences(differences: list[dict]) -> list[dict]:
-    """The differences with their figure in words, for the report's page."""
-    return [{**d, "what": what_label(d.get("what", ""))} for d in differences]
+    """The differences with their figure and the rules tried in words, for the report's
+    page."""
+    return [
+        {**d, "what": what_label(d.get("what", "")), "tried": tried_words(d.get("tried"))}
+        for d in differences
+    ]
 
 
 def _tolerance(value: Decimal) -> Decimal:
@@ -74,14 +78,20 @@ def differs(file_value: Decimal | None, ours) -> bool:
 
 
 def _participant_label(event: FileEvent, fs: FileSection, pair: FilePair) -> str:
-    if event.scoring_method in TEAM_METHODS:
-        return _("Section %(section)s, team %(team)s") % {"section": fs.letter,
-                                                          "team": pair.name or pair.number}
+    if event.method.is_teams:
+        return _("Section %(section)s, team %(team)s") % {
+            "section": fs.letter,
+            "team": pair.name or pair.number,
+        }
     if event.event_type == "INDIVIDUAL":
-        return _("Section %(section)s, player %(player)s") % {"section": fs.letter,
-                                                              "player": pair.number}
+        return _("Section %(section)s, player %(player)s") % {
+            "section": fs.letter,
+            "player": pair.number,
+        }
     return _("Section %(section)s, pair %(pair)s") % {
-        "section": fs.letter, "pair": f"{pair.number}{pair.direction}"}
+        "section": fs.letter,
+        "pair": f"{pair.number}{pair.direction}",
+    }
 
 
 def _ours_vs_file(conventions: dict):
@@ -111,11 +121,26 @@ def _ours_vs_file(conventions: dict):
     return line_mark, total
 
 
-def rules_tried(conventions: dict) -> str:
-    """The rules a figure was checked under, and the others tried, for a difference no
-    known convention explains."""
-    used = "; ".join(describe(conventions)) or _("the club's own rules")
-    others = alternatives(conventions)
+# The conventions a difference's "tried" keeps: the recognised rules and how the marks are
+# shown (``usebio_convention_words`` puts them in words).
+_TRIED_KEYS = (*RULE_NAMES, "display_top", "board_marks")
+
+
+def rules_tried(conventions: dict) -> dict:
+    """The rules a figure was checked under, for a difference no known convention explains:
+    their codes (``{"marks": "raw", ...}``), put in words in the reader's language when the
+    report is shown (``tried_words``), not in the language of the import."""
+    return {k: v for k, v in conventions.items() if k in _TRIED_KEYS}
+
+
+def tried_words(tried) -> str:
+    """The rules tried in words: those used, and the others tried. A report stored before
+    the codes holds the words themselves (in the language of its import): shown as they
+    are."""
+    if tried is None or isinstance(tried, str):
+        return tried or ""
+    used = "; ".join(describe(tried)) or _("the club's own rules")
+    others = alternatives(tried)
     also = _("also tried")  # outside the f-string: makemessages finds it
     return used + (f" ({also}: {'; '.join(others)})" if others else "")
 
@@ -136,16 +161,25 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     conventions = tournament.conventions or {}
     line_mark, total_of = _ours_vs_file(conventions)
     # an individual's lines hold four players; IMP events give a relay nothing (no average)
-    pairs = event.event_type != "INDIVIDUAL" and event.scoring_method == ScoringMethod.MATCHPOINTS
+    pairs = event.event_type != "INDIVIDUAL" and event.method.is_matchpoints
     out: list[dict] = []
-    sections = {(s.session.number, s.letter): s for s in Section.objects.filter(
-        session__tournament=tournament).select_related("session")}
+    sections = {
+        (s.session.number, s.letter): s
+        for s in Section.objects.filter(session__tournament=tournament).select_related("session")
+    }
     ranks = defaultdict(dict)
     for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.SECTION):
         ranks[r.section_id][(r.number, r.direction)] = r
     if has_handicaps(event):  # which of our two rankings the file's figures are
-        conventions = {**conventions, **handicap_terms(event, lambda fs, p: ranks[
-            sections[(fs.session, fs.letter)].pk].get((p.number, p.direction)))}
+        conventions = {
+            **conventions,
+            **handicap_terms(
+                event,
+                lambda fs, p: ranks[sections[(fs.session, fs.letter)].pk].get(
+                    (p.number, p.direction)
+                ),
+            ),
+        }
         Tournament.objects.filter(pk=tournament.pk).update(conventions=conventions)
         tournament.conventions = conventions
     tried = rules_tried(conventions)
@@ -153,11 +187,11 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
     marks = {}
     for m in StoredMark.objects.filter(session__tournament=tournament).select_related("result"):
         if m.result_id:
-            marks[(m.section_id, m.board_number, m.result.round, m.result.table,
-                   m.direction)] = m.mark
+            marks[(m.section_id, m.board_number, m.result.round, m.result.table, m.direction)] = (
+                m.mark
+            )
     keys = line_keys(event)
-    big_ns, _display = (field_sizes(event) if event.scoring_method == ScoringMethod.MATCHPOINTS
-                      else ({}, None))
+    big_ns, _display = field_sizes(event) if event.method.is_matchpoints else ({}, None)
     real = {}  # id(line) → real results in its field, and the field's N
     for boards in field_boards(event, per_section(conventions)):
         top = event_top(event, [line for ls in boards.values() for line in ls])
@@ -165,8 +199,10 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
         for lines in boards.values():
             for line in lines:
                 n = big_ns.get(keys[id(line)].rsplit("-", 1)[0], big_n)
-                real[id(line)] = (sum(1 for ln in lines if ln.adjustment is None
-                                      and ln.score is not None), n)
+                real[id(line)] = (
+                    sum(1 for ln in lines if ln.adjustment is None and ln.score is not None),
+                    n,
+                )
     for fs in event.sections:
         section = sections[(fs.session, fs.letter)]
         plays = meetings(fs)
@@ -176,10 +212,16 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
             for line in lines:
                 m = slot[(line.ns, line.ew, number)]
                 where = _("Section %(section)s, board %(board)s, %(ns)s v %(ew)s") % {
-                    "section": fs.letter, "board": number, "ns": line.ns, "ew": line.ew}
+                    "section": fs.letter,
+                    "board": number,
+                    "ns": line.ns,
+                    "ew": line.ew,
+                }
                 n, big_n = real[id(line)]
-                for side, pair, file_value in (("NS", line.ns, line.ns_mark),
-                                               ("EW", line.ew, line.ew_mark)):
+                for side, pair, file_value in (
+                    ("NS", line.ns, line.ns_mark),
+                    ("EW", line.ew, line.ew_mark),
+                ):
                     ours = marks.get((section.pk, number, m.round, m.table, side))
                     key = (pair, side if fs.directional else "")
                     played[key][0] += ours or 0
@@ -189,9 +231,15 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
                     else:  # an adjusted line: only the display scale applies
                         ours = line_mark(ours, side, big_n, big_n)
                     if differs(file_value, ours):
-                        out.append({"what": f"mark {side}", "where": where,
-                                    "file": str(file_value), "tried": tried,
-                                    "ours": "" if ours is None else _shown(ours)})
+                        out.append(
+                            {
+                                "what": f"mark {side}",
+                                "where": where,
+                                "file": str(file_value),
+                                "tried": tried,
+                                "ours": "" if ours is None else _shown(ours),
+                            }
+                        )
         most = max((c for _p, c in played.values()), default=0)
         for pair in fs.pairs:
             where = _participant_label(event, fs, pair)
@@ -206,40 +254,70 @@ def verify(tournament: Tournament, event: FileEvent) -> list[dict]:
             if conventions.get("totals") == "percentage":  # the file's total is its %
                 ours_total = percentage
             for what, file_value, ours in (
-                    ("total", pair.total, ours_total),
-                    ("percentage", pair.percentage, percentage)):
+                ("total", pair.total, ours_total),
+                ("percentage", pair.percentage, percentage),
+            ):
                 if differs(file_value, ours):
-                    out.append({"what": what, "where": where, "file": str(file_value),
-                                "ours": "" if ours is None else str(ours), "tried": tried})
+                    out.append(
+                        {
+                            "what": what,
+                            "where": where,
+                            "file": str(file_value),
+                            "ours": "" if ours is None else str(ours),
+                            "tried": tried,
+                        }
+                    )
             place = ours_place(r, conventions)
-            if pair.place is not None and (place is None or place[0] != pair.place
-                                           or (shared and place[1] != pair.tied)):
-                out.append({"what": "place", "where": where,
-                            "file": _place_text(pair.place, pair.tied and shared),
-                            "ours": _place_text(place[0], place[1] and shared) if place
-                            else "", "tried": tried})
+            if pair.place is not None and (
+                place is None or place[0] != pair.place or (shared and place[1] != pair.tied)
+            ):
+                out.append(
+                    {
+                        "what": "place",
+                        "where": where,
+                        "file": _place_text(pair.place, pair.tied and shared),
+                        "ours": _place_text(place[0], place[1] and shared) if place else "",
+                        "tried": tried,
+                    }
+                )
     out += _overall_differences(tournament, event, tried)
     return out
 
 
-def _overall_differences(tournament: Tournament, event: FileEvent, tried: str) -> list[dict]:
+def _overall_differences(tournament: Tournament, event: FileEvent, tried: dict) -> list[dict]:
     """A multi-session file's overall ranking against ours (total, percentage, place)."""
     if not event.totals:
         return []
-    ours = {r.entry_id: r for r in StoredRanking.objects.filter(tournament=tournament,
-                                                                scope=RankingScope.EVENT)}
+    ours = {
+        r.entry_id: r
+        for r in StoredRanking.objects.filter(tournament=tournament, scope=RankingScope.EVENT)
+    }
     out = []
     for pair, entry in overall_entries(tournament, event):
         r = ours.get(entry)
         where = _("Overall, %(players)s") % {"players": " – ".join(p.name for p in pair.players)}
-        for what, file_value, value in (("total", pair.total, r.points if r else None),
-                                        ("percentage", pair.percentage,
-                                         r.percentage if r else None)):
+        for what, file_value, value in (
+            ("total", pair.total, r.points if r else None),
+            ("percentage", pair.percentage, r.percentage if r else None),
+        ):
             if differs(file_value, value):
-                out.append({"what": what, "where": where, "file": str(file_value),
-                            "ours": "" if value is None else str(value), "tried": tried})
+                out.append(
+                    {
+                        "what": what,
+                        "where": where,
+                        "file": str(file_value),
+                        "ours": "" if value is None else str(value),
+                        "tried": tried,
+                    }
+                )
         if pair.place is not None and (r is None or r.place != pair.place):
-            out.append({"what": "place", "where": where, "file": str(pair.place),
-                        "ours": str(r.place) if r else "", "tried": tried})
+            out.append(
+                {
+                    "what": "place",
+                    "where": where,
+                    "file": str(pair.place),
+                    "ours": str(r.place) if r else "",
+                    "tried": tried,
+                }
+            )
     return out
-

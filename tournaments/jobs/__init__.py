@@ -13,20 +13,26 @@ version is not made again.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import logging
+import threading
 import time
 
 from celery import shared_task
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import documents
+from clubsite.tenancy import thread_in_scope
+from tournaments.services.results.results_pdf import PUBLISHED
+from tournaments.services.results.snapshot_build import bring_current
+
+from .. import documents, queueing
 from ..exports import federation
 from ..models import Tournament
 from ..models.uploads import (
@@ -38,12 +44,8 @@ from ..models.uploads import (
     UploadState,
 )
 from ..pdf import join as pdf_join
-from ..pdf import pool as pdf_pool
 from ..pdf import render_pdf
 from ..services.errors import TournamentError
-from ..services.results_pdf import PUBLISHED
-from ..services.snapshot_build import bring_current
-from . import send as job_send
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +53,15 @@ logger = logging.getLogger(__name__)
 def backoff(retries: int) -> int:
     """Seconds before retry number ``retries + 1``: base · 2^retries, at most an hour."""
     base = getattr(settings, "UPLOAD_RETRY_BASE_SECONDS", 30)
-    return int(min(base * 2 ** retries, 3600))
+    return int(min(base * 2**retries, 3600))
 
 
 # ignore_result on every job: its record is in the database, nobody waits for the task's
 # return value, and storing one makes queueing it ask the result store first (a web request
 # would wait for a Redis that is down, and after an outage could not queue again at all).
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,
-             ignore_result=True)
+@shared_task(
+    bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None, ignore_result=True
+)
 def send_upload(self, upload_pk: int) -> str:
     """Send one upload; on a passing failure retry with exponential back-off up to the
     endpoint's ``max_retries``, then leave it *failed* for the secretary to retry."""
@@ -68,24 +71,28 @@ def send_upload(self, upload_pk: int) -> str:
         federation.give_up(upload_pk, str(exc))
         return UploadState.FAILED
     except federation.RetryLater as exc:
-        limit = (FederationEndpoint.objects.filter(uploads__pk=upload_pk)
-                 .values_list("max_retries", flat=True).first()) or 0
+        limit = (
+            FederationEndpoint.objects.filter(uploads__pk=upload_pk)
+            .values_list("max_retries", flat=True)
+            .first()
+        ) or 0
         if self.request.retries >= limit:
             federation.give_up(upload_pk, str(exc))
             return UploadState.FAILED
         countdown = backoff(self.request.retries)
         Upload.objects.filter(pk=upload_pk, state=UploadState.SENDING).update(
             state=UploadState.QUEUED,  # due when its retry is (``jobs.sweep``)
-            due_at=timezone.now() + datetime.timedelta(seconds=countdown))
+            due_at=timezone.now() + datetime.timedelta(seconds=countdown),
+        )
         if self.request.is_eager:  # no broker: the retry runs now, in this process
             return send_upload.apply((upload_pk,), retries=self.request.retries + 1).result
-        raise self.retry(exc=exc, countdown=countdown,
-                         max_retries=limit) from exc
+        raise self.retry(exc=exc, countdown=countdown, max_retries=limit) from exc
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def import_usebio_file(content: str, file_name: str, key: str, user_id: int | None = None,
-                       replace: bool = False) -> int:
+def import_usebio_file(
+    content: str, file_name: str, key: str, user_id: int | None = None, replace: bool = False
+) -> int:
     """Import a USEBIO file (all or nothing); returns the ``ResultImport`` id, refused or not.
 
     ``content`` is the file's bytes in base64 (JSON carries no bytes): the parser reads them
@@ -102,8 +109,9 @@ def import_usebio_file(content: str, file_name: str, key: str, user_id: int | No
 
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     try:
-        return import_file(base64.b64decode(content), file_name=file_name, user=user,
-                           key=key, replace=replace).pk
+        return import_file(
+            base64.b64decode(content), file_name=file_name, user=user, key=key, replace=replace
+        ).pk
     except UsebioError:
         return ResultImport.objects.filter(key=key).values_list("pk", flat=True).first()
 
@@ -116,27 +124,38 @@ def generate_pdf(self, pdf_pk: int) -> str:
     return make_pdf(pdf_pk, run=self.request.id or "").state
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def results_published(tournament_pk: int, language: str | None = None) -> int:
-    """Queue the results PDF of the version just published (call on publication)."""
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def results_published(self, tournament_pk: int, language: str | None = None) -> int:
+    """Make the results PDF of the version just published (queued on publication), here:
+    the classification is brought up to date once, the PDF recorded and made in this run,
+    not handed to the broker again. A run that dies leaves the PDF queued for the sweep."""
     tournament = Tournament.objects.get(pk=tournament_pk)
-    return request_pdf(tournament, language=language)[0].pk
+    bring_current(tournament)
+    pdf, _created = request_pdf(tournament, language=language, classify=False, queue=False)
+    return make_pdf(pdf.pk, run=self.request.id or "", classify=False).pk
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def refresh_results_pdf(tournament_pk: int) -> list[int]:
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def refresh_results_pdf(self, tournament_pk: int) -> list[int]:
     """Re-make the results PDFs of a tournament whose published results were corrected
     (queued by ``results_pdf.results_corrected`` at the end of its window): the current version,
-    in every language and session asked for before. Run twice, it finds the PDFs made."""
+    in every language and session asked for before, made in this run from one classification
+    brought up to date. Run twice, it finds the PDFs made."""
     tournament = Tournament.objects.filter(pk=tournament_pk).first()
-    return [pdf.pk for pdf in refresh_results(tournament)] if tournament else []
+    if tournament is None:
+        return []
+    return [
+        make_pdf(pdf.pk, run=self.request.id or "", classify=False).pk
+        for pdf in refresh_results(tournament, queue=False)
+    ]
 
 
 # --- federation uploads ---------------------------------------------------------------------
 
 
-def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | None = None,
-                   season=None, user=None) -> tuple[Upload, bool]:
+def request_upload(
+    endpoint: FederationEndpoint, *, tournament: Tournament | None = None, season=None, user=None
+) -> tuple[Upload, bool]:
     """The upload of this file to this endpoint, created (and queued) only if new.
 
     Returns (upload, created). The same results (same file) asked for again return the
@@ -144,17 +163,27 @@ def request_upload(endpoint: FederationEndpoint, *, tournament: Tournament | Non
     """
     if not endpoint.enabled:
         raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    name, text, version = documents.build_file(endpoint.file_format, tournament=tournament,
-                                               season=season)
+    name, text, version = documents.build_file(
+        endpoint.file_format, tournament=tournament, season=season
+    )
     digest = hashlib.sha256(text.encode()).hexdigest()
     with transaction.atomic():
         upload, created = Upload.objects.get_or_create(
-            endpoint=endpoint, content_hash=digest,
-            defaults={"tournament": tournament, "season": season, "results_version": version,
-                      "file_format": endpoint.file_format, "file_name": name, "content": text,
-                      "created_by": user, "due_at": timezone.now()})
+            endpoint=endpoint,
+            content_hash=digest,
+            defaults={
+                "tournament": tournament,
+                "season": season,
+                "results_version": version,
+                "file_format": endpoint.file_format,
+                "file_name": name,
+                "content": text,
+                "created_by": user,
+                "due_at": timezone.now(),
+            },
+        )
         if created:
-            job_send.send_on_commit(send_upload, upload.pk)
+            queueing.send_on_commit(send_upload, upload.pk)
     return upload, created
 
 
@@ -164,9 +193,10 @@ def retry_upload(upload: Upload) -> Upload:
         raise TournamentError(_("Only a failed upload can be retried."))
     if not upload.endpoint.enabled:
         raise TournamentError(_("This federation endpoint is disabled."), "endpoint")
-    Upload.objects.filter(pk=upload.pk).update(state=UploadState.QUEUED, error="",
-                                               due_at=timezone.now())
-    job_send.send_on_commit(send_upload, upload.pk)
+    Upload.objects.filter(pk=upload.pk).update(
+        state=UploadState.QUEUED, error="", due_at=timezone.now()
+    )
+    queueing.send_on_commit(send_upload, upload.pk)
     upload.refresh_from_db()
     return upload
 
@@ -174,14 +204,23 @@ def retry_upload(upload: Upload) -> Upload:
 # --- results PDFs ---------------------------------------------------------------------------
 
 
-def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
-                language: str | None = None, session_number: int = 0, *,
-                classify: bool = True) -> tuple[ResultsPdf, bool]:
+def request_pdf(
+    tournament: Tournament,
+    kind: str = PdfKind.RESULTS,
+    language: str | None = None,
+    session_number: int = 0,
+    *,
+    classify: bool = True,
+    queue: bool = True,
+) -> tuple[ResultsPdf, bool]:
     """The PDF of the current results version (of the tournament, or of the session
     ``session_number``: results only), queued for the worker if not made yet.
-    ``classify=False``: the caller has just brought the classification up to date."""
-    if session_number and (kind != PdfKind.RESULTS or not tournament.sessions.filter(
-            number=session_number, sections__isnull=False).exists()):
+    ``classify=False``: the caller has just brought the classification up to date;
+    ``queue=False``: the caller (a job already in the worker) makes it itself."""
+    if session_number and (
+        kind != PdfKind.RESULTS
+        or not tournament.sessions.filter(number=session_number, sections__isnull=False).exists()
+    ):
         raise ValueError(f"no results PDF of session {session_number}")
     if classify:
         bring_current(tournament, session_number)
@@ -190,14 +229,20 @@ def request_pdf(tournament: Tournament, kind: str = PdfKind.RESULTS,
         raise ValueError(f"not a language of the site: {language[:20]!r}")
     with transaction.atomic():
         pdf, created = ResultsPdf.objects.get_or_create(
-            tournament=tournament, kind=kind, language=language, session_number=session_number,
+            tournament=tournament,
+            kind=kind,
+            language=language,
+            session_number=session_number,
             version=documents.current_version(tournament, session_number),
-            defaults={"due_at": timezone.now()})
+            defaults={"due_at": timezone.now()},
+        )
         if created or pdf.state == PdfState.FAILED:
             if not created:
-                ResultsPdf.objects.filter(pk=pdf.pk).update(state=PdfState.QUEUED, error="",
-                                                            progress=0, due_at=timezone.now())
-            job_send.send_on_commit(generate_pdf, pdf.pk)
+                ResultsPdf.objects.filter(pk=pdf.pk).update(
+                    state=PdfState.QUEUED, error="", progress=0, due_at=timezone.now()
+                )
+            if queue:
+                queueing.send_on_commit(generate_pdf, pdf.pk)
     return pdf, created
 
 
@@ -209,16 +254,25 @@ def published_pdf(tournament: Tournament, language: str | None = None) -> Result
     vanishes because the results moved on."""
     if tournament.status not in PUBLISHED:
         return None
-    made = list(ResultsPdf.objects.filter(
-        tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0)
-        .exclude(file="").order_by(F("finished_at").desc(nulls_last=True), "-pk")[:20])
+    made = list(
+        ResultsPdf.objects.filter(
+            tournament=tournament, kind=PdfKind.RESULTS, state=PdfState.DONE, session_number=0
+        )
+        .exclude(file="")
+        .order_by(F("finished_at").desc(nulls_last=True), "-pk")[:20]
+    )
     if not made:
         return None
     current = documents.current_version(tournament)
     preferred = {language: 0, settings.LANGUAGE_CODE: 1}
     newest = {pdf.pk: i for i, pdf in enumerate(made)}
-    made.sort(key=lambda pdf: (pdf.version != current, newest[pdf.pk] if pdf.version != current
-                               else 0, preferred.get(pdf.language, 2)))
+    made.sort(
+        key=lambda pdf: (
+            pdf.version != current,
+            newest[pdf.pk] if pdf.version != current else 0,
+            preferred.get(pdf.language, 2),
+        )
+    )
     best = made[0]
     best.superseded = best.version != current
     return best
@@ -232,8 +286,12 @@ def ensure_published_pdf(tournament: Tournament) -> ResultsPdf | None:
         return None
     version = documents.current_version(tournament)
     existing = ResultsPdf.objects.filter(
-        tournament=tournament, kind=PdfKind.RESULTS, session_number=0, version=version,
-        language=settings.LANGUAGE_CODE).first()
+        tournament=tournament,
+        kind=PdfKind.RESULTS,
+        session_number=0,
+        version=version,
+        language=settings.LANGUAGE_CODE,
+    ).first()
     if existing is not None and existing.state != PdfState.FAILED:
         return existing
     pdf, _created = request_pdf(tournament, PdfKind.RESULTS, settings.LANGUAGE_CODE)
@@ -243,16 +301,21 @@ def ensure_published_pdf(tournament: Tournament) -> ResultsPdf | None:
     return pdf
 
 
-def refresh_results(tournament: Tournament) -> list[ResultsPdf]:
+def refresh_results(tournament: Tournament, *, queue: bool = True) -> list[ResultsPdf]:
     """The results PDF of the current version in the club's language, and of every language
     and session a results PDF of the tournament was made for, each queued if not made yet
-    (a session the correction left alone keeps its PDF). The classification is brought up
-    to date once for them all."""
-    made = set(ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS)
-               .values_list("language", "session_number")) | {(settings.LANGUAGE_CODE, 0)}
+    (a session the correction left alone keeps its PDF; ``queue=False``: the caller makes
+    them). The classification is brought up to date once for them all."""
+    made = set(
+        ResultsPdf.objects.filter(tournament=tournament, kind=PdfKind.RESULTS).values_list(
+            "language", "session_number"
+        )
+    ) | {(settings.LANGUAGE_CODE, 0)}
     bring_current(tournament)
-    return [request_pdf(tournament, PdfKind.RESULTS, language, number, classify=False)[0]
-            for language, number in sorted(made)]
+    return [
+        request_pdf(tournament, PdfKind.RESULTS, language, number, classify=False, queue=queue)[0]
+        for language, number in sorted(made)
+    ]
 
 
 class Outdated(RuntimeError):
@@ -269,29 +332,69 @@ def take(pdf_pk: int, run: str = "") -> bool:
     held_by_dead = Q(due_at__isnull=True) | Q(due_at__lt=stale)
     if run:
         held_by_dead |= Q(taken_by=run)
-    return bool(ResultsPdf.objects.filter(pk=pdf_pk).filter(
-        Q(state__in=[PdfState.QUEUED, PdfState.FAILED]) | Q(state=PdfState.RUNNING) & held_by_dead
-    ).update(state=PdfState.RUNNING, progress=5, due_at=now, taken_by=run))
+    return bool(
+        ResultsPdf.objects.filter(pk=pdf_pk)
+        .filter(
+            Q(state__in=[PdfState.QUEUED, PdfState.FAILED])
+            | Q(state=PdfState.RUNNING) & held_by_dead
+        )
+        .update(state=PdfState.RUNNING, progress=5, due_at=now, taken_by=run)
+    )
 
 
-def _results_pdf(pdf: ResultsPdf) -> tuple[bytes, int]:
-    """The results PDF in parts: each part goes to the pool as its HTML is written (a part
-    laid out before is read back at once); once all are written the pool's processes lay
-    them out side by side, and they are joined."""
-    with pdf_pool.PartPool(pdf_pool.processes()) as pool:
-        document, version = documents.results_document(
-            pdf.tournament, pdf.language, session_number=pdf.session_number, submit=pool.submit)
-        ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
-        if version != pdf.version:  # before any part is laid out
-            raise Outdated(_("The results changed while the PDF was being made; "
-                             "the new version is made instead."))
-        return pdf_join.render(document, pool=pool)
+@contextlib.contextmanager
+def holding(pdf_pk: int, run: str):
+    """Keep ``run``'s claim on the PDF fresh while it is being made: a large PDF on a busy
+    machine can take longer than ``JOB_STALL_SECONDS``, and a second delivery of its job
+    (the sweep's, or the broker's after a lost worker) would then take it over and make it
+    again. A thread stamps ``due_at`` every third of that time; only a run that really went
+    silent (its worker killed) is taken over. Not inside a transaction (the tests' and the
+    eager runs'): no other run can be waiting there, and the stamp would wait on its lock."""
+    if not run or connection.in_atomic_block:
+        yield
+        return
+    stop = threading.Event()
+    every = max(settings.JOB_STALL_SECONDS / 3, 0.5)
+
+    def stamp() -> None:
+        from django.db import connection as own
+
+        try:
+            while not stop.wait(every):
+                ResultsPdf.objects.filter(pk=pdf_pk, taken_by=run, state=PdfState.RUNNING).update(
+                    due_at=timezone.now()
+                )
+        finally:
+            own.close()
+
+    beat = thread_in_scope(stamp, name=f"pdf-{pdf_pk}-claim", daemon=True)
+    beat.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        beat.join(timeout=every + 5)
 
 
-def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
+def _results_pdf(pdf: ResultsPdf, classify: bool = True) -> tuple[bytes, int]:
+    """The results PDF in parts (``pdf.parts``), laid out one after the other (a part laid
+    out before is read back) and joined (``pdf.join``)."""
+    document, version = documents.results_document(
+        pdf.tournament, pdf.language, session_number=pdf.session_number, classify=classify
+    )
+    ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
+    if version != pdf.version:  # before any part is laid out
+        raise Outdated(
+            _("The results changed while the PDF was being made; the new version is made instead.")
+        )
+    return pdf_join.render(document)
+
+
+def make_pdf(pdf_pk: int, run: str = "", *, classify: bool = True) -> ResultsPdf:
     """Render and store one requested PDF (the task's work). Idempotent: a PDF already made
     is kept; one whose results moved on is made for the version it names only if that
-    version is still current, otherwise it is marked failed as outdated."""
+    version is still current, otherwise it is marked failed as outdated. ``classify=False``:
+    the caller has just brought the classification up to date (one job, one classification)."""
     pdf = ResultsPdf.objects.select_related("tournament").get(pk=pdf_pk)
     if pdf.state == PdfState.DONE and pdf.file:
         return pdf
@@ -299,16 +402,21 @@ def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
         return pdf  # another run has it (a message sent twice: the sweep, a redelivery)
     started = time.perf_counter()
     try:
-        if pdf.kind == PdfKind.RESULTS:
-            content, pages = _results_pdf(pdf)
-        else:
-            html, _version = documents.render_html(pdf.tournament, pdf.kind, pdf.language)
-            ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
-            content, pages = render_pdf(html)
+        with holding(pdf.pk, run):
+            if pdf.kind == PdfKind.RESULTS:
+                content, pages = _results_pdf(pdf, classify)
+            else:
+                html, _version = documents.render_html(
+                    pdf.tournament, pdf.kind, pdf.language, classify=classify
+                )
+                ResultsPdf.objects.filter(pk=pdf.pk).update(progress=40)
+                content, pages = render_pdf(html)
     except Exception as exc:  # a broken template or data: recorded, shown on the page
         ResultsPdf.objects.filter(pk=pdf.pk).update(
-            state=PdfState.FAILED, error=_("The PDF could not be made: %(error)s")
-            % {"error": exc}, finished_at=timezone.now())
+            state=PdfState.FAILED,
+            error=_("The PDF could not be made: %(error)s") % {"error": exc},
+            finished_at=timezone.now(),
+        )
         pdf.refresh_from_db()
         if isinstance(exc, Outdated):
             # The results moved on (a result or correction came in meanwhile): make the
@@ -325,6 +433,7 @@ def make_pdf(pdf_pk: int, run: str = "") -> ResultsPdf:
     pdf.finished_at, pdf.error = timezone.now(), ""
     pdf.save(update_fields=["file", "state", "progress", "pages", "finished_at", "error"])
     # One line per PDF made: the fault-injection runs count them (each made once).
-    logger.info("PDF %s made: %s, %d pages in %.1f s", pdf.pk, name, pages,
-                time.perf_counter() - started)
+    logger.info(
+        "PDF %s made: %s, %d pages in %.1f s", pdf.pk, name, pages, time.perf_counter() - started
+    )
     return pdf

@@ -1,7 +1,7 @@
 """Mails to players (results, corrections, waiting-list notices): sent in batches, retried.
 
 The rows (``PlayerMail``) are written by the services before anything is queued; this task
-only mails them, through ``clubsite.mail_records.deliver``, which takes each row in the
+only mails them, through ``clubsite.mail.records.deliver``, which takes each row in the
 database first, so a task retried, delivered twice or run by two workers mails each row
 once. A list longer than ``MAIL_BATCH_SIZE`` is split: this run mails the first batch over
 one SMTP connection and queues the rest as a task of its own. Rows the server refused are
@@ -16,11 +16,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from clubsite.mail_records import deliver
+from clubsite.mail.records import deliver
 
+from .. import queueing
 from ..models import PlayerMail
 from . import backoff
-from . import send as job_send
 
 
 def batch_size() -> int:
@@ -31,22 +31,28 @@ def attempts() -> int:
     return max(1, int(settings.MAIL_ATTEMPTS))
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None,
-             ignore_result=True)
+@shared_task(
+    bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=None, ignore_result=True
+)
 def send_player_mails(self, ids: list[int]) -> int:
     """Mail the rows ``ids`` (the first batch now, the rest queued); returns how many went."""
     ids = [int(pk) for pk in ids]
-    batch, rest = ids[:batch_size()], ids[batch_size():]
+    batch, rest = ids[: batch_size()], ids[batch_size() :]
     if rest:
-        job_send.send(send_player_mails, rest)
+        queueing.send(send_player_mails, rest)
     done = deliver(PlayerMail, batch)
     if not done.failed:
         return len(done.sent)
-    again = list(PlayerMail.objects.filter(pk__in=done.failed, attempts__lt=attempts())
-                 .values_list("pk", flat=True))
+    again = list(
+        PlayerMail.objects.filter(pk__in=done.failed, attempts__lt=attempts()).values_list(
+            "pk", flat=True
+        )
+    )
     if not again:
         return len(done.sent)  # given up: the rows keep their error for the director
     if self.request.is_eager:  # no broker: the retry runs now, in this process
-        return len(done.sent) + send_player_mails.apply(
-            (again,), retries=self.request.retries + 1).result
+        return (
+            len(done.sent)
+            + send_player_mails.apply((again,), retries=self.request.retries + 1).result
+        )
     raise self.retry(args=(again,), countdown=backoff(self.request.retries))

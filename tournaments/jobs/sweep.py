@@ -1,7 +1,7 @@
 """The worker's sweep: PDF, upload and mail jobs lost on the way are sent again by themselves.
 
 A job is a row (``ResultsPdf``, ``Upload``) first and a broker message second. The message
-can be lost: the broker was down when the job was queued (``jobs.send`` logged it and left
+can be lost: the broker was down when the job was queued (``queueing.send`` logged it and left
 the row queued), or the worker was killed mid-job (Redis would hand an unacknowledged
 message back only after its visibility timeout, an hour). So every ``JOB_SWEEP_SECONDS`` the
 beat embedded in the worker (``celery -A clubsite worker -B``; ``make worker``) runs
@@ -28,9 +28,12 @@ from django.conf import settings
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from clubsite.models import Club
+from clubsite.tenancy import club_scope
+
 from ..models import Tournament
 from ..models.uploads import PdfKind, PdfState, ResultsPdf, Upload, UploadState
-from .send import send
+from ..queueing import send
 
 logger = logging.getLogger(__name__)
 
@@ -56,17 +59,25 @@ def stalled_before(now: datetime.datetime) -> datetime.datetime:
 
 
 def stalled_pdfs(now: datetime.datetime) -> list[int]:
-    return list(ResultsPdf.objects.annotate(due=Coalesce("due_at", "created_at"))
-                .filter(state__in=[PdfState.QUEUED, PdfState.RUNNING],
-                        due__lt=stalled_before(now))
-                .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+    return list(
+        ResultsPdf.objects.annotate(due=Coalesce("due_at", "created_at"))
+        .filter(state__in=[PdfState.QUEUED, PdfState.RUNNING], due__lt=stalled_before(now))
+        .order_by("due", "pk")
+        .values_list("pk", flat=True)[:BATCH]
+    )
 
 
 def stalled_uploads(now: datetime.datetime) -> list[int]:
-    return list(Upload.objects.annotate(due=Coalesce("due_at", "created_at"))
-                .filter(state__in=[UploadState.QUEUED, UploadState.SENDING],
-                        due__lt=stalled_before(now), endpoint__enabled=True)
-                .order_by("due", "pk").values_list("pk", flat=True)[:BATCH])
+    return list(
+        Upload.objects.annotate(due=Coalesce("due_at", "created_at"))
+        .filter(
+            state__in=[UploadState.QUEUED, UploadState.SENDING],
+            due__lt=stalled_before(now),
+            endpoint__enabled=True,
+        )
+        .order_by("due", "pk")
+        .values_list("pk", flat=True)[:BATCH]
+    )
 
 
 def stalled_mails(now: datetime.datetime) -> list[int]:
@@ -78,16 +89,20 @@ def stalled_mails(now: datetime.datetime) -> list[int]:
     from .mail import attempts
 
     stale = stalled_before(now)
-    return list(PlayerMail.objects.filter(sent_at__isnull=True, attempts__lt=attempts())
-                .filter(Q(taken_at__isnull=True, created_at__lt=stale) | Q(taken_at__lt=stale))
-                .order_by("pk").values_list("pk", flat=True)[:BATCH])
+    return list(
+        PlayerMail.objects.filter(sent_at__isnull=True, attempts__lt=attempts())
+        .filter(Q(taken_at__isnull=True, created_at__lt=stale) | Q(taken_at__lt=stale))
+        .order_by("pk")
+        .values_list("pk", flat=True)[:BATCH]
+    )
 
 
 def published_without_pdf(now: datetime.datetime) -> list[int]:
     """Recent published tournaments with no results PDF of their current version in the
     club's language, and none asked for in the last ``JOB_STALL_SECONDS``."""
+    from tournaments.services.results.results_pdf import PUBLISHED
+
     from ..documents import current_version
-    from ..services.results_pdf import PUBLISHED
 
     if not getattr(settings, "RESULTS_PDF_ON_PUBLISH", False):
         return []
@@ -95,8 +110,11 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
     missing = []
     for tournament in Tournament.objects.filter(status__in=PUBLISHED, date__gte=since)[:BATCH]:
         asked = ResultsPdf.objects.filter(
-            tournament=tournament, kind=PdfKind.RESULTS, session_number=0,
-            language=settings.LANGUAGE_CODE)
+            tournament=tournament,
+            kind=PdfKind.RESULTS,
+            session_number=0,
+            language=settings.LANGUAGE_CODE,
+        )
         if asked.filter(version=current_version(tournament)).exists():
             continue
         if asked.filter(created_at__gte=stalled_before(now)).exists():
@@ -107,8 +125,9 @@ def published_without_pdf(now: datetime.datetime) -> list[int]:
 
 def sweep(now: datetime.datetime | None = None) -> Swept:
     """Send every stalled job again (once each per ``JOB_STALL_SECONDS``)."""
-    from ..services.master_points import award_due
-    from ..services.results_pdf import results_corrected
+    from tournaments.services.results.master_points import award_due
+    from tournaments.services.results.results_pdf import results_corrected
+
     from . import generate_pdf, send_upload
 
     now = now or timezone.now()
@@ -140,22 +159,39 @@ def sweep(now: datetime.datetime | None = None) -> Swept:
         results_corrected(pk)
         swept.tournaments.append(pk)
     if swept.mails:
-        logger.warning("job sweep: sent again %d mail(s) to players %s", len(swept.mails),
-                       swept.mails)
+        logger.warning(
+            "job sweep: sent again %d mail(s) to players %s", len(swept.mails), swept.mails
+        )
     if swept.pdfs or swept.uploads or swept.tournaments:
-        logger.warning("job sweep: sent again %d PDF(s) %s, %d upload(s) %s; asked for the PDF "
-                       "of %d tournament(s) %s", len(swept.pdfs), swept.pdfs,
-                       len(swept.uploads), swept.uploads, len(swept.tournaments),
-                       swept.tournaments)
+        logger.warning(
+            "job sweep: sent again %d PDF(s) %s, %d upload(s) %s; asked for the PDF "
+            "of %d tournament(s) %s",
+            len(swept.pdfs),
+            swept.pdfs,
+            len(swept.uploads),
+            swept.uploads,
+            len(swept.tournaments),
+            swept.tournaments,
+        )
     return swept
 
 
 @shared_task(ignore_result=True)
 def requeue_stalled_jobs() -> dict:
-    """The beat's periodic task (and a worker's first): ``sweep``."""
-    swept = sweep()
-    return {"pdfs": swept.pdfs, "uploads": swept.uploads, "tournaments": swept.tournaments,
-            "mails": swept.mails}
+    """The beat's periodic task (and a worker's first): ``sweep``, club by club (each club's
+    jobs are sent again in its scope, so they carry it)."""
+    swept = Swept()
+    for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
+        with club_scope(club_id):
+            found = sweep()
+        for name in ("pdfs", "uploads", "tournaments", "points", "mails"):
+            getattr(swept, name).extend(getattr(found, name))
+    return {
+        "pdfs": swept.pdfs,
+        "uploads": swept.uploads,
+        "tournaments": swept.tournaments,
+        "mails": swept.mails,
+    }
 
 
 @worker_ready.connect

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.tenancy import club_manager
+
 from .boards import TableCode
 from .event import Session, Tournament
 from .results import Result
@@ -42,25 +44,43 @@ class AuditAction(models.TextChoices):
 
 class AuditEntry(models.Model):
     tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
         related_name="audit_entries",
     )
     session = models.ForeignKey(
-        Session, verbose_name=_("session"), null=True, blank=True, on_delete=models.CASCADE,
+        Session,
+        verbose_name=_("session"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="+",
     )
     result = models.ForeignKey(
-        Result, verbose_name=_("result"), null=True, blank=True, on_delete=models.SET_NULL,
+        Result,
+        verbose_name=_("result"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="audit_entries",
     )
     action = models.CharField(_("action"), max_length=12, choices=AuditAction.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("who"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("who"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     table_code = models.ForeignKey(
-        TableCode, verbose_name=_("table device"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="+",
+        TableCode,
+        verbose_name=_("table device"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     at = models.DateTimeField(_("when"), auto_now_add=True)
     before = models.JSONField(_("before"), null=True, blank=True)
@@ -68,9 +88,12 @@ class AuditEntry(models.Model):
     reason = models.TextField(_("why"), blank=True)
     law = models.CharField(_("law"), max_length=40, blank=True)
     override = models.BooleanField(
-        _("after the correction period"), default=False,
+        _("after the correction period"),
+        default=False,
         help_text=_("Made after the Law 79C correction period with an explicit override."),
     )
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         ordering = ["-at", "-id"]

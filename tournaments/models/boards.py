@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.tenancy import club_manager
+
 from .event import Section, Session
 
 
@@ -42,6 +44,8 @@ class Board(models.Model):
     )
     double_dummy = models.JSONField(_("double-dummy tricks"), null=True, blank=True)
     par = models.JSONField(_("par"), null=True, blank=True)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["session", "pool", "number"]
@@ -83,10 +87,13 @@ class TableCode(models.Model):
     )
     table = models.PositiveSmallIntegerField(_("table"))
     code = models.CharField(_("code"), max_length=8)
-    token = models.CharField(_("link token"), max_length=43, unique=True, default=new_table_token,
-                             editable=False)
+    token = models.CharField(
+        _("link token"), max_length=43, unique=True, default=new_table_token, editable=False
+    )
     active = models.BooleanField(_("active"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["section", "table"]
@@ -94,7 +101,9 @@ class TableCode(models.Model):
         verbose_name_plural = _("table codes")
         constraints = [
             models.UniqueConstraint(
-                fields=["section", "table"], condition=Q(active=True), name="one_active_code_per_table"
+                fields=["section", "table"],
+                condition=Q(active=True),
+                name="one_active_code_per_table",
             ),
         ]
 

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Member
+from clubsite.tenancy import club_manager
 
 from .event import Section, Session, Tournament
 
@@ -22,11 +23,16 @@ class EntryStatus(models.TextChoices):
 
 class Entry(models.Model):
     tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
         related_name="entries",
     )
     name = models.CharField(
-        _("name"), max_length=160, blank=True, help_text=_("Team name; pairs show their players."),
+        _("name"),
+        max_length=160,
+        blank=True,
+        help_text=_("Team name; pairs show their players."),
     )
     players = models.ManyToManyField(
         Member, through="EntryPlayer", verbose_name=_("players"), related_name="entries"
@@ -36,12 +42,18 @@ class Entry(models.Model):
     )
     late = models.BooleanField(_("late arrival"), default=False)
     handicap = models.DecimalField(
-        _("handicap"), max_digits=5, decimal_places=2, null=True, blank=True,
+        _("handicap"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
         help_text=_("Percentage points; half of it is added for the handicap ranking."),
     )
     # Denormalised "Ana Pérez – Luis Gil" so rankings and travellers need no join.
     display_name = models.CharField(_("players"), max_length=300, blank=True, editable=False)
     created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         ordering = ["tournament", "id"]
@@ -68,6 +80,18 @@ class EntryPlayer(models.Model):
     seat = models.PositiveSmallIntegerField(_("order"))
     active = models.BooleanField(_("playing"), default=True)
     substitute = models.BooleanField(_("substitute"), default=False)
+    # a handicap event's handicap of the player, when the director (or the imported file)
+    # gives each player's: the entry's handicap is then their sum (``scoring.handicap``)
+    handicap = models.DecimalField(
+        _("handicap"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("The player's own, in percentage points; the pair's is its players' sum."),
+    )
+
+    objects = club_manager("entry__tournament__club")
 
     class Meta:
         ordering = ["entry", "seat", "-active"]
@@ -76,7 +100,9 @@ class EntryPlayer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["entry", "member"], name="member_once_per_entry"),
             models.UniqueConstraint(
-                fields=["entry", "seat"], condition=Q(active=True), name="one_active_player_per_seat"
+                fields=["entry", "seat"],
+                condition=Q(active=True),
+                name="one_active_player_per_seat",
             ),
         ]
 
@@ -106,6 +132,8 @@ class Seating(models.Model):
     direction = models.CharField(
         _("line"), max_length=2, choices=Direction.choices, blank=True, default=Direction.NONE
     )
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["section", "direction", "number"]

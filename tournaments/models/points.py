@@ -12,6 +12,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Federation, Member
+from clubsite.tenancy import ClubOwned, club_field, club_manager
 
 from .entries import Entry
 from .event import EventType, Tournament
@@ -25,20 +26,28 @@ class PointsIssuer(models.TextChoices):
     OTHER = Federation.OTHER.value, _("Another federation")
 
 
-class PointsScale(models.Model):
-    """The scale in force (one per site, row id 1: ``load``)."""
+class PointsScale(ClubOwned, models.Model):
+    """The scale in force: one per club (``load``)."""
 
+    club = club_field("points_scales")
     name = models.CharField(_("name"), max_length=80, default="")
-    issuer = models.CharField(_("whose points"), max_length=8, choices=PointsIssuer.choices,
-                              default=PointsIssuer.CLUB)
+    issuer = models.CharField(
+        _("whose points"), max_length=8, choices=PointsIssuer.choices, default=PointsIssuer.CLUB
+    )
     split = models.BooleanField(
-        _("share the points between the players"), default=True,
-        help_text=_("On: a pair's 2 points give each player 1. Off: each player receives "
-                    "the whole award."))
+        _("share the points between the players"),
+        default=True,
+        help_text=_(
+            "On: a pair's 2 points give each player 1. Off: each player receives the whole award."
+        ),
+    )
+
+    objects = club_manager("club")
 
     class Meta:
         verbose_name = _("master points scale")
         verbose_name_plural = _("master points scales")
+        constraints = [models.UniqueConstraint(fields=["club"], name="one_points_scale_per_club")]
 
     def __str__(self) -> str:
         return self.name or str(self.get_issuer_display())
@@ -48,24 +57,28 @@ class PointsScale(models.Model):
         """The club's one scale. A page that only reads passes ``create=False`` and gets
         an unsaved empty scale while the secretary has never saved one (a GET writes
         nothing); saving it (the scale form) stores it as the one row."""
-        scale = cls.objects.filter(pk=1).first()
+        scale = cls.objects.first()
         if scale is None:
             if not create:
-                return cls(pk=1)
-            scale, _created = cls.objects.get_or_create(pk=1)
+                return cls()
+            scale, _created = cls.objects.get_or_create()
         return scale
 
 
 class PointsScaleRow(models.Model):
     scale = models.ForeignKey(PointsScale, on_delete=models.CASCADE, related_name="rows")
-    category = models.CharField(_("event"), max_length=12, choices=EventType.choices,
-                                default=EventType.PAIRS)
+    category = models.CharField(
+        _("event"), max_length=12, choices=EventType.choices, default=EventType.PAIRS
+    )
     min_field = models.PositiveSmallIntegerField(_("field from"), default=1)
     max_field = models.PositiveSmallIntegerField(_("field up to"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
-    min_percentage = models.DecimalField(_("from percentage"), max_digits=5, decimal_places=2,
-                                         null=True, blank=True)
+    min_percentage = models.DecimalField(
+        _("from percentage"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
     points = models.DecimalField(_("points"), max_digits=8, decimal_places=2)
+
+    objects = club_manager("scale__club")
 
     class Meta:
         ordering = ["category", "min_field", "place", "-min_percentage", "pk"]
@@ -78,18 +91,22 @@ class PointsScaleRow(models.Model):
 
 def results_version(tournament: Tournament) -> str:
     """The tournament's results version: its sessions' ranking versions, e.g. "3.1"."""
-    return ".".join(str(v) for v in tournament.sessions.order_by("number")
-                    .values_list("ranking_version", flat=True))
+    return ".".join(
+        str(v)
+        for v in tournament.sessions.order_by("number").values_list("ranking_version", flat=True)
+    )
 
 
 class PointsAwarding(models.Model):
     """A tournament's points were awarded (possibly to nobody): when, by whom, how often."""
 
-    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE,
-                                      related_name="points_awarding")
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="points_awarding"
+    )
     awarded_at = models.DateTimeField(_("awarded at"))
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                           on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     scale_name = models.CharField(_("scale"), max_length=120, blank=True)
     times = models.PositiveSmallIntegerField(_("times awarded"), default=1)
     # the sessions' ranking versions the awards were made from ("3.1"): a re-classification
@@ -99,6 +116,8 @@ class PointsAwarding(models.Model):
     # change of the scale shows which awards used the earlier one; "" for awards made
     # before the key was kept
     scale_key = models.CharField(max_length=64, blank=True, editable=False)
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         verbose_name = _("points awarding")
@@ -111,23 +130,30 @@ class PointsAwarding(models.Model):
 class PointsAward(models.Model):
     """The points one player received in one tournament."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="points_awards")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="points_awards"
+    )
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="points_awards")
     entry = models.ForeignKey(Entry, null=True, on_delete=models.SET_NULL, related_name="+")
     points = models.DecimalField(_("points"), max_digits=8, decimal_places=2)
-    entry_points = models.DecimalField(_("points of the pair or team"), max_digits=8,
-                                       decimal_places=2)
+    entry_points = models.DecimalField(
+        _("points of the pair or team"), max_digits=8, decimal_places=2
+    )
     place = models.PositiveSmallIntegerField(_("place"), null=True)
     tied = models.BooleanField(default=False)
     field = models.PositiveSmallIntegerField(_("field"))
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         ordering = ["tournament", "-points", "member"]
         verbose_name = _("points award")
         verbose_name_plural = _("points awards")
-        constraints = [models.UniqueConstraint(fields=["tournament", "member"],
-                                               name="one_points_award_per_player")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "member"], name="one_points_award_per_player"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.member_id} · {self.tournament_id}: {self.points}"

@@ -8,6 +8,8 @@ copied in so a ranking page needs no join.
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.tenancy import club_manager
+
 from .entries import Entry
 from .event import Section, Session, Tournament
 from .results import Result
@@ -19,17 +21,32 @@ class RankingScope(models.TextChoices):
     EVENT = "event", _("Tournament (all sessions)")
 
 
+# A player's headline line: the widest ranking they are in (the tournament's, the pool's, the
+# section's); the pages and the master points both read it.
+HEADLINE_ORDER = {RankingScope.EVENT: 0, RankingScope.POOL: 1, RankingScope.SECTION: 2}
+
+
 class StoredRanking(models.Model):
     tournament = models.ForeignKey(
-        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
         related_name="rankings",
     )
     session = models.ForeignKey(
-        Session, verbose_name=_("session"), null=True, blank=True, on_delete=models.CASCADE,
+        Session,
+        verbose_name=_("session"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="rankings",
     )
     section = models.ForeignKey(
-        Section, verbose_name=_("section"), null=True, blank=True, on_delete=models.CASCADE,
+        Section,
+        verbose_name=_("section"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="rankings",
     )
     scope = models.CharField(_("scope"), max_length=8, choices=RankingScope.choices)
@@ -50,11 +67,14 @@ class StoredRanking(models.Model):
     boards = models.PositiveSmallIntegerField(_("boards"), default=0)
     # a handicap event's second ranking (``scoring.handicap``): empty otherwise
     handicap = models.DecimalField(_("handicap"), max_digits=5, decimal_places=2, null=True)
-    handicap_percentage = models.DecimalField(_("percentage with handicap"), max_digits=6,
-                                              decimal_places=2, null=True)
+    handicap_percentage = models.DecimalField(
+        _("percentage with handicap"), max_digits=6, decimal_places=2, null=True
+    )
     handicap_place = models.PositiveSmallIntegerField(_("place with handicap"), null=True)
     handicap_tied = models.BooleanField(_("tied with handicap"), default=False)
     version = models.PositiveIntegerField(_("version"), default=0)
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         ordering = ["scope", "pool", "section", "direction", "place", "number"]
@@ -84,17 +104,27 @@ class StoredMark(models.Model):
     )
     direction = models.CharField(_("line"), max_length=2)
     opponent = models.ForeignKey(
-        Entry, verbose_name=_("opponents"), null=True, blank=True, on_delete=models.CASCADE,
+        Entry,
+        verbose_name=_("opponents"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="+",
     )
     result = models.ForeignKey(
-        Result, verbose_name=_("result"), null=True, blank=True, on_delete=models.CASCADE,
+        Result,
+        verbose_name=_("result"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="marks",
     )
     mark = models.DecimalField(_("mark"), max_digits=10, decimal_places=2)
     percentage = models.DecimalField(_("percentage"), max_digits=6, decimal_places=2, null=True)
     kind = models.CharField(_("kind"), max_length=10)
     version = models.PositiveIntegerField(_("version"), default=0)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["session", "board_number", "entry"]
@@ -125,13 +155,19 @@ class StoredMatch(models.Model):
     )
     round = models.PositiveSmallIntegerField(_("round"))
     opponent = models.ForeignKey(
-        Entry, verbose_name=_("opponents"), null=True, blank=True, on_delete=models.CASCADE,
+        Entry,
+        verbose_name=_("opponents"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
         related_name="+",
     )
     imps = models.DecimalField(_("IMPs"), max_digits=10, decimal_places=2)
     boards = models.PositiveSmallIntegerField(_("boards"))
     vps = models.DecimalField(_("VPs"), max_digits=8, decimal_places=2)
     version = models.PositiveIntegerField(_("version"), default=0)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["session", "entry", "round"]

@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubsite.tenancy import club_manager
+
 from .boards import Board, Seat, TableCode
 from .entries import Entry
 from .event import Section, Session
@@ -51,11 +53,19 @@ class Result(models.Model):
     # Individual events: ``ns`` is North's entry and ``ew`` East's, so the line keeps its
     # identity (section, round, board, ns, ew); their partners sit South and West.
     south = models.ForeignKey(
-        Entry, verbose_name=_("South"), null=True, blank=True, on_delete=models.PROTECT,
+        Entry,
+        verbose_name=_("South"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="+",
     )
     west = models.ForeignKey(
-        Entry, verbose_name=_("West"), null=True, blank=True, on_delete=models.PROTECT,
+        Entry,
+        verbose_name=_("West"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="+",
     )
     contract = models.CharField(_("contract"), max_length=8, blank=True)
@@ -70,12 +80,20 @@ class Result(models.Model):
     # and device (see constraints).
     idempotency_key = models.CharField(max_length=80, blank=True, default="", editable=False)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("entered by"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     entered_by_table = models.ForeignKey(
-        TableCode, verbose_name=_("entered at table"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="+",
+        TableCode,
+        verbose_name=_("entered at table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     modified_at = models.DateTimeField(_("modified at"), auto_now=True, db_index=True)
@@ -84,13 +102,24 @@ class Result(models.Model):
         _("status"), max_length=10, choices=ResultStatus.choices, default=ResultStatus.OK
     )
     conflicts_with = models.ForeignKey(
-        "self", verbose_name=_("conflicts with"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="conflicts",
+        "self",
+        verbose_name=_("conflicts with"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="conflicts",
     )
     # Stored so the console's grid and the table's pages read it without the audit trail;
     # set by every writer of a result with its own write (``services.board_states.settle``).
-    board_state = models.CharField(_("board state"), max_length=10, choices=BoardState.choices,
-                                   default=BoardState.ENTERED, editable=False)
+    board_state = models.CharField(
+        _("board state"),
+        max_length=10,
+        choices=BoardState.choices,
+        default=BoardState.ENTERED,
+        editable=False,
+    )
+
+    objects = club_manager("section__session__tournament__club")
 
     class Meta:
         ordering = ["section", "board__number", "round", "table"]
@@ -111,11 +140,16 @@ class Result(models.Model):
                 name="unique_key_per_director",
             ),
             models.UniqueConstraint(
-                fields=["section", "round", "board", "ns", "ew"], condition=Q(status="ok"),
+                fields=["section", "round", "board", "ns", "ew"],
+                condition=Q(status="ok"),
                 name="one_effective_result_per_line",
             ),
         ]
-        indexes = [models.Index(fields=["section", "status"])]
+        indexes = [
+            models.Index(fields=["section", "status"]),
+            # a session's newest change, one index probe per section (``newest_changes``)
+            models.Index(fields=["section", "modified_at"], name="result_section_modified"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.section.letter} B{self.board.number} R{self.round} T{self.table}"
@@ -133,9 +167,15 @@ class Result(models.Model):
     def snapshot(self) -> dict:
         """The fields an audit entry keeps as before/after."""
         return {
-            "contract": self.contract, "declarer": self.declarer, "lead": self.lead,
-            "tricks": self.tricks, "ns_score": self.ns_score, "adjustment": self.adjustment,
-            "law": self.law, "reason": self.reason, "status": self.status,
+            "contract": self.contract,
+            "declarer": self.declarer,
+            "lead": self.lead,
+            "tricks": self.tricks,
+            "ns_score": self.ns_score,
+            "adjustment": self.adjustment,
+            "law": self.law,
+            "reason": self.reason,
+            "status": self.status,
             "confirmed": self.confirmed,
         }
 
@@ -154,10 +194,16 @@ class Penalty(models.Model):
     law = models.CharField(_("law"), max_length=40, blank=True)
     reason = models.TextField(_("reason"))
     given_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("given by"), null=True, blank=True,
-        on_delete=models.SET_NULL, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("given by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     modified_at = models.DateTimeField(_("modified at"), auto_now=True)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["session", "entry"]

@@ -11,6 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Season
+from clubsite.tenancy import club_manager
 
 DEFAULT_BEST = 10
 DEFAULT_POINTS = "12,10,8,7,6,5,4,3,2,1"
@@ -34,17 +35,25 @@ class SeasonRankingRule(models.Model):
     season = models.OneToOneField(
         Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="ranking_rule"
     )
-    rule = models.CharField(_("rule"), max_length=10, choices=SeasonRule.choices,
-                            default=SeasonRule.BEST_PERCENTAGES)
+    rule = models.CharField(
+        _("rule"), max_length=10, choices=SeasonRule.choices, default=SeasonRule.BEST_PERCENTAGES
+    )
     n = models.PositiveSmallIntegerField(
-        _("N (tournaments that count)"), default=DEFAULT_BEST,
-        help_text=_("With “best N percentages”: how many of each player's tournaments count. "
-                    "With points by position: 0 counts every tournament, otherwise the best N."),
+        _("N (tournaments that count)"),
+        default=DEFAULT_BEST,
+        help_text=_(
+            "With “best N percentages”: how many of each player's tournaments count. "
+            "With points by position: 0 counts every tournament, otherwise the best N."
+        ),
     )
     position_points = models.CharField(
-        _("points by position"), max_length=200, default=DEFAULT_POINTS,
+        _("points by position"),
+        max_length=200,
+        default=DEFAULT_POINTS,
         help_text=_("Points for 1st, 2nd, 3rd… separated by commas; places beyond get 0."),
     )
+
+    objects = club_manager("season__club")
 
     class Meta:
         ordering = ["-season__start"]
@@ -58,8 +67,9 @@ class SeasonRankingRule(models.Model):
         try:
             parse_points(self.position_points)
         except ValueError as exc:
-            raise ValidationError({"position_points": _(
-                "Write whole numbers separated by commas, e.g. 12,10,8.")}) from exc
+            raise ValidationError(
+                {"position_points": _("Write whole numbers separated by commas, e.g. 12,10,8.")}
+            ) from exc
         if self.rule == SeasonRule.BEST_PERCENTAGES and self.n < 1:
             raise ValidationError({"n": _("At least one tournament must count.")})
 
@@ -74,7 +84,8 @@ class SeasonRankingRule(models.Model):
         """The rule as the page states it ("sum of the best 10 percentages")."""
         if self.rule == SeasonRule.POSITION_POINTS:
             text = _("points by position (%(points)s)") % {
-                "points": ", ".join(str(p) for p in self.points)}
+                "points": ", ".join(str(p) for p in self.points)
+            }
             if self.n:
                 text += " · " + _("best %(n)s tournaments") % {"n": self.n}
             return text

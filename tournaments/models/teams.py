@@ -10,8 +10,10 @@ match's IMPs and victory points, written by the classification so standings are 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.tenancy import club_manager
+
 from .entries import Entry
-from .event import ScoringMethod, Session, Tournament, VPScale
+from .event import Session, Tournament, VPScale
 
 
 class TeamFormat(models.TextChoices):
@@ -48,8 +50,10 @@ class KnockoutTie(models.TextChoices):
 
     EXTRA_BOARDS = "extra_boards", _("Play extra boards at the same tables")
     HIGHER_SEED = "higher_seed", _("The higher seed goes through")
-    MOST_BOARDS = "most_boards", _("The team that won more boards goes through, then the "
-                                   "higher seed")
+    MOST_BOARDS = (
+        "most_boards",
+        _("The team that won more boards goes through, then the higher seed"),
+    )
 
 
 class RoundRobinMethod(models.TextChoices):
@@ -82,64 +86,99 @@ class TeamEvent(models.Model):
     """The settings of a teams tournament (one per tournament with event type Teams)."""
 
     tournament = models.OneToOneField(
-        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE,
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
         related_name="team_event",
     )
-    format = models.CharField(_("format"), max_length=12, choices=TeamFormat.choices,
-                              default=TeamFormat.SWISS)
+    format = models.CharField(
+        _("format"), max_length=12, choices=TeamFormat.choices, default=TeamFormat.SWISS
+    )
     round_robin_method = models.CharField(
-        _("round-robin schedule"), max_length=8, choices=RoundRobinMethod.choices,
+        _("round-robin schedule"),
+        max_length=8,
+        choices=RoundRobinMethod.choices,
         default=RoundRobinMethod.ROMAN,
-        help_text=_("The course's Roman square (last team fixed, the others rotate) or the "
-                    "inverse square."),
+        help_text=_(
+            "The course's Roman square (last team fixed, the others rotate) or the inverse square."
+        ),
     )
     swiss_rounds = models.PositiveSmallIntegerField(
-        _("Swiss rounds"), default=4,
-        help_text=_("How many matches each team plays in a Swiss; a round robin plays every "
-                    "other team once."),
+        _("Swiss rounds"),
+        default=4,
+        help_text=_(
+            "How many matches each team plays in a Swiss; a round robin plays every "
+            "other team once."
+        ),
     )
     boards_per_match = models.PositiveSmallIntegerField(_("boards per match"), default=8)
-    vp_scale = models.CharField(_("VP scale"), max_length=16, choices=VPScale.choices,
-                                default=VPScale.WBF20)
+    vp_scale = models.CharField(
+        _("VP scale"), max_length=16, choices=VPScale.choices, default=VPScale.WBF20
+    )
     bye_vp = models.DecimalField(
-        _("VPs for a bye"), max_digits=5, decimal_places=2, default=12,
-        help_text=_("What a team with no opponent in a round receives. Default 12 VPs (the "
-                    "WBF's usual award on the 20-VP scale); with IMP scoring a bye scores 0 "
-                    "IMPs."),
+        _("VPs for a bye"),
+        max_digits=5,
+        decimal_places=2,
+        default=12,
+        help_text=_(
+            "What a team with no opponent in a round receives. Default 12 VPs (the "
+            "WBF's usual award on the 20-VP scale); with IMP scoring a bye scores 0 "
+            "IMPs."
+        ),
     )
     scoring = models.CharField(
-        _("scoring"), max_length=8, choices=TeamScoring.choices, blank=True,
+        _("scoring"),
+        max_length=8,
+        choices=TeamScoring.choices,
+        blank=True,
         default=TeamScoring.TOURNAMENT,
         help_text=_("A Patton evening always scores Patton points and a triplicate IMPs."),
     )
-    tie_breaks = models.CharField(_("tie-breaks"), max_length=24, choices=TieBreakOrder.choices,
-                                  default=TieBreakOrder.H2H_FIRST)
+    tie_breaks = models.CharField(
+        _("tie-breaks"),
+        max_length=24,
+        choices=TieBreakOrder.choices,
+        default=TieBreakOrder.H2H_FIRST,
+    )
     random_first_round = models.BooleanField(
-        _("draw the first round at random"), default=False,
-        help_text=_("Otherwise the first round pairs the teams in registration order: "
-                    "1 v 2, 3 v 4…"),
+        _("draw the first round at random"),
+        default=False,
+        help_text=_(
+            "Otherwise the first round pairs the teams in registration order: 1 v 2, 3 v 4…"
+        ),
     )
 
     legs = models.PositiveSmallIntegerField(
-        _("legs"), default=1,
-        help_text=_("A round robin played twice or more: each leg repeats the schedule with "
-                    "home and away swapped, as the AEB directors' course says."),
+        _("legs"),
+        default=1,
+        help_text=_(
+            "A round robin played twice or more: each leg repeats the schedule with "
+            "home and away swapped, as the AEB directors' course says."
+        ),
     )
     knockout_seeding = models.CharField(
-        _("knockout seeding"), max_length=12, choices=KnockoutSeeding.choices,
+        _("knockout seeding"),
+        max_length=12,
+        choices=KnockoutSeeding.choices,
         default=KnockoutSeeding.REGISTRATION,
         help_text=_("Byes for a field that is not a power of two go to the top seeds."),
     )
-    seeds = models.JSONField(_("seeds"), default=list, blank=True,
-                             help_text=_("Team entry ids, best seed first."))
-    knockout_tie = models.CharField(
-        _("tied knockout match"), max_length=12, choices=KnockoutTie.choices,
-        default=KnockoutTie.EXTRA_BOARDS,
-        help_text=_("As the conditions of contest say. A match is tied when neither team "
-                    "wins by at least 1 IMP."),
+    seeds = models.JSONField(
+        _("seeds"), default=list, blank=True, help_text=_("Team entry ids, best seed first.")
     )
-    tie_boards = models.PositiveSmallIntegerField(
-        _("boards of a tie-break segment"), default=4)
+    knockout_tie = models.CharField(
+        _("tied knockout match"),
+        max_length=12,
+        choices=KnockoutTie.choices,
+        default=KnockoutTie.EXTRA_BOARDS,
+        help_text=_(
+            "As the conditions of contest say. A match is tied when neither team "
+            "wins by at least 1 IMP."
+        ),
+    )
+    tie_boards = models.PositiveSmallIntegerField(_("boards of a tie-break segment"), default=4)
+
+    objects = club_manager("tournament__club")
 
     class Meta:
         verbose_name = _("teams event")
@@ -165,8 +204,7 @@ class TeamEvent(models.Model):
             return TeamScoring.IMPS  # a knockout match is won on IMPs (C03 l.177)
         if self.scoring:
             return self.scoring
-        return TeamScoring.VPS if self.tournament.scoring_method == ScoringMethod.VPS \
-            else TeamScoring.IMPS
+        return TeamScoring.VPS if self.tournament.method.ranks_by_vps else TeamScoring.IMPS
 
     @property
     def is_knockout(self) -> bool:
@@ -186,53 +224,81 @@ class TeamMatch(models.Model):
     )
     round = models.PositiveSmallIntegerField(_("round"))
     number = models.PositiveSmallIntegerField(_("match"))
-    home = models.ForeignKey(Entry, verbose_name=_("home team"), on_delete=models.PROTECT,
-                             related_name="home_matches")
-    away = models.ForeignKey(Entry, verbose_name=_("away team"), null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="away_matches")
+    home = models.ForeignKey(
+        Entry, verbose_name=_("home team"), on_delete=models.PROTECT, related_name="home_matches"
+    )
+    away = models.ForeignKey(
+        Entry,
+        verbose_name=_("away team"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="away_matches",
+    )
     # Each team's own IMPs won and lost: with split or artificial adjusted scores the two
     # teams' margins need not cancel (C03 l.790-833).
-    home_won = models.DecimalField(_("IMPs won by the home team"), max_digits=8,
-                                   decimal_places=2, default=0)
-    home_lost = models.DecimalField(_("IMPs lost by the home team"), max_digits=8,
-                                    decimal_places=2, default=0)
-    away_won = models.DecimalField(_("IMPs won by the away team"), max_digits=8,
-                                   decimal_places=2, default=0)
-    away_lost = models.DecimalField(_("IMPs lost by the away team"), max_digits=8,
-                                    decimal_places=2, default=0)
-    home_vp = models.DecimalField(_("home VPs"), max_digits=6, decimal_places=2, null=True,
-                                  blank=True)
-    away_vp = models.DecimalField(_("away VPs"), max_digits=6, decimal_places=2, null=True,
-                                  blank=True)
+    home_won = models.DecimalField(
+        _("IMPs won by the home team"), max_digits=8, decimal_places=2, default=0
+    )
+    home_lost = models.DecimalField(
+        _("IMPs lost by the home team"), max_digits=8, decimal_places=2, default=0
+    )
+    away_won = models.DecimalField(
+        _("IMPs won by the away team"), max_digits=8, decimal_places=2, default=0
+    )
+    away_lost = models.DecimalField(
+        _("IMPs lost by the away team"), max_digits=8, decimal_places=2, default=0
+    )
+    home_vp = models.DecimalField(
+        _("home VPs"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
+    away_vp = models.DecimalField(
+        _("away VPs"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
     boards_played = models.PositiveSmallIntegerField(_("boards scored"), default=0)
     # Board-a-match, total or Patton points of each team, when the event scores in them.
-    home_points = models.DecimalField(_("home points"), max_digits=9, decimal_places=2,
-                                      null=True, blank=True)
-    away_points = models.DecimalField(_("away points"), max_digits=9, decimal_places=2,
-                                      null=True, blank=True)
+    home_points = models.DecimalField(
+        _("home points"), max_digits=9, decimal_places=2, null=True, blank=True
+    )
+    away_points = models.DecimalField(
+        _("away points"), max_digits=9, decimal_places=2, null=True, blank=True
+    )
     # Knockout only: IMPs the director carries into the match (a qualifying stage, a handicap),
     # the home team's averaged margin including them (Law 12C4, C03 l.830), tie-break
     # segments played at the same two tables, and who went through.
-    home_carry = models.DecimalField(_("home carry-over"), max_digits=6, decimal_places=1,
-                                     default=0)
-    away_carry = models.DecimalField(_("away carry-over"), max_digits=6, decimal_places=1,
-                                     default=0)
-    margin = models.DecimalField(_("home margin"), max_digits=8, decimal_places=2, null=True,
-                                 blank=True)
+    home_carry = models.DecimalField(
+        _("home carry-over"), max_digits=6, decimal_places=1, default=0
+    )
+    away_carry = models.DecimalField(
+        _("away carry-over"), max_digits=6, decimal_places=1, default=0
+    )
+    margin = models.DecimalField(
+        _("home margin"), max_digits=8, decimal_places=2, null=True, blank=True
+    )
     tie_segments = models.JSONField(_("tie-break segments"), default=list, blank=True)
-    winner = models.ForeignKey(Entry, verbose_name=_("went through"), null=True, blank=True,
-                               on_delete=models.PROTECT, related_name="knockout_wins")
+    winner = models.ForeignKey(
+        Entry,
+        verbose_name=_("went through"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="knockout_wins",
+    )
     decided_by = models.CharField(_("decided by"), max_length=12, blank=True)
+
+    objects = club_manager("session__tournament__club")
 
     class Meta:
         ordering = ["session", "round", "number"]
         verbose_name = _("team match")
         verbose_name_plural = _("team matches")
         constraints = [
-            models.UniqueConstraint(fields=["session", "round", "number"],
-                                    name="one_team_match_number"),
-            models.UniqueConstraint(fields=["session", "round", "home"],
-                                    name="home_once_per_round"),
+            models.UniqueConstraint(
+                fields=["session", "round", "number"], name="one_team_match_number"
+            ),
+            models.UniqueConstraint(
+                fields=["session", "round", "home"], name="home_once_per_round"
+            ),
         ]
 
     def __str__(self) -> str:

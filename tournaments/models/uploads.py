@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.models import Federation, Season
+from clubsite.tenancy import club_field, club_manager
 
 from .event import Tournament
 
@@ -38,21 +39,28 @@ class AuthKind(models.TextChoices):
 class FederationEndpoint(models.Model):
     """Where and how one kind of file goes to a federation; set up by the secretary."""
 
+    club = club_field("federation_endpoints")
     name = models.CharField(_("name"), max_length=80)
-    federation = models.CharField(_("federation"), max_length=8, choices=Federation.choices,
-                                  default=Federation.AEB)
+    federation = models.CharField(
+        _("federation"), max_length=8, choices=Federation.choices, default=Federation.AEB
+    )
     url = models.URLField(_("endpoint URL"), max_length=300)
-    auth = models.CharField(_("credentials"), max_length=6, choices=AuthKind.choices,
-                            default=AuthKind.TOKEN)
+    auth = models.CharField(
+        _("credentials"), max_length=6, choices=AuthKind.choices, default=AuthKind.TOKEN
+    )
     username = models.CharField(_("user"), max_length=120, blank=True)
     secret = models.CharField(_("token or password"), max_length=300, blank=True)
-    file_format = models.CharField(_("file format"), max_length=12, choices=FileFormat.choices,
-                                   default=FileFormat.USEBIO)
-    mode = models.CharField(_("how to send"), max_length=4, choices=PostMode.choices,
-                            default=PostMode.FORM)
+    file_format = models.CharField(
+        _("file format"), max_length=12, choices=FileFormat.choices, default=FileFormat.USEBIO
+    )
+    mode = models.CharField(
+        _("how to send"), max_length=4, choices=PostMode.choices, default=PostMode.FORM
+    )
     enabled = models.BooleanField(_("enabled"), default=True)
     timeout = models.PositiveSmallIntegerField(_("timeout (seconds)"), default=30)
     max_retries = models.PositiveSmallIntegerField(_("automatic retries"), default=5)
+
+    objects = club_manager("club")
 
     class Meta:
         ordering = ["name"]
@@ -73,24 +81,46 @@ class UploadState(models.TextChoices):
 
 class Upload(models.Model):
     upload_id = models.UUIDField(_("upload id"), default=uuid.uuid4, unique=True, editable=False)
-    endpoint = models.ForeignKey(FederationEndpoint, verbose_name=_("endpoint"),
-                                 on_delete=models.PROTECT, related_name="uploads")
-    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), null=True,
-                                   blank=True, on_delete=models.SET_NULL, related_name="uploads")
-    season = models.ForeignKey(Season, verbose_name=_("season"), null=True, blank=True,
-                               on_delete=models.SET_NULL, related_name="+")
+    endpoint = models.ForeignKey(
+        FederationEndpoint,
+        verbose_name=_("endpoint"),
+        on_delete=models.PROTECT,
+        related_name="uploads",
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="uploads",
+    )
+    season = models.ForeignKey(
+        Season,
+        verbose_name=_("season"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     results_version = models.CharField(_("results version"), max_length=40, blank=True)
     file_format = models.CharField(_("file format"), max_length=12, choices=FileFormat.choices)
     file_name = models.CharField(_("file name"), max_length=200)
     content = models.TextField(_("file"))
     content_hash = models.CharField(max_length=64, editable=False)
-    state = models.CharField(_("state"), max_length=8, choices=UploadState.choices,
-                             default=UploadState.QUEUED)
+    state = models.CharField(
+        _("state"), max_length=8, choices=UploadState.choices, default=UploadState.QUEUED
+    )
     error = models.TextField(_("last error"), blank=True)
     response_status = models.PositiveSmallIntegerField(_("HTTP status"), null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("requested by"),
-                                   null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     # When a run should have the job by: set when it is queued, taken by a run, or put off
@@ -101,13 +131,16 @@ class Upload(models.Model):
     # its worker died takes it over at once; another message for it waits for ``due_at``.
     taken_by = models.CharField(max_length=64, blank=True, editable=False)
 
+    objects = club_manager("endpoint__club")
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("federation upload")
         verbose_name_plural = _("federation uploads")
         constraints = [
-            models.UniqueConstraint(fields=["endpoint", "content_hash"],
-                                    name="one_upload_per_file_and_endpoint"),
+            models.UniqueConstraint(
+                fields=["endpoint", "content_hash"], name="one_upload_per_file_and_endpoint"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -115,13 +148,16 @@ class Upload(models.Model):
 
 
 class UploadAttempt(models.Model):
-    upload = models.ForeignKey(Upload, verbose_name=_("upload"), on_delete=models.CASCADE,
-                               related_name="attempts")
+    upload = models.ForeignKey(
+        Upload, verbose_name=_("upload"), on_delete=models.CASCADE, related_name="attempts"
+    )
     at = models.DateTimeField(_("when"), auto_now_add=True)
     http_status = models.PositiveSmallIntegerField(_("HTTP status"), null=True, blank=True)
     response = models.TextField(_("response (start)"), blank=True)
     error = models.TextField(_("error"), blank=True)
     duration_ms = models.PositiveIntegerField(_("duration (ms)"), default=0)
+
+    objects = club_manager("upload__endpoint__club")
 
     class Meta:
         ordering = ["upload", "at", "id"]
@@ -141,20 +177,33 @@ class ImportState(models.TextChoices):
 class ResultImport(models.Model):
     """A results file brought in from another scoring program, and what checking it found."""
 
+    club = club_field("result_imports")
     file_name = models.CharField(_("file name"), max_length=200)
     # The request's key: a task run twice (a lost worker) finds the first run's import.
     key = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
-    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"), null=True,
-                                   blank=True, on_delete=models.SET_NULL,
-                                   related_name="imports")
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="imports",
+    )
     state = models.CharField(_("state"), max_length=8, choices=ImportState.choices)
     error = models.TextField(_("error"), blank=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)
     differences = models.JSONField(_("differences"), default=list, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("imported by"),
-                                   null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("imported by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+
+    objects = club_manager("club")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -181,17 +230,20 @@ class ResultsPdf(models.Model):
     """One PDF of a tournament (or of one of its sessions) for one results version and
     language; a correction makes a new version, hence a new PDF, and the old row stays."""
 
-    tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
-                                   on_delete=models.CASCADE, related_name="pdfs")
-    kind = models.CharField(_("kind"), max_length=8, choices=PdfKind.choices,
-                            default=PdfKind.RESULTS)
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="pdfs"
+    )
+    kind = models.CharField(
+        _("kind"), max_length=8, choices=PdfKind.choices, default=PdfKind.RESULTS
+    )
     language = models.CharField(_("language"), max_length=8)
     # 0 for the whole tournament; otherwise the results of that session alone, whose
     # version is then that session's ranking version.
     session_number = models.PositiveSmallIntegerField(_("session"), default=0)
     version = models.CharField(_("results version"), max_length=40)
-    state = models.CharField(_("state"), max_length=8, choices=PdfState.choices,
-                             default=PdfState.QUEUED)
+    state = models.CharField(
+        _("state"), max_length=8, choices=PdfState.choices, default=PdfState.QUEUED
+    )
     progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
     file = models.FileField(_("file"), upload_to="pdf/%Y/%m/", blank=True)
     pages = models.PositiveIntegerField(_("pages"), default=0)
@@ -202,6 +254,8 @@ class ResultsPdf(models.Model):
     due_at = models.DateTimeField(null=True, blank=True, editable=False)
     taken_by = models.CharField(max_length=64, blank=True, editable=False)
 
+    objects = club_manager("tournament__club")
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("results PDF")
@@ -209,7 +263,8 @@ class ResultsPdf(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "kind", "language", "session_number", "version"],
-                name="one_pdf_per_version_and_session"),
+                name="one_pdf_per_version_and_session",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .howell import MAX_HOWELL_TABLES
-from .mitchell import max_mitchell_rounds
+from .mitchell import EvenMethod, max_mitchell_rounds
 from .rounds import MovementError
 
 
@@ -30,7 +30,7 @@ class Suggestion:
     call: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
+        return {k: getattr(self, k) for k in self.__slots__}
 
 
 def advise(
@@ -55,27 +55,45 @@ def advise(
 
     out: list[Suggestion] = []
 
-    def add(kind: str, desc: str, t: int, rounds: int, bpr: int, results: int,
-            call: dict[str, Any]) -> None:
+    def add(
+        kind: str, desc: str, t: int, rounds: int, bpr: int, results: int, call: dict[str, Any]
+    ) -> None:
         total = rounds * bpr
         mins = duration(rounds, bpr)
         if not lo <= total <= hi or (minutes is not None and mins > minutes):
             return
         if tables is not None and t > tables:
             return
-        out.append(Suggestion(kind, desc, t, rounds, bpr, total, results,
-                              total * (results - 1), mins, call))
+        out.append(
+            Suggestion(
+                kind, desc, t, rounds, bpr, total, results, total * (results - 1), mins, call
+            )
+        )
 
     if teams is not None:
         if teams < 2:
             raise MovementError(f"need at least 2 teams, got {teams}")
         rr_rounds = teams - 1 + teams % 2
         for bpm in range(1, 33):
-            add("round_robin", f"round robin, {rr_rounds} matches of {bpm} boards",
-                2 * (teams // 2), rr_rounds, bpm, 2, {"teams": teams, "method": "inverse"})
+            add(
+                "round_robin",
+                f"round robin, {rr_rounds} matches of {bpm} boards",
+                2 * (teams // 2),
+                rr_rounds,
+                bpm,
+                2,
+                {"teams": teams, "method": "inverse"},
+            )
             for r in range(3, min(rr_rounds, 12)):
-                add("swiss", f"Swiss, {r} rounds of {bpm} boards", 2 * (teams // 2), r, bpm, 2,
-                    {"rounds": r})
+                add(
+                    "swiss",
+                    f"Swiss, {r} rounds of {bpm} boards",
+                    2 * (teams // 2),
+                    r,
+                    bpm,
+                    2,
+                    {"rounds": r},
+                )
         out.sort(key=lambda s: (-min(s.rounds, rr_rounds), -s.comparisons, s.minutes))
         return out
 
@@ -85,30 +103,55 @@ def advise(
     t = math.ceil(pairs / 2)
     for bpr in range(1, 7):
         if t >= 3:
-            methods = ("skip", "twin") if t % 2 == 0 else ("skip",)
+            methods: tuple[EvenMethod, ...] = ("skip", "twin") if t % 2 == 0 else ("skip",)
             for even in methods:
                 if even == "twin" and bpr < 2:
                     continue
-                top = max_mitchell_rounds(t, even)  # type: ignore[arg-type]
+                top = max_mitchell_rounds(t, even)
                 for r in range(top, 2, -1):
                     label = "" if t % 2 else f" ({even})"
-                    add("mitchell", f"Mitchell{label}, {r} rounds of {bpr}", t, r, bpr, r,
-                        {"tables": t, "rounds": r, "boards_per_round": bpr, "even": even,
-                         "pairs": pairs})
+                    add(
+                        "mitchell",
+                        f"Mitchell{label}, {r} rounds of {bpr}",
+                        t,
+                        r,
+                        bpr,
+                        r,
+                        {
+                            "tables": t,
+                            "rounds": r,
+                            "boards_per_round": bpr,
+                            "even": even,
+                            "pairs": pairs,
+                        },
+                    )
         if t <= MAX_HOWELL_TABLES:
             n = 2 * t - 1
             playing = pairs // 2
             for r in range(n, 2, -1):
                 label = "complete" if r == n else "shortened"
                 results = playing if r == n else max(2, playing * r // n)
-                add("howell", f"Howell ({label}), {r} rounds of {bpr}", t, r, bpr, results,
-                    {"pairs": pairs, "rounds": r, "boards_per_round": bpr})
+                add(
+                    "howell",
+                    f"Howell ({label}), {r} rounds of {bpr}",
+                    t,
+                    r,
+                    bpr,
+                    results,
+                    {"pairs": pairs, "rounds": r, "boards_per_round": bpr},
+                )
         if pairs % 4 == 0 and t >= 6:
             half = t // 2
             top = max_mitchell_rounds(half, "skip")
             for r in range(top, 2, -1):
-                add("mitchell_pools", f"2 pools of {half} tables, {r} rounds of {bpr}", t, r,
-                    bpr, 2 * r, {"tables": half, "rounds": r, "boards_per_round": bpr,
-                                 "sections": 2})
+                add(
+                    "mitchell_pools",
+                    f"2 pools of {half} tables, {r} rounds of {bpr}",
+                    t,
+                    r,
+                    bpr,
+                    2 * r,
+                    {"tables": half, "rounds": r, "boards_per_round": bpr, "sections": 2},
+                )
     out.sort(key=lambda s: (-s.comparisons, -s.rounds, s.minutes))
     return out

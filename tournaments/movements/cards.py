@@ -81,7 +81,7 @@ def pair_card(movement: Movement, contestant: Contestant) -> list[CardLine]:
         mine, theirs = (ns_side, ew_side) if contestant in ns_side else (ew_side, ns_side)
         partner = None
         if tr.players is not None:
-            seat = SEATS[tr.players.index(contestant)]  # type: ignore[arg-type]
+            seat = SEATS[tr.players.index(contestant)]
             direction = seat
             partner = next(p for p in mine if p != contestant)
         else:
@@ -112,8 +112,15 @@ def table_card(movement: Movement, table: int, section: str = "") -> list[TableC
             boards_from = _board_source(movement, prev, tr)
         lines.append(
             TableCardLine(
-                rnd.number, tr.ns, tr.ew, tr.players, tr.boards, tr.board_set,
-                came_from(tr.ns), came_from(tr.ew), boards_from,
+                rnd.number,
+                tr.ns,
+                tr.ew,
+                tr.players,
+                tr.boards,
+                tr.board_set,
+                came_from(tr.ns),
+                came_from(tr.ew),
+                boards_from,
             )
         )
     return lines
@@ -145,8 +152,10 @@ def guide_cards(movement: Movement) -> dict[str, Any]:
 
 def describe(movement: Movement) -> str:
     """A plain text description, round by round and table by table."""
-    out = [f"{movement.kind}: {movement.tables} tables, {movement.round_count} rounds, "
-           f"{movement.boards_per_round} boards per round"]
+    out = [
+        f"{movement.kind}: {movement.tables} tables, {movement.round_count} rounds, "
+        f"{movement.boards_per_round} boards per round"
+    ]
     out.extend(movement.notes)
     for rnd in movement.rounds:
         out.append(f"Round {rnd.number}" + (" (duplicate the deals)" if rnd.duplicate else ""))
@@ -157,8 +166,9 @@ def describe(movement: Movement) -> str:
             else:
                 who = f"{tr.ns} v {tr.ew}"
             boards = ",".join(str(b) for b in tr.boards)
-            extra = f" shared with table {','.join(map(str, tr.shares_with))}" \
-                if tr.shares_with else ""
+            extra = (
+                f" shared with table {','.join(map(str, tr.shares_with))}" if tr.shares_with else ""
+            )
             set_txt = f" set {tr.board_set}" if tr.board_set is not None else ""
             out.append(f"  {where}table {tr.table}: {who};{set_txt} boards {boards}{extra}")
         if rnd.sitout:

@@ -89,8 +89,14 @@ def howell(
         if shared:
             all_tables = tuple(e.table for e in entries)
             entries = [
-                TableRound(e.table, e.ns, e.ew, e.boards, e.board_set,
-                           shares_with=tuple(t for t in all_tables if t != e.table))
+                TableRound(
+                    e.table,
+                    e.ns,
+                    e.ew,
+                    e.boards,
+                    e.board_set,
+                    shares_with=tuple(t for t in all_tables if t != e.table),
+                )
                 for e in entries
             ]
         for s in range(1, n + 1):
@@ -180,14 +186,57 @@ def howell_base(n: int) -> Base:
 # entry and compare, so this is a record of the generator's output, not a copied table).
 HILL_CLIMB_RESULTS: dict[int, Base] = {
     15: ((4, 5, 9), (11, 9, 5), (13, 1, 14), (6, 2, 8), (7, 12, 4), (14, 8, 7), (10, 3, 13)),
-    17: ((1, 2, 3), (5, 3, 8), (15, 12, 10), (11, 7, 1), (9, 14, 6), (10, 4, 14), (13, 6, 2),
-         (8, 16, 7)),
-    21: ((15, 16, 10), (5, 7, 12), (13, 10, 2), (18, 1, 19), (4, 20, 3), (11, 17, 7), (9, 2, 11),
-         (14, 6, 20), (12, 3, 15), (19, 8, 6)),
-    25: ((23, 22, 20), (10, 8, 18), (15, 18, 8), (5, 9, 14), (17, 12, 4), (21, 2, 23),
-         (13, 6, 19), (16, 24, 15), (4, 20, 24), (1, 11, 12), (3, 14, 17), (19, 7, 1)),
-    27: ((3, 4, 7), (17, 15, 5), (11, 14, 25), (26, 22, 21), (23, 18, 14), (1, 7, 8), (12, 5, 17),
-         (24, 16, 13), (19, 10, 2), (25, 8, 6), (2, 13, 15), (9, 21, 3), (6, 20, 26)),
+    17: (
+        (1, 2, 3),
+        (5, 3, 8),
+        (15, 12, 10),
+        (11, 7, 1),
+        (9, 14, 6),
+        (10, 4, 14),
+        (13, 6, 2),
+        (8, 16, 7),
+    ),
+    21: (
+        (15, 16, 10),
+        (5, 7, 12),
+        (13, 10, 2),
+        (18, 1, 19),
+        (4, 20, 3),
+        (11, 17, 7),
+        (9, 2, 11),
+        (14, 6, 20),
+        (12, 3, 15),
+        (19, 8, 6),
+    ),
+    25: (
+        (23, 22, 20),
+        (10, 8, 18),
+        (15, 18, 8),
+        (5, 9, 14),
+        (17, 12, 4),
+        (21, 2, 23),
+        (13, 6, 19),
+        (16, 24, 15),
+        (4, 20, 24),
+        (1, 11, 12),
+        (3, 14, 17),
+        (19, 7, 1),
+    ),
+    27: (
+        (3, 4, 7),
+        (17, 15, 5),
+        (11, 14, 25),
+        (26, 22, 21),
+        (23, 18, 14),
+        (1, 7, 8),
+        (12, 5, 17),
+        (24, 16, 13),
+        (19, 10, 2),
+        (25, 8, 6),
+        (2, 13, 15),
+        (9, 21, 3),
+        (6, 20, 26),
+    ),
 }
 
 
@@ -298,5 +347,6 @@ def _hill_climb_strong_starter(n: int) -> Base:
 
 def _ordered(base: list[tuple[int, int, int]], n: int) -> Base:
     """Tables in order of the distance between the two pairs, for readable cards."""
-    return tuple(sorted(base, key=lambda abc: (min((abc[1] - abc[0]) % n,
-                                                   (abc[0] - abc[1]) % n), abc)))
+    return tuple(
+        sorted(base, key=lambda abc: (min((abc[1] - abc[0]) % n, (abc[0] - abc[1]) % n), abc))
+    )

@@ -64,7 +64,7 @@ def position_table_16() -> list[list[tuple[int, int, int, int]]]:
                 seats.append(4 * row + col + 1)
             base.append(tuple(seats))
         for turn in range(3):
-            rows.append([_rotate(t, turn) for t in base])  # type: ignore[arg-type]
+            rows.append([_rotate(t, turn) for t in base])  # type: ignore[arg-type]  # 4 seats each
     return rows
 
 
@@ -113,9 +113,13 @@ def _cyclic(players: int, boards_per_round: int) -> Movement:
             board_set = (offsets[k] + r) % n + 1
             shares = tuple(j + 1 for j, o in enumerate(offsets) if o == offsets[k] and j != k)
             tables.append(
-                TableRound(k + 1, boards=board_numbers(board_set, boards_per_round),
-                           board_set=board_set, players=ids,  # type: ignore[arg-type]
-                           shares_with=shares)
+                TableRound(
+                    k + 1,
+                    boards=board_numbers(board_set, boards_per_round),
+                    board_set=board_set,
+                    players=ids,  # type: ignore[arg-type]  # 4 seats
+                    shares_with=shares,
+                )
             )
         rounds.append(Round(r + 1, tuple(tables)))
     return Movement(
@@ -124,8 +128,10 @@ def _cyclic(players: int, boards_per_round: int) -> Movement:
         boards_per_round=boards_per_round,
         rounds=rounds,
         design=Design(max_meetings=2, all_meet=True, partners_once=True, all_partner=True),
-        notes=(f"Cyclic individual for {players}: player {players} stays at table 1 in the "
-               "North seat; everyone partners everyone once and meets everyone twice.",),
+        notes=(
+            f"Cyclic individual for {players}: player {players} stays at table 1 in the "
+            "North seat; everyone partners everyone once and meets everyone twice.",
+        ),
     )
 
 
@@ -140,15 +146,19 @@ def _cyclic_base(players: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, 
         d = (a - b) % n
         return min(d, n - d)
 
-    def search(left: list[int], partial: list[tuple[int, ...]], part: list[int],
-               opp: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    def search(
+        left: list[int], partial: list[tuple[int, ...]], part: list[int], opp: list[int]
+    ) -> Iterator[list[tuple[int, ...]]]:
         if not left:
             yield partial
             return
         first = left[0]
         for trio in combinations(left[1:], 3):
-            for s, e, w in ((trio[0], trio[1], trio[2]), (trio[1], trio[0], trio[2]),
-                            (trio[2], trio[0], trio[1])):
+            for s, e, w in (
+                (trio[0], trio[1], trio[2]),
+                (trio[1], trio[0], trio[2]),
+                (trio[2], trio[0], trio[1]),
+            ):
                 seats = (first, s, e, w)
                 new_part = [diff(first, s), diff(e, w)] if -1 not in seats else []
                 if -1 in seats:

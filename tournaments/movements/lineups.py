@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-Pair = frozenset
+Pair = frozenset[Hashable]  # two players (in ``faced``, two pairs)
 
 
 class LineupError(ValueError):
@@ -32,8 +32,7 @@ class TeamLineup:
     closed: Pair
 
     @classmethod
-    def of(cls, open_players: Sequence[Hashable], closed_players: Sequence[Hashable]
-           ) -> TeamLineup:
+    def of(cls, open_players: Sequence[Hashable], closed_players: Sequence[Hashable]) -> TeamLineup:
         return cls(Pair(open_players), Pair(closed_players))
 
     def swapped(self) -> TeamLineup:
@@ -76,8 +75,9 @@ def check_home_rooms(first_home: TeamLineup, home: TeamLineup) -> None:
         raise LineupError("home_pair_changed_room")
 
 
-def check_second_half(first_home: TeamLineup, first_away: TeamLineup,
-                      home: TeamLineup, away: TeamLineup) -> None:
+def check_second_half(
+    first_home: TeamLineup, first_away: TeamLineup, home: TeamLineup, away: TeamLineup
+) -> None:
     """Refuse a second half that breaks the course's rule: a continuing home pair changing
     room, or any pair meeting a pair it met in the first half (M3)."""
     check_home_rooms(first_home, home)
@@ -85,9 +85,12 @@ def check_second_half(first_home: TeamLineup, first_away: TeamLineup,
         raise LineupError("pairs_meet_again")
 
 
-def propose_second_half(first_home: TeamLineup, first_away: TeamLineup,
-                        home: TeamLineup | None = None, away_pairs: TeamLineup | None = None
-                        ) -> tuple[TeamLineup, TeamLineup]:
+def propose_second_half(
+    first_home: TeamLineup,
+    first_away: TeamLineup,
+    home: TeamLineup | None = None,
+    away_pairs: TeamLineup | None = None,
+) -> tuple[TeamLineup, TeamLineup]:
     """The second half by the rule: the home team as named (by default unchanged, a substitute
     pair already in the room of the pair it replaced), then the visitors' two pairs (by default
     their first-half pairs) seated so no pair meets a pair it met; swapping rooms first, which

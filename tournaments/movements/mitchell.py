@@ -83,14 +83,16 @@ def mitchell(
         shift = (r - 1) + (1 if skip and r > half else 0)
         k = -shift % tables
         b = (r - 1) % tables
-        sets_r = sets_twice[b:b + tables]
-        boards_r = boards_twice[b:b + tables]
+        sets_r = sets_twice[b : b + tables]
+        boards_r = boards_twice[b : b + tables]
         if twin:
             sets_r = list(map(sets_r.__getitem__, position))
             boards_r = list(map(boards_r.__getitem__, position))
         # the table where the missing pair would play this round (1-based), if any
-        gap = missing_ns if missing_ns is not None else (
-            (missing_ew - 1 + shift) % tables + 1 if missing_ew is not None else None
+        gap = (
+            missing_ns
+            if missing_ns is not None
+            else ((missing_ew - 1 + shift) % tables + 1 if missing_ew is not None else None)
         )
         flip = r in switched
         entries: list[TableRound] = []
@@ -98,14 +100,27 @@ def mitchell(
         relay: list[int] = []
         for copy, name in enumerate(names):
             ns_r = ns_lists[copy]
-            ew_r = ew_twice[copy][k:k + tables]
-            row = list(map(new_table, zip(
-                numbers, ew_r if flip else ns_r, ns_r if flip else ew_r, boards_r, sets_r,
-                repeat(name), repeat(None), repeat(empty), repeat(copy),
-            )))
+            ew_r = ew_twice[copy][k : k + tables]
+            row = list(
+                map(
+                    new_table,
+                    zip(
+                        numbers,
+                        ew_r if flip else ns_r,
+                        ns_r if flip else ew_r,
+                        boards_r,
+                        sets_r,
+                        repeat(name),
+                        repeat(None),
+                        repeat(empty),
+                        repeat(copy),
+                    ),
+                )
+            )
             if twin:
-                phantoms = (_phantom_tables(missing, r, tables, skip) if missing is not None
-                            else set())
+                phantoms = (
+                    _phantom_tables(missing, r, tables, skip) if missing is not None else set()
+                )
                 if tables not in phantoms:
                     row[0] = new_table((*row[0][:7], (tables,), copy))
                 if 1 not in phantoms:
@@ -118,10 +133,15 @@ def mitchell(
             entries += row
         if twin:
             relay.extend(board_numbers((half + r - 1) % tables + 1, boards_per_round))
-        built.append(new_round(
-            r, tuple(entries), tuple(sitout), tuple(sorted(set(relay))) if relay else (),
-            sections > 1 and r == 1,
-        ))
+        built.append(
+            new_round(
+                r,
+                tuple(entries),
+                tuple(sitout),
+                tuple(sorted(set(relay))) if relay else (),
+                sections > 1 and r == 1,
+            )
+        )
 
     everyone_ns = [f"{n}{t}NS" for n in names for t in range(1, tables + 1)]
     everyone_ew = [f"{n}{t}EW" for n in names for t in range(1, tables + 1)]
@@ -138,8 +158,10 @@ def mitchell(
         fixed_lines=not switched,
         one_winner=bool(switched),
     )
-    notes = [f"NS pairs stationary; EW pairs move up one table, boards down one ({rounds} of "
-             f"at most {limit} rounds)."]
+    notes = [
+        f"NS pairs stationary; EW pairs move up one table, boards down one ({rounds} of "
+        f"at most {limit} rounds)."
+    ]
     if skip and rounds > half:
         notes.append(f"Skip: after round {half} EW pairs move up two tables (C03 l.89).")
     if twin:
@@ -178,7 +200,7 @@ def _phantom_tables(missing: str, r: int, tables: int, skip: bool) -> set[int]:
 
 
 def _check_request(
-    tables: int, rounds: int | None, boards_per_round: int, even: str, sections: int
+    tables: int, rounds: int | None, boards_per_round: int, even: EvenMethod, sections: int
 ) -> None:
     if not isinstance(tables, int) or tables < 3:
         raise MovementError(
@@ -199,13 +221,17 @@ def _check_request(
         )
     if not isinstance(sections, int) or sections < 1 or sections > len(SECTION_NAMES):
         raise MovementError(f"sections must be 1..{len(SECTION_NAMES)}, got {sections!r}")
-    limit = max_mitchell_rounds(tables, even)  # type: ignore[arg-type]
+    limit = max_mitchell_rounds(tables, even)
     if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= limit):
-        why = {
-            "skip": "with the skip an even Mitchell plays at most T-1 rounds",
-            "twin": "the twin table allows T rounds",
-            "plain": "without skip or twin table an even Mitchell repeats boards after T/2 rounds",
-        }[even] if tables % 2 == 0 else "an odd Mitchell plays at most as many rounds as tables"
+        why = (
+            {
+                "skip": "with the skip an even Mitchell plays at most T-1 rounds",
+                "twin": "the twin table allows T rounds",
+                "plain": "without skip or twin table an even Mitchell repeats boards after T/2 rounds",
+            }[even]
+            if tables % 2 == 0
+            else "an odd Mitchell plays at most as many rounds as tables"
+        )
         alternative = ""
         if tables % 2 == 0 and even != "twin" and rounds is not None and rounds <= tables:
             alternative = "; even='twin' allows up to " + str(tables)
@@ -250,8 +276,14 @@ def _one_winner(
     patterns += [range(step, rounds + 1, step) for step in (2, 3, 4) if step < rounds]
     for pattern in patterns:
         candidate = mitchell(
-            tables, rounds, boards_per_round, even=even, pairs=pairs, phantom=phantom,
-            sections=sections, arrow_switch=pattern,
+            tables,
+            rounds,
+            boards_per_round,
+            even=even,
+            pairs=pairs,
+            phantom=phantom,
+            sections=sections,
+            arrow_switch=pattern,
         )
         if not one_winner_problems(candidate):
             return candidate
@@ -261,12 +293,10 @@ def _one_winner(
     )
 
 
-def _switched_rounds(
-    arrow_switch: Iterable[int] | None, rounds: int
-) -> frozenset[int]:
+def _switched_rounds(arrow_switch: Iterable[int] | None, rounds: int) -> frozenset[int]:
     if arrow_switch is None:
         return frozenset()
-    chosen = frozenset(arrow_switch)  # type: ignore[arg-type]
+    chosen = frozenset(arrow_switch)
     bad = sorted(r for r in chosen if not isinstance(r, int) or not 1 <= r <= rounds)
     if bad:
         raise MovementError(f"arrow-switch rounds {bad} are outside 1..{rounds}")

@@ -34,10 +34,13 @@ class Movement:
     design: Design = field(default_factory=Design)
     phantom: Contestant | None = None
     notes: tuple[str, ...] = ()
-    _index: tuple[
-        dict[tuple[str, int, int], TableRound],
-        dict[tuple[int, Contestant], TableRound],
-    ] | None = field(default=None, init=False, repr=False, compare=False)
+    _index: (
+        tuple[
+            dict[tuple[str, int, int], TableRound],
+            dict[tuple[int, Contestant], TableRound],
+        ]
+        | None
+    ) = field(default=None, init=False, repr=False, compare=False)
     _contestants: list[Contestant] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -50,9 +53,9 @@ class Movement:
     def _by_contestant(self) -> dict[tuple[int, Contestant], TableRound]:
         return (self._index or self._build_index())[1]
 
-    def _build_index(self) -> tuple[
-        dict[tuple[str, int, int], TableRound], dict[tuple[int, Contestant], TableRound]
-    ]:
+    def _build_index(
+        self,
+    ) -> tuple[dict[tuple[str, int, int], TableRound], dict[tuple[int, Contestant], TableRound]]:
         by_table: dict[tuple[str, int, int], TableRound] = {}
         by_contestant: dict[tuple[int, Contestant], TableRound] = {}
         for rnd in self.rounds:

@@ -40,7 +40,7 @@ def _structure(mv: Movement, problems: list[str]) -> None:
         problems.append(f"rounds must be numbered 1..{len(numbers)}, found {numbers}")
     everyone = set(mv.contestants())
     for rnd in mv.rounds:
-        seated: list[Contestant] = list(rnd.sitout)
+        seated: list[Contestant | None] = list(rnd.sitout)  # a table may lack a side
         tables_seen: set[tuple[str, int]] = set()
         for tr in rnd.tables:
             key = (tr.section, tr.table)
@@ -59,19 +59,17 @@ def _structure(mv: Movement, problems: list[str]) -> None:
                         f"round {rnd.number}, {tr.section}table {tr.table}: needs two different "
                         f"contestants NS and EW, has {tr.ns} v {tr.ew}"
                     )
-                seated.append(tr.ns)  # type: ignore[arg-type]
-                seated.append(tr.ew)  # type: ignore[arg-type]
+                seated.append(tr.ns)
+                seated.append(tr.ew)
             if not 1 <= tr.table <= mv.tables:
-                problems.append(
-                    f"round {rnd.number}: table {tr.table} is outside 1..{mv.tables}"
-                )
+                problems.append(f"round {rnd.number}: table {tr.table} is outside 1..{mv.tables}")
             if not tr.boards or len(set(tr.boards)) != len(tr.boards):
                 problems.append(
                     f"round {rnd.number}, {tr.section}table {tr.table}: boards {list(tr.boards)} "
                     "are empty or list a board twice"
                 )
         unique = set(seated)
-        unique.discard(None)  # type: ignore[arg-type]
+        unique.discard(None)
         if len(unique) != len([c for c in seated if c is not None]):
             counts = Counter(seated)
             for c, n in counts.items():
@@ -214,8 +212,8 @@ def _lines(mv: Movement, problems: list[str]) -> None:
                 if len(lines) != len(set(lines)):
                     problems.append(f"round {rnd.number}: team {list(group)} has both in one line")
     if d.fixed_lines:
-        for c, lines in line_of.items():
-            if len(lines) > 1:
+        for c, seen in line_of.items():
+            if len(seen) > 1:
                 problems.append(f"{c} changes line although lines are fixed")
     if d.ns_ew_balance is not None:
         for c in set(ns) | set(ew):
@@ -234,10 +232,10 @@ def _every_set_once(mv: Movement, problems: list[str]) -> None:
     per: dict[Contestant, Counter[int]] = defaultdict(Counter)
     for _, tr in mv.iter_tables():
         for c in tr.contestants():
-            per[c][tr.board_set] += 1  # type: ignore[index]
+            per[c][tr.board_set] += 1  # type: ignore[index]  # None returned above
     for c, counts in per.items():
         if set(counts) != sets or any(n != 1 for n in counts.values()):
-            missing = sorted(sets - set(counts))  # type: ignore[type-var]
+            missing = sorted(sets - set(counts))  # type: ignore[type-var]  # no None, as above
             problems.append(f"{c} does not play every board set exactly once (missing {missing})")
 
 
@@ -271,7 +269,7 @@ def _one_winner(mv: Movement, problems: list[str]) -> None:
 def _ranges(boards: list[int]) -> str:
     parts: list[str] = []
     start = prev = boards[0]
-    for b in boards[1:] + [None]:  # type: ignore[list-item]
+    for b in boards[1:] + [None]:
         if b is not None and b == prev + 1:
             prev = b
             continue

@@ -108,7 +108,7 @@ class TableRound(NamedTuple):
             boards=boards,
             board_set=int(board_set) if board_set is not None else None,
             section=str(data.get("section", "")),
-            players=players,  # type: ignore[arg-type]
+            players=players,  # type: ignore[arg-type]  # one per seat: four
             shares_with=tuple(int(t) for t in data.get("shares_with", ())),
             copy=int(data.get("copy", 0)),
         )

@@ -113,8 +113,12 @@ class SessionSeating:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tables": self.tables, "source": self.source, "sitout": self.sitout,
-                "seats": [{"table": s.table, "ns": s.ns, "ew": s.ew} for s in self.seats]}
+        return {
+            "tables": self.tables,
+            "source": self.source,
+            "sitout": self.sitout,
+            "seats": [{"table": s.table, "ns": s.ns, "ew": s.ew} for s in self.seats],
+        }
 
 
 def serpentine(ranking: Sequence[Entrant], variant12: Literal["a", "b"] = "b") -> SessionSeating:
@@ -194,9 +198,15 @@ def mixed_seats(movement: Movement) -> list[dict[str, Any]]:
         for tr in rnd.tables:
             if tr.players is not None:
                 raise MovementError("mixed-pairs seating applies to pairs movements")
-            out.append({
-                "round": rnd.number, "table": tr.table, "section": tr.section,
-                "north": (tr.ns, "woman"), "south": (tr.ns, "man"),
-                "east": (tr.ew, "man"), "west": (tr.ew, "woman"),
-            })
+            out.append(
+                {
+                    "round": rnd.number,
+                    "table": tr.table,
+                    "section": tr.section,
+                    "north": (tr.ns, "woman"),
+                    "south": (tr.ns, "man"),
+                    "east": (tr.ew, "man"),
+                    "west": (tr.ew, "woman"),
+                }
+            )
     return out

@@ -67,11 +67,14 @@ def is_sound(mv: Movement) -> bool:
         elif (
             len(everyone) != len(sitout) + 2 * n
             or not everyone.issuperset(played)
-            or (sitout and (
-                not everyone.issuperset(sitout)
-                or not played.keys().isdisjoint(sitout)
-                or len(set(sitout)) != len(sitout)
-            ))
+            or (
+                sitout
+                and (
+                    not everyone.issuperset(sitout)
+                    or not played.keys().isdisjoint(sitout)
+                    or len(set(sitout)) != len(sitout)
+                )
+            )
         ):
             return False
         if numbers != _one_to(n):  # tables 1..n in order: distinct and in range
@@ -85,9 +88,14 @@ def is_sound(mv: Movement) -> bool:
         if len(distinct) != n:
             shared_rounds.append((rnd, boards))  # equal boards at two tables: declared sharing?
         if rnd.relay:
-            relay_rounds.append((rnd, distinct if copies.count(0) == n else {
-                bs for bs, c in zip(boards, copies, strict=True) if c == 0
-            }))
+            relay_rounds.append(
+                (
+                    rnd,
+                    distinct
+                    if copies.count(0) == n
+                    else {bs for bs, c in zip(boards, copies, strict=True) if c == 0},
+                )
+            )
         if d.split_lines and not _lines_split(d.apart, set(ns), set(ew)):
             return False
         ns_all += ns
@@ -178,16 +186,22 @@ def _sharing_declared(rnd: Round, boards: tuple[tuple[int, ...], ...]) -> bool:
             start = boards.index(bs, start) + 1
             holders.append(rnd.tables[start - 1])
         for t1, t2 in combinations(holders, 2):
-            if t1.section == t2.section and t1.copy == t2.copy and not (
-                t2.table in t1.shares_with and t1.table in t2.shares_with
+            if (
+                t1.section == t2.section
+                and t1.copy == t2.copy
+                and not (t2.table in t1.shares_with and t1.table in t2.shares_with)
             ):
                 return False
     return True
 
 
 def _meetings_sound(
-    d: Design, everyone: set[Contestant], ns_all: list[Contestant], ew_all: list[Contestant],
-    ns_line: set[Contestant], ew_line: set[Contestant],
+    d: Design,
+    everyone: set[Contestant],
+    ns_all: list[Contestant],
+    ew_all: list[Contestant],
+    ns_line: set[Contestant],
+    ew_line: set[Contestant],
 ) -> bool:
     """P3, ``apart`` and ``all_meet`` for a pairs movement whose seating is sound."""
     group: dict[Contestant, int] = {}
@@ -208,9 +222,7 @@ def _meetings_sound(
         met = set(zip(ns_all, ew_all, strict=True))
         if len(met) != len(ns_all):
             return False  # two pairs meet twice, with the same pair NS both times
-        if not ns_line.isdisjoint(ew_line) and not met.isdisjoint(
-            zip(ew_all, ns_all, strict=True)
-        ):
+        if not ns_line.isdisjoint(ew_line) and not met.isdisjoint(zip(ew_all, ns_all, strict=True)):
             return False  # two pairs meet twice, once each way round
         distinct_meetings = len(met)
     else:

@@ -31,14 +31,19 @@ class Match:
         half the visiting pairs change rooms so nobody meets a pair it has already met."""
         h, a = self.home, self.away
         if half == 1:
-            return {"open": {"ns": f"{h}a", "ew": f"{a}a"}, "closed": {"ns": f"{a}b", "ew": f"{h}b"}}
+            return {
+                "open": {"ns": f"{h}a", "ew": f"{a}a"},
+                "closed": {"ns": f"{a}b", "ew": f"{h}b"},
+            }
         return {"open": {"ns": f"{h}a", "ew": f"{a}b"}, "closed": {"ns": f"{a}a", "ew": f"{h}b"}}
 
 
 # A frozen dataclass's __init__ goes through object.__setattr__ field by field (about 1 us);
 # round_robin builds thousands of matches, so it fills the slots directly: the same object.
 _set_table, _set_home, _set_away = (
-    Match.table.__set__, Match.home.__set__, Match.away.__set__  # type: ignore[attr-defined]
+    vars(Match)["table"].__set__,
+    vars(Match)["home"].__set__,
+    vars(Match)["away"].__set__,
 )
 
 
@@ -69,9 +74,13 @@ class Schedule:
             "kind": self.kind,
             "teams": self.teams,
             "rounds": [
-                {"round": r.round, "bye": r.bye,
-                 "matches": [{"table": m.table, "home": m.home, "away": m.away}
-                             for m in r.matches]}
+                {
+                    "round": r.round,
+                    "bye": r.bye,
+                    "matches": [
+                        {"table": m.table, "home": m.home, "away": m.away} for m in r.matches
+                    ],
+                }
                 for r in self.rounds
             ],
             "notes": list(self.notes),
@@ -110,8 +119,11 @@ def round_robin(
         kind="round_robin",
         teams=teams,
         rounds=rounds,
-        notes=(f"{'Roman' if method == 'roman' else 'Inverse'} square for {n} teams"
-               + (f"; team {n} is a phantom (bye)" if n != teams else "") + ".",),
+        notes=(
+            f"{'Roman' if method == 'roman' else 'Inverse'} square for {n} teams"
+            + (f"; team {n} is a phantom (bye)" if n != teams else "")
+            + ".",
+        ),
     )
 
 
@@ -201,7 +213,9 @@ def swiss_pairings(
 
 
 def _pair(
-    rest: tuple[Team, ...], met: Mapping[frozenset[Team], int], allowed: int,
+    rest: tuple[Team, ...],
+    met: Mapping[frozenset[Team], int],
+    allowed: int,
     dead: set[tuple[Team, ...]],
 ) -> list[tuple[Team, Team]] | None:
     if not rest:
@@ -213,7 +227,7 @@ def _pair(
         other = rest[i]
         if met.get(frozenset((first, other)), 0) > allowed:
             continue
-        tail = _pair(rest[1:i] + rest[i + 1:], met, allowed, dead)
+        tail = _pair(rest[1:i] + rest[i + 1 :], met, allowed, dead)
         if tail is not None:
             return [(first, other), *tail]
     dead.add(rest)
@@ -238,9 +252,13 @@ class Bracket:
     stages: list[list[KnockoutMatch]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"size": self.size, "stages": [
-            [{"stage": m.stage, "match": m.number, "a": m.a, "b": m.b} for m in stage]
-            for stage in self.stages]}
+        return {
+            "size": self.size,
+            "stages": [
+                [{"stage": m.stage, "match": m.number, "a": m.a, "b": m.b} for m in stage]
+                for stage in self.stages
+            ],
+        }
 
 
 def seeding_order(size: int) -> list[int]:
@@ -264,8 +282,9 @@ def knockout(teams: int | Sequence[Team]) -> Bracket:
     order = seeding_order(size)
     slots = [seeds[s - 1] if s <= len(seeds) else None for s in order]
     bracket = Bracket(size)
-    stage_matches = [KnockoutMatch(1, i // 2 + 1, slots[i], slots[i + 1])
-                     for i in range(0, size, 2)]
+    stage_matches = [
+        KnockoutMatch(1, i // 2 + 1, slots[i], slots[i + 1]) for i in range(0, size, 2)
+    ]
     bracket.stages.append(stage_matches)
     stage = 1
     while len(stage_matches) > 1:
@@ -274,12 +293,13 @@ def knockout(teams: int | Sequence[Team]) -> Bracket:
 
         def winner(m: KnockoutMatch) -> Team | str:
             if m.is_bye:
-                return m.a if m.a is not None else m.b  # type: ignore[return-value]
+                return m.a if m.a is not None else m.b
             return f"W{m.stage}-{m.number}"
 
-        stage_matches = [KnockoutMatch(stage, i // 2 + 1, winner(previous[i]),
-                                       winner(previous[i + 1]))
-                         for i in range(0, len(previous), 2)]
+        stage_matches = [
+            KnockoutMatch(stage, i // 2 + 1, winner(previous[i]), winner(previous[i + 1]))
+            for i in range(0, len(previous), 2)
+        ]
         bracket.stages.append(stage_matches)
     return bracket
 
@@ -295,12 +315,22 @@ def triplicate(boards_per_round: int = 3) -> Movement:
     rounds = []
     for r, row in enumerate(_TRIPLICATE_ROWS, start=1):
         boards = board_numbers(r, boards_per_round)
-        rounds.append(Round(r, tuple(
-            TableRound(t, ns, ew, boards, r,
-                       shares_with=tuple(x for x in (1, 2, 3) if x != t))
-            for t, (ns, ew) in enumerate(row, start=1))))
+        rounds.append(
+            Round(
+                r,
+                tuple(
+                    TableRound(
+                        t, ns, ew, boards, r, shares_with=tuple(x for x in (1, 2, 3) if x != t)
+                    )
+                    for t, (ns, ew) in enumerate(row, start=1)
+                ),
+            )
+        )
     return Movement(
-        kind="triplicate", tables=3, boards_per_round=boards_per_round, rounds=rounds,
+        kind="triplicate",
+        tables=3,
+        boards_per_round=boards_per_round,
+        rounds=rounds,
         design=Design(max_meetings=1, all_meet=True, apart=TRIPLICATE_TEAMS, split_lines=True),
         notes=("Teams A = 1 & 2, B = 3 & 6, C = 4 & 5; compare table 1 v 2, 1 v 3 and 2 v 3.",),
     )
@@ -332,22 +362,55 @@ def patton(
         for m in mr.matches:
             seats = m.rooms()
             open_t, closed_t = 2 * m.table - 1, 2 * m.table
-            entries.append(TableRound(open_t, seats["open"]["ns"], seats["open"]["ew"], boards,
-                                      mr.round, shares_with=(closed_t,), copy=m.table))
-            entries.append(TableRound(closed_t, seats["closed"]["ns"], seats["closed"]["ew"],
-                                      boards, mr.round, shares_with=(open_t,), copy=m.table))
+            entries.append(
+                TableRound(
+                    open_t,
+                    seats["open"]["ns"],
+                    seats["open"]["ew"],
+                    boards,
+                    mr.round,
+                    shares_with=(closed_t,),
+                    copy=m.table,
+                )
+            )
+            entries.append(
+                TableRound(
+                    closed_t,
+                    seats["closed"]["ns"],
+                    seats["closed"]["ew"],
+                    boards,
+                    mr.round,
+                    shares_with=(open_t,),
+                    copy=m.table,
+                )
+            )
         sitout = (f"{mr.bye}a", f"{mr.bye}b") if mr.bye is not None else ()
         rounds.append(Round(mr.round, tuple(entries), sitout))
     apart = tuple((f"{t}a", f"{t}b") for t in range(1, teams + 1))
     return Movement(
-        kind="patton", tables=2 * (teams // 2), boards_per_round=boards_per_match,
-        rounds=rounds, design=Design(max_meetings=1, apart=apart, split_lines=True),
+        kind="patton",
+        tables=2 * (teams // 2),
+        boards_per_round=boards_per_match,
+        rounds=rounds,
+        design=Design(max_meetings=1, apart=apart, split_lines=True),
         notes=("Home team NS in the open room (odd tables), EW in the closed room.",),
     )
 
 
 __all__ = [
-    "Bracket", "KnockoutMatch", "Match", "MatchRound", "Pairing", "Schedule", "butler",
-    "inverse_square", "knockout", "patton", "roman_square", "round_robin", "seeding_order",
-    "swiss_pairings", "triplicate",
+    "Bracket",
+    "KnockoutMatch",
+    "Match",
+    "MatchRound",
+    "Pairing",
+    "Schedule",
+    "butler",
+    "inverse_square",
+    "knockout",
+    "patton",
+    "roman_square",
+    "round_robin",
+    "seeding_order",
+    "swiss_pairings",
+    "triplicate",
 ]

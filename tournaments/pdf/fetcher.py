@@ -28,8 +28,11 @@ class RefusedResource(ValueError):
 def static_roots() -> list[Path]:
     """The folders whose files a PDF may embed: each project app's ``static/`` folder and
     the collected static files."""
-    roots = [Path(app.path) / "static" for app in apps.get_app_configs()
-             if Path(app.path).resolve().is_relative_to(Path(settings.BASE_DIR).resolve())]
+    roots = [
+        Path(app.path) / "static"
+        for app in apps.get_app_configs()
+        if Path(app.path).resolve().is_relative_to(Path(settings.BASE_DIR).resolve())
+    ]
     roots += [Path(p) for p in getattr(settings, "STATICFILES_DIRS", [])]
     roots.append(Path(settings.STATIC_ROOT))
     return [root.resolve() for root in roots if root.is_dir()]

@@ -23,7 +23,7 @@ from html import escape as escape_str
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from ..services.board_words import Call
+from tournaments.services.boards.board_words import Call
 
 #: Characters of DejaVu Sans Mono at 8 pt across the A4 text width (182 mm, 0.602 em each).
 LINE_WIDTH = 106
@@ -67,8 +67,7 @@ class Block:
 
     @property
     def lines(self) -> list[tuple[str, SafeString]]:
-        return [(self.css[i] if i < len(self.css) else "", row)
-                for i, row in enumerate(self.rows)]
+        return [(self.css[i] if i < len(self.css) else "", row) for i, row in enumerate(self.rows)]
 
     @property
     def head_text(self) -> SafeString:
@@ -78,32 +77,33 @@ class Block:
     def rows_text(self) -> SafeString:
         """The body as one text (lines joined by newlines, printed ``white-space: pre``): one
         text run a line instead of a block a line; a styled line is wrapped in its class."""
-        return mark_safe("\n".join(  # noqa: S308 - lines escaped by ``layout``, css ours
-            f'<span class="{css}">{row}</span>' if css else row for css, row in self.lines))
+        return mark_safe(
+            "\n".join(  # noqa: S308 - lines escaped by ``layout``, css ours
+                f'<span class="{css}">{row}</span>' if css else row for css, row in self.lines
+            )
+        )
 
 
 def _text(value, pass_word: str) -> str:
     if isinstance(value, Call):
-        return (pass_word if value.suffix == "PASS"
-                else f"{value.text}{printed_suit(value.symbol)}{value.suffix}")
+        return (
+            pass_word
+            if value.suffix == "PASS"
+            else f"{value.text}{printed_suit(value.symbol)}{value.suffix}"
+        )
     if isinstance(value, Marked):
         return value.text
     return "" if value is None else str(value)
 
 
-def _cell(text: str, width: int, right: bool) -> str:
-    """The cell's text, escaped and padded to ``width``; cut with "…" when longer.
-
-    Escaped by the standard library's ``html.escape``, which Django's ``escape`` calls after
-    checking every argument for lazy text: called for each of the ~170,000 cells of a
-    60-table document, the check alone cost ~0.2 s."""
-    if len(text) > width:
-        cut = text[:max(width - 1, 0)]
-        if len(cut) > 2 and cut[-2] == " ":  # no lone letter before the "…" ("Moreno O…")
-            cut = cut[:-2].rstrip()
-        text = cut + "…"
-    pad = " " * (width - len(text))
-    return pad + escape_str(text) if right else escape_str(text) + pad
+def _fit(text: str, width: int) -> str:
+    """``text`` cut with "…" to ``width`` when longer."""
+    if len(text) <= width:
+        return text
+    cut = text[: max(width - 1, 0)]
+    if len(cut) > 2 and cut[-2] == " ":  # no lone letter before the "…" ("Moreno O…")
+        cut = cut[:-2].rstrip()
+    return cut + "…"
 
 
 def _wrap(header: str, width: int) -> list[str]:
@@ -116,8 +116,9 @@ def _wrap(header: str, width: int) -> list[str]:
     return lines or [""]
 
 
-def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
-           pass_word: str = "Pass") -> Block:
+def layout(
+    columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH, pass_word: str = "Pass"
+) -> Block:
     """Lay ``rows`` (one value per column: text, number, ``Call`` or ``Marked``) out."""
     pass_word = str(pass_word)
     texts = [[_text(value, pass_word) for value in r] for r in rows]
@@ -130,8 +131,11 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
     if flexible:
         i = flexible[0]
         others = sum(w for j, w in enumerate(widths) if j != i) + len(GAP) * (len(columns) - 1)
-        room = max(width - others, max((len(w) for w in columns[i].header.split()), default=1),
-                   columns[i].minimum)
+        room = max(
+            width - others,
+            max((len(w) for w in columns[i].header.split()), default=1),
+            columns[i].minimum,
+        )
         widths[i] = min(widths[i], room)
     headers = [_wrap(col.header, w) for col, w in zip(columns, widths, strict=True)]
     height = max(len(h) for h in headers)
@@ -142,10 +146,20 @@ def layout(columns: list[Column], rows: list[list], *, width: int = LINE_WIDTH,
             text = h[line - (height - len(h))] if line >= height - len(h) else ""
             cells.append(escape(text.rjust(w) if col.right else text.ljust(w)))
         head.append(mark_safe(GAP.join(cells).rstrip()))  # noqa: S308 - escaped above
-    body = [mark_safe(GAP.join(_cell(t[i], w, col.right)  # noqa: S308 - escaped there
-                               for i, (col, w) in enumerate(zip(columns, widths, strict=True)))
-                      .rstrip())
-            for t in texts]
+    # A line is padded, then escaped as a whole by the standard library's ``html.escape``
+    # (Django's ``escape`` checks every argument for lazy text first): escaped cell by cell,
+    # the ~170,000 cells of a 60-table document took a quarter of writing its HTML.
+    pads = [
+        (str.rjust if col.right else str.ljust, w) for col, w in zip(columns, widths, strict=True)
+    ]
+    body = [
+        mark_safe(  # noqa: S308 - escaped here
+            escape_str(
+                GAP.join(pad(_fit(text, w), w) for text, (pad, w) in zip(t, pads, strict=True))
+            ).rstrip()
+        )
+        for t in texts
+    ]
     css = [next((v.css for v in r if isinstance(v, Marked)), "") for r in rows]
     return Block(head, body, sum(widths) + len(GAP) * (len(columns) - 1), css)
 
@@ -164,8 +178,7 @@ def beside(left: Block, right: Block, *, gap: int = 4, width: int = LINE_WIDTH) 
         return mark_safe(f"{a}{' ' * (left.width - visible + gap)}{b}".rstrip())  # noqa: S308
 
     head = [join(a, b) for a, b in zip(lh, rh, strict=True)]
-    rows = [join(a, right.rows[i] if i < len(right.rows) else "")
-            for i, a in enumerate(left.rows)]
+    rows = [join(a, right.rows[i] if i < len(right.rows) else "") for i, a in enumerate(left.rows)]
     return Block(head, rows, left.width + gap + right.width, list(left.css))
 
 
@@ -180,8 +193,13 @@ def _visible(html: str) -> str:
         elif not inside:
             out.append(ch)
     text = "".join(out)
-    for entity, ch in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#x27;", "'"),
-                       ("&amp;", "&")):
+    for entity, ch in (
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&quot;", '"'),
+        ("&#x27;", "'"),
+        ("&amp;", "&"),
+    ):
         text = text.replace(entity, ch)
     return text
 
@@ -189,8 +207,9 @@ def _visible(html: str) -> str:
 def hand_diagram(hands: dict, number: int) -> Block:
     """The four hands around the board number, as ``services.board_words.parse_deal`` gives
     them (``{"N": [("♠", "suit-s", "KQ104"), …], …}``)."""
-    width = max(12, *(len(f"{symbol} {cards}") for hand in hands.values()
-                     for symbol, _css, cards in hand))
+    width = max(
+        12, *(len(f"{symbol} {cards}") for hand in hands.values() for symbol, _css, cards in hand)
+    )
 
     def suit(seat: str, i: int) -> str:
         symbol, _css, cards = hands[seat][i]
@@ -203,8 +222,11 @@ def hand_diagram(hands: dict, number: int) -> Block:
         middle = str(number).center(width) if i == 1 else blank
         rows.append(f"{suit('W', i)}{GAP}{middle}{GAP}{suit('E', i)}")
     rows += [f"{blank}{GAP}{suit('S', i)}" for i in range(4)]
-    return Block([], [mark_safe(r.rstrip()) for r in rows],  # noqa: S308 - escaped above
-                 3 * width + 2 * len(GAP))
+    return Block(
+        [],
+        [mark_safe(r.rstrip()) for r in rows],  # noqa: S308 - escaped above
+        3 * width + 2 * len(GAP),
+    )
 
 
 #: A cell's left part filled in eighths (index 1-7); a bar ends on one of them.
@@ -212,8 +234,7 @@ EIGHTHS = " ▏▎▍▌▋▊▉"
 FULL = "█"
 
 
-def bar_lines(chart, *, cells: int = 40, labels: list[str] | None = None,
-              title: str = "") -> Block:
+def bar_lines(chart, *, cells: int = 40, labels: list[str] | None = None, title: str = "") -> Block:
     """A bar chart (``charts.svg.BarChart``) as fixed-width lines: the name (or ``labels``,
     one a bar), a bar of block characters (to an eighth of a cell) and the value as written,
     under ``title`` if given. In the PDF a chart's SVG text is laid out and drawn one letter

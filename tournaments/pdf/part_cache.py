@@ -56,8 +56,7 @@ def read(name: str) -> dict | None:
         return None
     if len(data["pdf"]) != data.get("size"):
         return None
-    data["links"] = [(i, target, tuple(rect), height)
-                     for i, target, rect, height in data["links"]]
+    data["links"] = [(i, target, tuple(rect), height) for i, target, rect, height in data["links"]]
     return data
 
 
@@ -66,8 +65,12 @@ def write(name: str, part: dict) -> None:
     where = folder()
     if where is None:
         return
-    meta = {"pages": part["pages"], "bookmarks": part["bookmarks"], "links": part["links"],
-            "size": len(part["pdf"])}
+    meta = {
+        "pages": part["pages"],
+        "bookmarks": part["bookmarks"],
+        "links": part["links"],
+        "size": len(part["pdf"]),
+    }
     try:
         where.mkdir(parents=True, exist_ok=True)
         _atomic(where / f"{name}.pdf", part["pdf"])
@@ -100,7 +103,7 @@ def prune() -> int:
         except OSError:
             continue
     gone = 0
-    for _when, meta in sorted(metas)[:max(0, len(metas) - limit)]:
+    for _when, meta in sorted(metas)[: max(0, len(metas) - limit)]:
         meta.unlink(missing_ok=True)
         meta.with_suffix(".pdf").unlink(missing_ok=True)
         gone += 1

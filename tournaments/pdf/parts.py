@@ -1,12 +1,12 @@
-"""The results PDF cut into parts that WeasyPrint lays out one by one (or side by side).
+"""The results PDF cut into parts that WeasyPrint lays out one by one.
 
-One results document of a 60-table session is some 200 pages; laid out as one, it needs one
-core for the whole time and memory for every page at once. Cut in parts — the title page
+One results document of a 60-table session is some 200 pages; laid out as one, it needs
+memory for every page at once. Cut in parts — the title page
 with the contents, the overall ranking, and per session its ranking, its travellers, its
 hand records and its scorecards, the long ones in pieces of about ``LINES_PER_PART``
 printed lines — each part is an HTML document of its own (the same template pieces and
-style sheet as the whole document, ``pdf/results.html``), which ``pdf.join`` renders in
-parallel and joins into one PDF, numbering the pages and writing the contents and bookmarks
+style sheet as the whole document, ``pdf/results.html``), which ``pdf.join`` renders one
+after the other and joins into one PDF, numbering the pages and writing the contents and bookmarks
 across the parts.
 
 Every part uses one style sheet (``ResultsDocument.css``, ``pdf/_style.css``) that
@@ -26,7 +26,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..services.snapshot import EventSnapshot
+from tournaments.services.results.snapshot import EventSnapshot
+
 from . import document_context
 
 #: Printed lines (table lines and headings) a part holds at most, unless one item is longer.
@@ -37,17 +38,35 @@ LINES_PER_PART = 600
 
 #: What the title page (``pdf/_front.html`` in ``pdf/base.html``) reads of the context. The
 #: document keeps only these until its title page is rendered, last: the results themselves
-#: (every traveller and scorecard line) are let go once the parts are written, before the
-#: render processes fork, rather than shared with them.
-FRONT_KEYS = ("tournament", "session_number", "club", "scoring_label", "version", "toc",
-              "title", "language")
+#: (every traveller and scorecard line) are let go once the parts are written, before any
+#: is laid out.
+FRONT_KEYS = (
+    "tournament",
+    "session_number",
+    "club",
+    "scoring_label",
+    "version",
+    "revision",
+    "toc",
+    "title",
+    "language",
+)
 
 #: (kind, template, the session's list of items, lines an item prints)
 KINDS = (
-    ("travellers", "pdf/_travellers.html", "boards",
-     lambda b: 4 + sum(len(t.head) + len(t.rows) + 1 for t in b["traveller"] or ())),
+    (
+        "travellers",
+        "pdf/_travellers.html",
+        "boards",
+        lambda b: 4 + sum(len(t.head) + len(t.rows) + 1 for t in b["traveller"] or ()),
+    ),
     ("hands", "pdf/_hands.html", "hands", lambda b: 16),
-    ("cards", "pdf/_cards.html", "cards", lambda c: 4 + len(c["table"].head) + len(c["table"].rows)),
+    (
+        "cards",
+        "pdf/_cards.html",
+        "cards",
+        lambda c: 4 + len(c["table"].head) + len(c["table"].rows),
+    ),
 )
 
 
@@ -72,18 +91,36 @@ class ResultsDocument:
     css: str = ""  # every part's style sheet (not in the parts' HTML)
     context: dict = field(repr=False, default_factory=dict)
 
+    def header_html(self) -> str:
+        """A page with nothing but the running headers (club, event and date), laid out once
+        and drawn on every page by ``pdf.join``: as margin boxes of every page they cost
+        WeasyPrint some 1.2 ms a page, half the cost of a trivial page."""
+        with translation.override(self.language):
+            return render_to_string(
+                "pdf/results_part.html",
+                {
+                    **self.context,
+                    "part": {},
+                    "in_parts": True,
+                    "headers": True,
+                    "shared_style": False,
+                },
+            )
+
     def front_html(self, pages: dict[str, int]) -> str:
         """The title page with the contents, each entry with the page ``pages`` gives it."""
         with translation.override(self.language):
-            toc = [{**entry, "page": pages.get(entry["target"], 0)}
-                   for entry in self.context["toc"]]
+            toc = [
+                {**entry, "page": pages.get(entry["target"], 0)} for entry in self.context["toc"]
+            ]
             return _render(self.context, {"template": "pdf/_front.html", "first": True}, toc=toc)
 
 
 def _render(context: dict, part: dict, **extra) -> str:
-    return render_to_string("pdf/results_part.html",
-                            {**context, **extra, "part": part, "in_parts": True,
-                             "shared_style": True})
+    return render_to_string(
+        "pdf/results_part.html",
+        {**context, **extra, "part": part, "in_parts": True, "shared_style": True},
+    )
 
 
 def _pieces(items: list, weight) -> list[list]:
@@ -100,42 +137,59 @@ def _pieces(items: list, weight) -> list[list]:
     return pieces
 
 
-def results_parts(data: EventSnapshot, language: str | None = None,
-                  session_number: int = 0, submit=None) -> ResultsDocument:
-    """The results document of ``data`` as parts, in ``language`` (the club's by default);
-    ``submit(html, css)``, if given, is called with each part as soon as it is written
-    (``pdf.pool.PartPool.submit``: a part laid out before is read back at once)."""
+def results_parts(
+    data: EventSnapshot, language: str | None = None, session_number: int = 0
+) -> ResultsDocument:
+    """The results document of ``data`` as parts, in ``language`` (the club's by default)."""
     language = language or settings.LANGUAGE_CODE
     with translation.override(language):
         css = render_to_string("pdf/_style.css", {"in_parts": True})
         context = document_context(data, language, session_number)
-        parts = _Parts(submit, css)
+        parts: list[Part] = []
         if context["totals"]:
-            parts.append(Part("totals", "totals", _render(
-                context, {"template": "pdf/_totals.html", "first": True})))
+            parts.append(
+                Part(
+                    "totals",
+                    "totals",
+                    _render(context, {"template": "pdf/_totals.html", "first": True}),
+                )
+            )
         for s in context["sessions"]:
             number = s["number"]
-            parts.append(Part("ranking", f"ranking-{number}", _render(
-                context, {"template": "pdf/_ranking.html", "session": s, "first": True})))
+            parts.append(
+                Part(
+                    "ranking",
+                    f"ranking-{number}",
+                    _render(
+                        context, {"template": "pdf/_ranking.html", "session": s, "first": True}
+                    ),
+                )
+            )
             for kind, template, key, weight in KINDS:
                 for i, piece in enumerate(_pieces(s[key], weight)):
-                    parts.append(Part(kind, "" if i else f"{kind}-{number}", _render(
-                        context, {"template": template, "session": s, "items": piece,
-                                  "first": not i})))
+                    parts.append(
+                        Part(
+                            kind,
+                            "" if i else f"{kind}-{number}",
+                            _render(
+                                context,
+                                {
+                                    "template": template,
+                                    "session": s,
+                                    "items": piece,
+                                    "first": not i,
+                                },
+                            ),
+                        )
+                    )
         title = data.tournament.name + (
-            " · " + _("Session %(n)s") % {"n": session_number} if session_number else "")
-        return ResultsDocument(language, list(parts), title, (_("Page"), _("of")), css,
-                               {key: context[key] for key in FRONT_KEYS if key in context})
-
-
-class _Parts(list):
-    """The parts written so far; each also handed to ``submit`` (when given) as it comes."""
-
-    def __init__(self, submit, css: str):
-        super().__init__()
-        self.submit, self.css = submit, css
-
-    def append(self, part: Part) -> None:
-        super().append(part)
-        if self.submit is not None:
-            self.submit(part.html, self.css)
+            " · " + _("Session %(n)s") % {"n": session_number} if session_number else ""
+        )
+        return ResultsDocument(
+            language,
+            parts,
+            title,
+            (_("Page"), _("of")),
+            css,
+            {key: context[key] for key in FRONT_KEYS if key in context},
+        )

@@ -14,8 +14,9 @@ from __future__ import annotations
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
-from ..services.bridge_words import seat_word
-from ..services.snapshot import Participant
+from tournaments.services.boards.bridge_words import seat_word
+from tournaments.services.results.snapshot import Participant
+
 from .fixed_width import Block, Column, layout
 
 
@@ -29,7 +30,8 @@ def _place(p: Participant) -> str:
 
 def _handicap_place(p: Participant) -> str:
     return ("" if p.handicap_place is None else str(p.handicap_place)) + (
-        "=" if p.handicap_tied else "")
+        "=" if p.handicap_tied else ""
+    )
 
 
 def section_ranking(rows: list[Participant], *, imps: bool, vps: bool) -> Block:
@@ -38,24 +40,50 @@ def section_ranking(rows: list[Participant], *, imps: bool, vps: bool) -> Block:
     percentage with half of it and the place that gives (``scoring.handicap``)."""
     points = _("VPs") if vps else _("IMPs") if imps else _("Points")
     handicaps = not imps and any(p.handicap_percentage is not None for p in rows)
-    columns = [Column(_("Place")), Column(_("Pair")),
-               Column(_("Players"), right=False, flexible=True, minimum=12),
-               Column(_("Boards")), Column(points)]
+    columns = [
+        Column(_("Place")),
+        Column(_("Pair")),
+        Column(_("Players"), right=False, flexible=True, minimum=12),
+        Column(_("Boards")),
+        Column(points),
+    ]
     if not imps:
         columns.append(Column("%"))
     if handicaps:
-        columns += [Column(_("Handicap")), Column(_("% with handicap")),
-                    Column(_("Place with handicap"))]
-    return layout(columns, [
-        [_place(p), f"{p.number}{seat_word(p.direction)}", p.name, p.boards,
-         _number(p.points), *(() if imps else (_number(p.percentage),)),
-         *((_number(p.handicap), _number(p.handicap_percentage), _handicap_place(p))
-           if handicaps else ())] for p in rows])
+        columns += [
+            Column(_("Handicap")),
+            Column(_("% with handicap")),
+            Column(_("Place with handicap")),
+        ]
+    return layout(
+        columns,
+        [
+            [
+                _place(p),
+                f"{p.number}{seat_word(p.direction)}",
+                p.name,
+                p.boards,
+                _number(p.points),
+                *(() if imps else (_number(p.percentage),)),
+                *(
+                    (_number(p.handicap), _number(p.handicap_percentage), _handicap_place(p))
+                    if handicaps
+                    else ()
+                ),
+            ]
+            for p in rows
+        ],
+    )
 
 
 def overall_ranking(totals: tuple[Participant, ...] | list[Participant]) -> Block:
     """Place, players, points and percentage over every session of the event."""
     return layout(
-        [Column(_("Place")), Column(_("Players"), right=False, flexible=True, minimum=12),
-         Column(_("Points")), Column("%")],
-        [[_place(p), p.name, _number(p.points), _number(p.percentage)] for p in totals])
+        [
+            Column(_("Place")),
+            Column(_("Players"), right=False, flexible=True, minimum=12),
+            Column(_("Points")),
+            Column("%"),
+        ],
+        [[_place(p), p.name, _number(p.points), _number(p.percentage)] for p in totals],
+    )

@@ -1,17 +1,12 @@
-"""One part of a results PDF laid out by WeasyPrint in this process (``render_part``), and
-what keeps a process that lays out many parts lean: one parsed style sheet, the collector
-kept off the heap a fork shares (``frozen_heap``), memory handed back after each part.
+"""One part of a results PDF laid out by WeasyPrint (``render_part``), and what keeps a
+process that lays out many parts lean: one parsed style sheet, the collector kept off the
+objects that were there before (``frozen_heap``), memory handed back after each part.
 
 The parts share one style sheet, parsed once per process with one font configuration
 (``stylesheet``): parsed again for each part, and a font configuration made for each, it
-cost some 12 ms a part. It is parsed before the children fork, so they inherit it.
+cost some 12 ms a part.
 
-Before a fork the heap is frozen out of the cyclic collector (``gc.freeze``): a child shares
-its parent's memory pages until either writes to them, and a collection writes to every
-object it walks, so each child soon held its own copy of Django's and WeasyPrint's objects
-(60 tables, two processes: 260 MiB PSS summed, 186 MiB frozen, and a second less CPU).
-
-Only the site's own files can be fetched while rendering (``pdf.fetcher``), in every process.
+Only the site's own files can be fetched while rendering (``pdf.fetcher``).
 """
 
 from __future__ import annotations
@@ -20,23 +15,9 @@ import ctypes
 import ctypes.util
 import functools
 import gc
-import os
 from contextlib import contextmanager
-from pathlib import Path
 
 from django.conf import settings
-
-
-def memory_peak_mib() -> float:
-    """This process's peak resident memory (``VmHWM``), in MiB; 0 where unknown."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
 
 _STYLESHEETS: dict[str, tuple] = {}
 
@@ -51,14 +32,21 @@ def stylesheet(css: str) -> tuple:
 
         fonts = FontConfiguration()
         _STYLESHEETS.clear()  # one document's sheet at a time: no growth in a long worker
-        _STYLESHEETS[css] = (CSS(string=css, base_url=str(settings.BASE_DIR),
-                                 url_fetcher=SiteFilesFetcher(), font_config=fonts), fonts)
+        _STYLESHEETS[css] = (
+            CSS(
+                string=css,
+                base_url=str(settings.BASE_DIR),
+                url_fetcher=SiteFilesFetcher(),
+                font_config=fonts,
+            ),
+            fonts,
+        )
     return _STYLESHEETS[css]
 
 
 def render_part(html: str, css: str = "") -> dict:
-    """One part as PDF bytes, with its page count, bookmark tree, internal links and the
-    memory peak of the process that rendered it; ``css``, if given, is its style sheet."""
+    """One part as PDF bytes, with its page count, bookmark tree and internal links;
+    ``css``, if given, is its style sheet."""
     from weasyprint import HTML
 
     from .fetcher import SiteFilesFetcher
@@ -67,19 +55,26 @@ def render_part(html: str, css: str = "") -> dict:
     if css:
         sheet, fonts = stylesheet(css)
         options = {"stylesheets": [sheet], "font_config": fonts}
-    document = HTML(string=html, base_url=str(settings.BASE_DIR),
-                    url_fetcher=SiteFilesFetcher()).render(**options)
+    document = HTML(
+        string=html, base_url=str(settings.BASE_DIR), url_fetcher=SiteFilesFetcher()
+    ).render(**options)
 
     def tree(items):
         return [(label, int(target[0]), tree(children)) for label, target, children, _s in items]
 
-    links = [(i, target, tuple(rect), page.height)
-             for i, page in enumerate(document.pages)
-             for kind, target, rect, _box in page.links if kind == "internal"]
+    links = [
+        (i, target, tuple(rect), page.height)
+        for i, page in enumerate(document.pages)
+        for kind, target, rect, _box in page.links
+        if kind == "internal"
+    ]
     content = document.write_pdf()
-    answer = {"pdf": content, "pages": len(document.pages), "bookmarks":
-              tree(document.make_bookmark_tree()), "links": links, "pid": os.getpid(),
-              "peak_mib": memory_peak_mib()}
+    answer = {
+        "pdf": content,
+        "pages": len(document.pages),
+        "bookmarks": tree(document.make_bookmark_tree()),
+        "links": links,
+    }
     del document
     _give_back()
     return answer
@@ -89,10 +84,9 @@ def _give_back(generation: int = 2) -> None:
     """Hand the laid-out part's memory back to the system before the next part.
 
     A part's boxes hold one another in cycles, which wait for the collector, and once freed
-    glibc keeps their pages for the process (60 tables: a render process held 8-10 MiB
-    more after each part than it used between parts), and with two processes laying out
-    side by side that counted twice. Where the C library has no ``malloc_trim`` (not glibc)
-    only the collection is done. ``generation``: the oldest generation collected."""
+    glibc keeps their pages for the process (60 tables: the process held 8-10 MiB more
+    after each part than it used between parts). Where the C library has no
+    ``malloc_trim`` (not glibc) only the collection is done. ``generation``: the oldest generation collected."""
     gc.collect(generation)
     trim = _malloc_trim()
     if trim is not None:
@@ -109,13 +103,14 @@ def _malloc_trim():
 
 @contextmanager
 def frozen_heap():
-    """The collector leaves this process's objects alone while the children run, and gets
-    them back after (a web process frozen at its start (``clubsite.warmup``) stays so).
-    The young generations, where the garbage of writing the parts is, are collected and
-    the memory handed back first, not frozen and shared with the children. Not the oldest:
-    that full collection walked every object Django and WeasyPrint hold (~75-90 ms at 60
-    tables, in this process, before the children fork) and found nothing; what garbage it
-    holds is not touched while frozen (so not copied by a child) and is collected after."""
+    """The collector leaves this process's objects alone while the parts are laid out, and
+    gets them back after (a web process frozen at its start (``clubsite.ops.warmup``) stays
+    so). Laying out allocates boxes by the hundred thousand, which sets off full collections,
+    and each walked every object Django and WeasyPrint hold: at 60 tables the document took
+    15-25 % more CPU unfrozen (4.92-5.32 s against 3.97-4.46 s, alternated). The young
+    generations, where the garbage of writing the parts is, are collected first; not the
+    oldest, which walked every object (~75-90 ms at 60 tables) and found nothing; what
+    garbage it holds is collected after."""
     if gc.get_freeze_count():
         yield
         return

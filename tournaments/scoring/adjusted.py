@@ -20,6 +20,7 @@ from numbers import Rational
 from numbers import Real as RealNumber
 
 from .errors import ScoringError
+from .numeric import Number
 
 
 class Role(Enum):
@@ -63,7 +64,7 @@ def _percent(value: object, field: str) -> Percent:
 def _score(value: object, field: str) -> Fraction | int:
     if isinstance(value, bool) or not isinstance(value, Rational):
         raise ScoringError(field, value, "a board result is an integer NS score")
-    return value  # type: ignore[return-value]
+    return value  # type: ignore[return-value]  # a numbers.Rational: an int or a Fraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,7 @@ class Artificial:
     @classmethod
     def of(cls, ns: object, ew: object, unplayed: bool = False) -> Artificial:
         """``Artificial.of(60, 40)`` or from the ``("%", 60, 40)`` tuple shape."""
-        return cls(ns, ew, unplayed)  # type: ignore[arg-type]
+        return cls(ns, ew, unplayed)  # type: ignore[arg-type]  # __post_init__ checks them
 
 
 AVERAGE = Artificial(Fraction(50), Fraction(50))
@@ -133,7 +134,7 @@ class Weighted:
             if isinstance(weight, bool) or not isinstance(weight, RealNumber) or weight <= 0:
                 raise ScoringError("weight", weight, "weights must be positive numbers")
             w = Fraction(weight) if isinstance(weight, Rational) else Fraction(str(weight))
-            clean.append((w, _score(score, "ns_score")))  # type: ignore[arg-type]
+            clean.append((w, _score(score, "ns_score")))  # type: ignore[arg-type]  # an int or a Fraction
         total = sum(w for w, _ in clean)
         if total != 1:
             raise ScoringError("outcomes", self.outcomes, f"weights must sum to 1, not {total}")
@@ -142,7 +143,7 @@ class Weighted:
     @classmethod
     def percent(cls, *pairs: tuple[object, int], group: Hashable = None) -> Weighted:
         """``Weighted.percent((30, 420), (70, -50))``: weights as percentages."""
-        return cls(tuple((Fraction(str(p)) / 100, s) for p, s in pairs), group)  # type: ignore[arg-type]
+        return cls(tuple((Fraction(str(p)) / 100, s) for p, s in pairs), group)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +170,7 @@ def as_entry(value: object) -> Entry:
     if isinstance(value, bool):
         raise ScoringError("entry", value, "not a board entry")
     if isinstance(value, int | Fraction):
-        return Real(value)  # type: ignore[arg-type]
+        return Real(value)  # type: ignore[arg-type]  # _score takes a Fraction too
     if isinstance(value, tuple) and value:
         tag = value[0]
         if tag == "%" and len(value) == 3:
@@ -178,11 +179,13 @@ def as_entry(value: object) -> Entry:
             return Split(value[1], value[2])
         if tag == "weighted" and len(value) == 2:
             return Weighted.percent(*value[1])
-    raise ScoringError("entry", value, "not a board entry (score, ('%', ns, ew), ('split', ns, ew), ...)")
+    raise ScoringError(
+        "entry", value, "not a board entry (score, ('%', ns, ew), ('split', ns, ew), ...)"
+    )
 
 
 def artificial_percentage(
-    role: Role, session_percent: RealNumber | None = None, edition: int = 2017
+    role: Role, session_percent: Number | None = None, edition: int = 2017
 ) -> Fraction:
     """Value of an artificial score for a side with ``role`` (Law 12C2).
 
@@ -199,7 +202,11 @@ def artificial_percentage(
     base = BASE_PERCENT[role]
     if session_percent is None or role is Role.PARTLY_AT_FAULT:
         return base
-    own = Fraction(session_percent) if isinstance(session_percent, Rational) else Fraction(str(session_percent))
+    own = (
+        Fraction(session_percent)
+        if isinstance(session_percent, Rational)
+        else Fraction(str(session_percent))
+    )
     if role is Role.NON_OFFENDER:
         return max(base, own)
     if edition >= 2007:
@@ -209,7 +216,7 @@ def artificial_percentage(
 
 def unplayed_board_percentage(
     reason: Unplayed,
-    session_percent: RealNumber,
+    session_percent: Number,
     unplayed_boards: int = 1,
     session_boards: int | None = None,
 ) -> Fraction:
@@ -219,7 +226,11 @@ def unplayed_board_percentage(
     own percentage on its played boards; above the 20% limit of a justified
     absence the norm is silent and 50% is used.
     """
-    own = Fraction(session_percent) if isinstance(session_percent, Rational) else Fraction(str(session_percent))
+    own = (
+        Fraction(session_percent)
+        if isinstance(session_percent, Rational)
+        else Fraction(str(session_percent))
+    )
     if reason is Unplayed.RELAY:
         return own
     if reason is Unplayed.PLAYER_FAULT:
@@ -233,7 +244,7 @@ def unplayed_board_percentage(
     raise ScoringError("reason", reason, "must be an Unplayed value")
 
 
-def unplayed_session_percentage(played_percents: Sequence[RealNumber], last: bool = False) -> Fraction:
+def unplayed_session_percentage(played_percents: Sequence[Number], last: bool = False) -> Fraction:
     """AEB norm for a whole session not played (L17 l.3144-3149).
 
     The lowest of: (a) the average of the sessions played ("sin contar la sesión
@@ -243,15 +254,17 @@ def unplayed_session_percentage(played_percents: Sequence[RealNumber], last: boo
     """
     pcts = [Fraction(p) if isinstance(p, Rational) else Fraction(str(p)) for p in played_percents]
     if not pcts:
-        raise ScoringError("played_percents", played_percents, "at least one played session is needed")
+        raise ScoringError(
+            "played_percents", played_percents, "at least one played session is needed"
+        )
     if last:
         return min(pcts)
-    mean = sum(pcts) / len(pcts)
-    with_fifty = (sum(pcts) + 50) / (len(pcts) + 1)
+    mean = sum(pcts, Fraction(0)) / len(pcts)
+    with_fifty = (sum(pcts, Fraction(0)) + 50) / (len(pcts) + 1)
     return min(mean, with_fifty, Fraction(53))
 
 
-def relay_correction(total: RealNumber, assigned: RealNumber, rounds_played: int) -> Fraction:
+def relay_correction(total: Number, assigned: Number, rounds_played: int) -> Fraction:
     """C03 l.590: RELE = (total − assigned)/rounds played − assigned; add it to the total.
 
     It credits the relay round with the pair's own average per round played.
@@ -263,11 +276,17 @@ def relay_correction(total: RealNumber, assigned: RealNumber, rounds_played: int
     return (t - a) / rounds_played - a
 
 
-def procedural_penalty(top: int, fraction_of_top: RealNumber) -> Fraction:
+def procedural_penalty(top: int, fraction_of_top: Number) -> Fraction:
     """Matchpoints to subtract for a procedural penalty given as a fraction of a top (C03 l.586)."""
-    f = Fraction(fraction_of_top) if isinstance(fraction_of_top, Rational) else Fraction(str(fraction_of_top))
+    f = (
+        Fraction(fraction_of_top)
+        if isinstance(fraction_of_top, Rational)
+        else Fraction(str(fraction_of_top))
+    )
     if f < 0:
-        raise ScoringError("fraction_of_top", fraction_of_top, "a penalty fraction cannot be negative")
+        raise ScoringError(
+            "fraction_of_top", fraction_of_top, "a penalty fraction cannot be negative"
+        )
     return f * top
 
 
@@ -279,7 +298,9 @@ def fouled_group_percentages(scores: Sequence[int]) -> list[tuple[Fraction, Frac
     """
     table = {1: [60], 2: [65, 55], 3: [70, 60, 50]}
     if len(scores) not in table:
-        raise ScoringError("group", list(scores), "fixed percentages are for groups of 1 to 3 results")
+        raise ScoringError(
+            "group", list(scores), "fixed percentages are for groups of 1 to 3 results"
+        )
     pcts = [Fraction(p) for p in table[len(scores)]]
     n = len(scores)
     out: list[tuple[Fraction, Fraction]] = []
@@ -287,7 +308,7 @@ def fouled_group_percentages(scores: Sequence[int]) -> list[tuple[Fraction, Frac
         higher = sum(1 for o in scores if o > s)
         equal = sum(1 for o in scores if o == s)
         ns_positions = range(higher, higher + equal)  # 0 = best for NS
-        ns = sum(pcts[i] for i in ns_positions) / equal
-        ew = sum(pcts[n - 1 - i] for i in ns_positions) / equal
+        ns = sum((pcts[i] for i in ns_positions), Fraction(0)) / equal
+        ew = sum((pcts[n - 1 - i] for i in ns_positions), Fraction(0)) / equal
         out.append((ns, ew))
     return out

@@ -96,7 +96,9 @@ def score_board(
     big_n = len(items) if expected is None else expected
     top = top_for(big_n)
     if len(items) > big_n:
-        raise ScoringError("expected", expected, f"the board has {len(items)} lines, more than expected")
+        raise ScoringError(
+            "expected", expected, f"the board has {len(items)} lines, more than expected"
+        )
 
     groups: dict[Hashable, list[int]] = {}
     for i, e in enumerate(items):
@@ -109,25 +111,31 @@ def score_board(
     table: dict[Hashable, dict[int, Fraction]] = {}  # group → score → NS mark
     fouled = len(groups) > 1
     for key, idx in groups.items():
-        scores = [items[i].ns_score for i in idx]  # type: ignore[union-attr]
+        scores = [items[i].ns_score for i in idx]  # type: ignore[union-attr]  # all Real
         by_score: dict[int, Fraction] = {}
         if fouled and len(idx) < 4:
-            for i, s, (ns_pct, ew_pct) in zip(idx, scores, fouled_group_percentages(scores), strict=True):
+            for i, s, (ns_pct, ew_pct) in zip(
+                idx, scores, fouled_group_percentages(scores), strict=True
+            ):
                 marks[i] = LineMarks(ns_pct * top / 100, ew_pct * top / 100, real=True)
                 by_score[s] = ns_pct * top / 100
         else:
             n = len(idx)
+            made: dict[int, LineMarks] = {}  # lines with the same score share their marks
             for i, s, mp in zip(idx, scores, base_matchpoints(scores), strict=True):
-                ns = Fraction(mp) if n == big_n else factored(mp, n, big_n, factoring)
-                marks[i] = LineMarks(ns, top - ns, real=True)
-                by_score[s] = ns
+                line = made.get(mp)
+                if line is None:
+                    ns = Fraction(mp) if n == big_n else factored(mp, n, big_n, factoring)
+                    line = made[mp] = LineMarks(ns, top - ns, real=True)
+                marks[i] = line
+                by_score[s] = line.ns  # type: ignore[assignment]  # a real line's ns is set
         table[key] = by_score
 
     def value(score: int, group: Hashable) -> Fraction:
         existing = table.get(group, {})
         if split_rule == "course" and score in existing:
             return existing[score]
-        others = [items[i].ns_score for i in groups.get(group, [])]  # type: ignore[union-attr]
+        others = [items[i].ns_score for i in groups.get(group, [])]  # type: ignore[union-attr]  # Real
         return value_against(score, others, big_n)
 
     for i, e in enumerate(items):
@@ -140,7 +148,9 @@ def score_board(
             ew_pct = BASE_PERCENT[e.ew] if isinstance(e.ew, Role) else e.ew
             marks[i] = LineMarks(ns_pct * top / 100, ew_pct * top / 100, ns_def, ew_def)
         elif isinstance(e, Split):
-            marks[i] = LineMarks(value(e.ns_score, e.group), top - value(e.ew_score, e.group), real=True)
+            marks[i] = LineMarks(
+                value(e.ns_score, e.group), top - value(e.ew_score, e.group), real=True
+            )
         elif isinstance(e, Weighted):
             ns = sum((w * value(s, e.group) for w, s in e.outcomes), Fraction(0))
             marks[i] = LineMarks(ns, top - ns, real=True)

@@ -18,17 +18,18 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import lru_cache
-from numbers import Real
-from typing import Literal
+from typing import Any, Literal
 
 from .adjusted import Artificial, NotPlayed, Role, Split, Weighted, as_entry
 from .adjusted import Real as RealResult
 from .errors import ScoringError
 from .imps import cross_imp_sums, imps, imps_against
+from .methods import BUTLER_FORM, CROSS_FORM, ImpForm
+from .numeric import Number, all_whole
 from .teams import ArtificialImps
 from .vp import team_vps
 
-DatumRule = Literal["course", "mean", "trim2"] | Callable[[Sequence[Real]], Fraction]
+DatumRule = Literal["course", "mean", "trim2"] | Callable[[Sequence[Number]], Fraction]
 # How a cross-IMP mark is written: the "average" over the comparisons (the course), their
 # "sum", or that sum "factored" up to the comparisons of a full board (N − 1).
 CrossForm = Literal["average", "sum", "factored"]
@@ -39,11 +40,13 @@ AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
 }
 
 
-def _whole(values: Sequence[Real]) -> bool:
+def _whole(values: Sequence[Number]) -> bool:
     return all(type(v) is int for v in values)
 
 
-def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> Fraction:
+def butler_datum(
+    scores: Sequence[Number], rule: DatumRule = "course", round_to: int | None = None
+) -> Fraction:
     """The board's datum (NS points).
 
     "course": without one highest and one lowest result, the mean of the rest
@@ -55,32 +58,40 @@ def butler_datum(scores: Sequence[Real], rule: DatumRule = "course", round_to: i
     if not scores:
         raise ScoringError("scores", list(scores), "a datum needs at least one result")
     # Whole points (the usual case) are summed as ints and divided once.
-    values = sorted(s if type(s) is int else Fraction(str(s)) if isinstance(s, float)
-                    else Fraction(s) for s in scores)
+    values = sorted(
+        s if type(s) is int else Fraction(str(s)) if isinstance(s, float) else Fraction(s)
+        for s in scores
+    )
     if callable(rule):
         datum = Fraction(rule(scores))
     elif rule == "course":
         kept = values[1:-1] if len(values) >= 3 else values
         datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
     elif rule == "mean":
-        datum = (Fraction(sum(values), len(values)) if _whole(values)
-                 else sum(values) / Fraction(len(values)))
+        datum = (
+            Fraction(sum(values), len(values))
+            if _whole(values)
+            else sum(values) / Fraction(len(values))
+        )
     elif rule == "trim2":
         kept = values[2:-2] if len(values) >= 5 else values[1:-1] if len(values) >= 3 else values
         datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
     else:
-        raise ScoringError("rule", rule,
-                           "datum rule must be 'course', 'mean', 'trim2' or a callable")
+        raise ScoringError(
+            "rule", rule, "datum rule must be 'course', 'mean', 'trim2' or a callable"
+        )
     if round_to:
         q = Decimal(datum.numerator) / Decimal(datum.denominator) / round_to
         datum = Fraction(int(q.quantize(Decimal(1), rounding=ROUND_HALF_UP))) * round_to
     return datum
 
 
-def butler_imps(scores: Sequence[Real], rule: DatumRule = "course", round_to: int | None = None) -> list[int]:
+def butler_imps(
+    scores: Sequence[Number], rule: DatumRule = "course", round_to: int | None = None
+) -> list[int]:
     """NS IMPs of each result against the datum (EW gets the negative)."""
     datum = butler_datum(scores, rule, round_to)
-    if all(type(s) is int for s in scores):
+    if all_whole(scores):
         return imps_against(scores, datum.numerator, datum.denominator)
     return [imps(Fraction(str(s)) - datum if isinstance(s, float) else s - datum) for s in scores]
 
@@ -93,7 +104,9 @@ class LineImps:
 
 # Marks shared by every line that scores them (LineImps is frozen): a board of whole scores,
 # the common case, then builds no Fraction and no LineImps per line.
-_BUTLER_LINES: dict[int, LineImps] = {v: LineImps(Fraction(v), Fraction(-v)) for v in range(-24, 25)}
+_BUTLER_LINES: dict[int, LineImps] = {
+    v: LineImps(Fraction(v), Fraction(-v)) for v in range(-24, 25)
+}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -126,14 +139,16 @@ def cross_scale(form: CrossForm, results: int, field: int | None) -> int:
     raise ScoringError("cross", form, "must be 'average', 'sum' or 'factored'")
 
 
-def _whole_scores_board(scores: list[int], method: str, rule: DatumRule,
-                        round_to: int | None) -> tuple[LineImps, ...] | None:
+def _whole_scores_board(
+    scores: list[int], method: ImpForm, rule: DatumRule, round_to: int | None
+) -> tuple[LineImps, ...] | None:
     """The marks of a board of real results only, or None to take the general path."""
-    if method == "butler":
+    if method == BUTLER_FORM:
         datum = butler_datum(scores, rule, round_to)
-        return tuple(_BUTLER_LINES[v]
-                     for v in imps_against(scores, datum.numerator, datum.denominator))
-    if method == "cross":
+        return tuple(
+            _BUTLER_LINES[v] for v in imps_against(scores, datum.numerator, datum.denominator)
+        )
+    if method == CROSS_FORM:
         comparisons = max(len(scores) - 1, 1)
         return tuple(_cross_line(total, comparisons) for total in cross_imp_sums(scores))
     return None
@@ -147,7 +162,7 @@ def _artificial_imps(value: object, table: dict[Role, Fraction]) -> Fraction:
 
 def score_imp_pairs_board(
     entries: Sequence[object],
-    method: Literal["butler", "cross"] = "butler",
+    method: ImpForm = BUTLER_FORM,
     *,
     rule: DatumRule = "course",
     round_to: int | None = None,
@@ -170,24 +185,35 @@ def score_imp_pairs_board(
     (``"factored"``); ``places`` rounds each mark (a half away from zero, or to even with
     ``half="even"``) before it is added up, as scorers that total the marks they print do.
     """
-    if method == "cross" and (cross != "average" or places is not None):
+    if method == CROSS_FORM and (cross != "average" or places is not None):
         items = [e if isinstance(e, ArtificialImps) else as_entry(e) for e in entries]
         n = sum(1 for e in items if isinstance(e, RealResult))
         scale = cross_scale(cross, n, field)
-        averages = score_imp_pairs_board(items, "cross", artificial=artificial)
+        averages = score_imp_pairs_board(items, CROSS_FORM, artificial=artificial)
+
+        def scaled(m: LineImps) -> LineImps:
+            if m.ns is None or m.ew is None:  # not played: no mark to scale
+                return m
+            return LineImps(
+                round_mark(m.ns * scale, places, half), round_mark(m.ew * scale, places, half)
+            )
+
         return tuple(  # an award (artificial) is IMPs as given, not an average to scale
-            m if isinstance(e, Artificial | ArtificialImps | NotPlayed)
-            else LineImps(round_mark(m.ns * scale, places, half),
-                          round_mark(m.ew * scale, places, half))
-            for e, m in zip(items, averages, strict=True))
-    if entries and all(type(e) is int for e in entries):
+            m if isinstance(e, Artificial | ArtificialImps | NotPlayed) else scaled(m)
+            for e, m in zip(items, averages, strict=True)
+        )
+    if entries and all_whole(entries):
         marks = _whole_scores_board(list(entries), method, rule, round_to)
         if marks is not None:
             return marks
     table = artificial or AEB_ARTIFICIAL_IMPS
     items = [e if isinstance(e, ArtificialImps) else as_entry(e) for e in entries]
-    compared = [e.ns_score if isinstance(e, RealResult) else e for e in items if isinstance(e, int | RealResult)]
-    if method == "butler":
+    compared = [
+        e.ns_score if isinstance(e, RealResult) else e
+        for e in items
+        if isinstance(e, int | RealResult)
+    ]
+    if method == BUTLER_FORM:
         datum = butler_datum(compared, rule, round_to) if compared else None
         cache: dict[int, Fraction] = {}
 
@@ -195,10 +221,11 @@ def score_imp_pairs_board(
             if datum is None:
                 raise ScoringError("entries", entries, "no real result to compute a datum from")
             if score not in cache:
-                cache[score] = Fraction(imps_against((score,), datum.numerator,
-                                                     datum.denominator)[0])
+                cache[score] = Fraction(
+                    imps_against((score,), datum.numerator, datum.denominator)[0]
+                )
             return cache[score]
-    elif method == "cross":
+    elif method == CROSS_FORM:
         # Σ imps(s − o) over the whole field; a real result's own comparison adds imps(0) = 0,
         # so leaving it out (member) only changes the number of comparisons divided by.
         field_sums = dict(zip(compared, cross_imp_sums(compared), strict=True))
@@ -212,7 +239,7 @@ def score_imp_pairs_board(
                 total = cross_imp_sums([score, *compared])[0]
             return Fraction(total, comparisons)
     else:
-        raise ScoringError("method", method, "must be 'butler' or 'cross'")
+        raise ScoringError("method", method, f"must be {BUTLER_FORM!r} or {CROSS_FORM!r}")
 
     out: list[LineImps] = []
     for e in items:
@@ -258,7 +285,8 @@ def match_victory_points(
     estuches jugados"). A match with no scored board, a sit-out, is given the pair's average
     VPs over its other matches, as the course scores a sit-out with the pair's own average.
     """
-    grouped: dict[tuple[Hashable, int], list] = defaultdict(lambda: [None, Fraction(0), 0])
+    # (pair, round) → [opponent, IMPs, boards scored]
+    grouped: dict[tuple[Hashable, int], list[Any]] = defaultdict(lambda: [None, Fraction(0), 0])
     for pair, rnd, opponent, value in board_imps:
         match = grouped[(pair, rnd)]
         if match[0] is None:

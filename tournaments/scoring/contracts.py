@@ -19,8 +19,18 @@ Strain = Literal["C", "D", "H", "S", "NT"]
 STRAINS: tuple[Strain, ...] = ("C", "D", "H", "S", "NT")
 
 _STRAIN_ALIASES: dict[str, Strain] = {
-    "C": "C", "♣": "C", "D": "D", "♦": "D", "H": "H", "♥": "H", "S": "S", "♠": "S",
-    "NT": "NT", "N": "NT", "ST": "NT", "SA": "NT",
+    "C": "C",
+    "♣": "C",
+    "D": "D",
+    "♦": "D",
+    "H": "H",
+    "♥": "H",
+    "S": "S",
+    "♠": "S",
+    "NT": "NT",
+    "N": "NT",
+    "ST": "NT",
+    "SA": "NT",
 }
 _PASS_WORDS = frozenset({"PASS", "P", "PASO", "AP", "ALLPASS"})
 _CONTRACT_RE = re.compile(r"^([0-9]+)(NT|ST|SA|N|C|D|H|S|♣|♦|♥|♠)(X{0,2})$")
@@ -35,7 +45,11 @@ class Contract:
     doubled: int = 0
 
     def __post_init__(self) -> None:
-        if isinstance(self.level, bool) or not isinstance(self.level, int) or not 1 <= self.level <= 7:
+        if (
+            isinstance(self.level, bool)
+            or not isinstance(self.level, int)
+            or not 1 <= self.level <= 7
+        ):
             raise ScoringError("level", self.level, "contract level must be 1..7")
         if self.strain not in STRAINS:
             raise ScoringError("strain", self.strain, "strain must be one of C, D, H, S, NT")
@@ -55,7 +69,9 @@ def parse_contract(text: str) -> Contract | None:
         return None
     match = _CONTRACT_RE.match(compact)
     if match is None:
-        raise ScoringError("contract", text, "expected level 1-7, strain C/D/H/S/NT, optional X/XX, or PASS")
+        raise ScoringError(
+            "contract", text, "expected level 1-7, strain C/D/H/S/NT, optional X/XX, or PASS"
+        )
     level = int(match.group(1))
     if not 1 <= level <= 7:
         raise ScoringError("contract", text, "contract level must be 1..7")
@@ -92,7 +108,7 @@ def contract_score(contract: str | Contract | None, tricks: int, vulnerable: boo
     if tricks < need:
         return -_undertrick_penalty(need - tricks, parsed.doubled, vulnerable)
 
-    multiplier = 2**parsed.doubled
+    multiplier: int = 2**parsed.doubled
     per_trick = 20 if parsed.strain in ("C", "D") else 30
     trick_score = per_trick * parsed.level + (10 if parsed.strain == "NT" else 0)
     trick_score *= multiplier
@@ -112,7 +128,10 @@ def contract_score(contract: str | Contract | None, tricks: int, vulnerable: boo
 
 
 def ns_score(
-    contract: str | Contract | None, declarer: Seat | None, tricks: int, vulnerability: Vulnerability
+    contract: str | Contract | None,
+    declarer: Seat | None,
+    tricks: int,
+    vulnerability: Vulnerability,
 ) -> int:
     """The NS-point-of-view result of a traveller line (what matchpoints compare)."""
     parsed = parse_contract(contract) if isinstance(contract, str) else contract
@@ -155,7 +174,8 @@ def _every_declarer_score() -> frozenset[int]:
 # Every score a played board can have under Law 77, from the NS point of view (a declarer's
 # score, or its negative when EW declared): a traveller's number outside it is a typo.
 LEGAL_NS_SCORES: frozenset[int] = frozenset(
-    s for score in _every_declarer_score() for s in (score, -score))
+    s for score in _every_declarer_score() for s in (score, -score)
+)
 
 
 def is_legal_score(score: object) -> bool:

@@ -9,21 +9,26 @@ ranked beside it by the same rules.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from fractions import Fraction
-from numbers import Rational
+
+from .numeric import Exact
+
+# A handicap as the site stores it (a decimal field) or as the scoring computes it.
+Handicap = Exact | Decimal
 
 
-def handicapped(percentage: Rational, handicap: Rational | None) -> Fraction:
+def handicapped(percentage: Exact, handicap: Handicap | None) -> Fraction:
     """The percentage a pair is ranked on with its handicap."""
     return Fraction(percentage) + (Fraction(handicap) / 2 if handicap else 0)
 
 
-def scratch(published: Rational, handicap: Rational | None) -> Fraction:
+def scratch(published: Exact, handicap: Handicap | None) -> Fraction:
     """The scratch percentage behind a handicapped one (an imported file publishes those)."""
     return Fraction(published) - (Fraction(handicap) / 2 if handicap else 0)
 
 
-def pair_handicap(players: Iterable[Rational | None]) -> Fraction | None:
+def pair_handicap(players: Iterable[Handicap | None]) -> Fraction | None:
     """A pair's handicap from its players' own: their sum, or None when none has one."""
     given = [Fraction(h) for h in players if h is not None]
     return sum(given, Fraction(0)) if given else None

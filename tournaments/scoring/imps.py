@@ -13,10 +13,33 @@ from fractions import Fraction
 from numbers import Real
 
 from .errors import ScoringError
+from .numeric import Number, all_whole
 
 IMP_THRESHOLDS: tuple[int, ...] = (
-    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600,
-    750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
 )
 
 
@@ -34,10 +57,14 @@ _IMPS_BY_DIFFERENCE: tuple[int, ...] = tuple(
 )
 
 
-def imps(difference: Real) -> int:
+def imps(difference: Number) -> int:
     """IMPs for a point difference (signed): ``imps(-430) == -10``."""
     _check(difference, "difference")
-    n = bisect_right(IMP_THRESHOLDS, abs(difference))
+    # abs() of a mixed int/float/Fraction has no single static type; the thresholds are
+    # compared with a float or a Fraction as well as with an int.
+    size: Number = -difference if difference < 0 else difference
+    thresholds: Sequence[Number] = IMP_THRESHOLDS
+    n = bisect_right(thresholds, size)
     return n if difference >= 0 else -n
 
 
@@ -59,7 +86,7 @@ def imps_against(scores: Sequence[int], numerator: int, denominator: int = 1) ->
     return out
 
 
-def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
+def cross_imp_sums(scores: Sequence[Number]) -> list[int]:
     """Σ over the other results of imps(own − other), for each result.
 
     A club board (up to SMALL_FIELD whole scores) is compared pair by pair through the
@@ -69,7 +96,7 @@ def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
     """
     if not scores:
         return []
-    if all(type(s) is int for s in scores):
+    if all_whole(scores):
         if len(scores) <= SMALL_FIELD and max(scores) - min(scores) <= SPAN:
             return _cross_imp_sums_small(scores)
     else:
@@ -77,7 +104,7 @@ def cross_imp_sums(scores: Sequence[Real]) -> list[int]:
             _check(s, "score")
     ordered = sorted(scores)
     n, lo, hi = len(ordered), ordered[0], ordered[-1]
-    sums: dict[Real, int] = {}
+    sums: dict[Number, int] = {}
     for s in set(scores):
         total = 0
         for t in IMP_THRESHOLDS:
@@ -104,7 +131,7 @@ def _cross_imp_sums_small(scores: Sequence[int]) -> list[int]:
     return [sums[s] for s in scores]
 
 
-def cross_imps_exact(scores: Sequence[Real]) -> list[Fraction]:
+def cross_imps_exact(scores: Sequence[Number]) -> list[Fraction]:
     """Cross-IMPs averaged over the n − 1 comparisons (the variant this package uses)."""
     n = len(scores)
     if n <= 1:
@@ -112,7 +139,7 @@ def cross_imps_exact(scores: Sequence[Real]) -> list[Fraction]:
     return [Fraction(v, n - 1) for v in cross_imp_sums(scores)]
 
 
-def cross_imps(scores: Sequence[Real]) -> list[float]:
+def cross_imps(scores: Sequence[Number]) -> list[float]:
     """NS cross-IMPs per result: each result IMPed against every other one, averaged over n−1.
 
     EW gets the negative. Cross-IMPs are not defined in any seed (AEB only

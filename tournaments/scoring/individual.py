@@ -20,11 +20,11 @@ from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
 
 from .board import Factoring, SplitRule, score_board
 from .butler import DatumRule, score_imp_pairs_board
 from .matchpoints import top_for
+from .methods import BUTLER_FORM, ImpForm
 from .session import Penalty, Provisional, SessionScore, finish_session, provisional_marks
 
 
@@ -66,17 +66,31 @@ def score_individual_session(
     """
     provisional: list[Provisional] = []
     for b in boards:
-        scored = score_board([line.entry for line in b.lines], expected, split_rule=split_rule,
-                             factoring=factoring)
+        scored = score_board(
+            [line.entry for line in b.lines], expected, split_rule=split_rule, factoring=factoring
+        )
         for line, m in zip(b.lines, scored.lines, strict=True):
             ew_first = line.east if line.east is not None else line.west
             ns_first = line.north if line.north is not None else line.south
-            provisional += provisional_marks(b.board, m, line.entry, (
-                (line.north, "NS", ew_first), (line.south, "NS", ew_first),
-                (line.east, "EW", ns_first), (line.west, "EW", ns_first)))
-    return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_player,
-                          edition=edition, penalties=penalties,
-                          max_average_plus_unplayed=max_average_plus_unplayed)
+            provisional += provisional_marks(
+                b.board,
+                m,
+                line.entry,
+                (
+                    (line.north, "NS", ew_first),
+                    (line.south, "NS", ew_first),
+                    (line.east, "EW", ns_first),
+                    (line.west, "EW", ns_first),
+                ),
+            )
+    return finish_session(
+        provisional,
+        top=top_for(expected),
+        boards_per_pair=boards_per_player,
+        edition=edition,
+        penalties=penalties,
+        max_average_plus_unplayed=max_average_plus_unplayed,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +113,7 @@ class IndividualImps:
 
 def score_individual_imps(
     boards: Sequence[IndividualBoard],
-    method: Literal["butler", "cross"] = "butler",
+    method: ImpForm = BUTLER_FORM,
     *,
     rule: DatumRule = "course",
     round_to: int | None = None,
@@ -113,14 +127,18 @@ def score_individual_imps(
     totals: dict[Hashable, Fraction] = defaultdict(Fraction)
     counts: dict[Hashable, int] = defaultdict(int)
     for b in boards:
-        marks = score_imp_pairs_board([line.entry for line in b.lines], method, rule=rule,
-                                      round_to=round_to)
+        marks = score_imp_pairs_board(
+            [line.entry for line in b.lines], method, rule=rule, round_to=round_to
+        )
         for line, m in zip(b.lines, marks, strict=True):
             ew_first = line.east if line.east is not None else line.west
             ns_first = line.north if line.north is not None else line.south
             for player, direction, opponent, value in (
-                    (line.north, "NS", ew_first, m.ns), (line.south, "NS", ew_first, m.ns),
-                    (line.east, "EW", ns_first, m.ew), (line.west, "EW", ns_first, m.ew)):
+                (line.north, "NS", ew_first, m.ns),
+                (line.south, "NS", ew_first, m.ns),
+                (line.east, "EW", ns_first, m.ew),
+                (line.west, "EW", ns_first, m.ew),
+            ):
                 if player is None:
                     continue
                 out.marks.append(PlayerImps(b.board, player, direction, opponent, value))

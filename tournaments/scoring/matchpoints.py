@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from numbers import Rational, Real
+from numbers import Real
 
 from .errors import ScoringError
+from .numeric import Exact, Number
 
 Score = int | Fraction
 
@@ -40,13 +41,13 @@ def _check_expected(n: int, expected: int | None) -> int:
     return expected
 
 
-def _check_scores(scores: Sequence[Real]) -> None:
+def _check_scores(scores: Sequence[Number]) -> None:
     for s in scores:
         if isinstance(s, bool) or not isinstance(s, Real):
             raise ScoringError("score", s, "board results are numbers (NS point of view)")
 
 
-def base_matchpoints(scores: Sequence[Real]) -> list[int]:
+def base_matchpoints(scores: Sequence[Number]) -> list[int]:
     """2 per lower result and 1 per equal one among ``scores`` only (no factoring)."""
     n = len(scores)
     ordered = sorted(scores)
@@ -55,12 +56,12 @@ def base_matchpoints(scores: Sequence[Real]) -> list[int]:
     return [first[s] + last[s] for s in scores]
 
 
-def neuberg(mp: Rational | int, n: int, expected: int) -> Fraction:
+def neuberg(mp: Exact, n: int, expected: int) -> Fraction:
     """Neuberg's factoring of a preliminary mark ``mp`` among ``n`` real results."""
     return Fraction(expected * (mp + 1), n) - 1
 
 
-def matchpoints_exact(scores: Sequence[Real], expected: int | None = None) -> list[Fraction]:
+def matchpoints_exact(scores: Sequence[Number], expected: int | None = None) -> list[Fraction]:
     """Exact NS marks of each score; ``expected`` > len(scores) applies Neuberg."""
     _check_scores(scores)
     n = len(scores)
@@ -73,7 +74,7 @@ def matchpoints_exact(scores: Sequence[Real], expected: int | None = None) -> li
     return [neuberg(mp, n, big_n) for mp in base]
 
 
-def matchpoints(scores: Sequence[Real], expected: int | None = None) -> list[float]:
+def matchpoints(scores: Sequence[Number], expected: int | None = None) -> list[float]:
     """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1)."""
     _check_scores(scores)
     n = len(scores)
@@ -87,7 +88,7 @@ def matchpoints(scores: Sequence[Real], expected: int | None = None) -> list[flo
     return [(big_n * (mp + 1) - n) / n for mp in base]
 
 
-def value_against(score: Real, others: Sequence[Real], expected: int) -> Fraction:
+def value_against(score: Number, others: Sequence[Number], expected: int) -> Fraction:
     """Mark a result that is not in the table would get (split/weighted scores, C03 l.696).
 
     It is compared with the ``others`` real results and Neuberg-scaled as one

@@ -9,14 +9,39 @@ on its really scored boards, so the session is scored in two passes.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, MutableMapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .adjusted import Role, Unplayed, artificial_percentage, unplayed_board_percentage
-from .board import Factoring, LineMarks, SplitRule, score_board
+from .board import Factoring, LineMarks, SplitRule
 from .errors import ScoringError
-from .matchpoints import top_for
+from .tally import (
+    PairBoard,
+    PairTotal,
+    Provisional,
+    Rules,
+    SessionTally,
+    exact_sum,
+    settle_pair,
+)
+
+__all__ = [
+    "BoardResult",
+    "EventTotal",
+    "PairBoard",
+    "PairTotal",
+    "Penalty",
+    "Provisional",
+    "SessionScore",
+    "SessionTally",
+    "TravellerLine",
+    "combine_sessions",
+    "exact_sum",
+    "finish_session",
+    "provisional_marks",
+    "score_session",
+    "session_score",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,28 +69,6 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
-class PairBoard:
-    """A pair's mark on one board, ready to store."""
-
-    board: int
-    pair: Hashable
-    direction: str  # "NS" or "EW"
-    opponent: Hashable
-    mark: Fraction
-    kind: str  # "result", "adjusted" or "unplayed"
-
-
-@dataclass(frozen=True, slots=True)
-class PairTotal:
-    pair: Hashable
-    points: Fraction
-    maximum: int
-    percentage: Fraction  # 0..100, exact; round only for display
-    boards: int  # boards with a mark (relay/unplayed included)
-    tops: int
-
-
-@dataclass(frozen=True, slots=True)
 class SessionScore:
     top: int
     boards_per_pair: int
@@ -83,7 +86,6 @@ def score_session(
     max_average_plus_unplayed: int | None = 2,
     split_rule: SplitRule = "course",
     factoring: Factoring = "neuberg",
-    memo: MutableMapping | None = None,
 ) -> SessionScore:
     """Matchpoint every board and total each pair.
 
@@ -96,37 +98,47 @@ def score_session(
     (``Artificial(..., unplayed=True)``); later ones get 50% (the note does not
     say what they get; flagged). None disables it.
 
-    ``memo`` keeps each board's first-pass marks under everything they depend on (the
-    board, its lines, N, the split and factoring rules): a board's matchpoints depend on
-    that board alone, so re-scoring a session after one corrected result only scores that
-    board again, and the second pass (own percentages, totals) still sees every board.
+    A ``tally.SessionTally`` filled once: one kept between runs (the classification's)
+    scores again only the boards whose lines changed, and gives the same figures.
     """
-    provisional: list[Provisional] = []
-    for b in boards:
-        key = (b, expected, split_rule, factoring)
-        marks = memo.get(key) if memo is not None else None
-        if marks is None:
-            scored = score_board([line.entry for line in b.lines], expected,
-                                 split_rule=split_rule, factoring=factoring)
-            marks = []
-            for line, m in zip(b.lines, scored.lines, strict=True):
-                marks += provisional_marks(b.board, m, line.entry, (
-                    (line.ns_pair, "NS", line.ew_pair), (line.ew_pair, "EW", line.ns_pair)))
-            marks = tuple(marks)
-        if memo is not None:
-            memo[key] = marks
-        provisional += marks
-    return finish_session(provisional, top=top_for(expected), boards_per_pair=boards_per_pair,
-                          edition=edition, penalties=penalties,
-                          max_average_plus_unplayed=max_average_plus_unplayed)
+    tally = SessionTally(
+        expected=expected,
+        boards_per_pair=boards_per_pair,
+        edition=edition,
+        max_average_plus_unplayed=max_average_plus_unplayed,
+        split_rule=split_rule,
+        factoring=factoring,
+    )
+    for position, board in enumerate(boards):
+        tally.put_board(position, board)
+    tally.set_penalties((p.pair, p.fraction_of_top) for p in penalties)
+    tally.settle()
+    return session_score(tally)
 
 
-# (board, contestant, direction, opponent, mark, kind or deferral, counts as unplayed)
-Provisional = tuple[int, Hashable, str, Hashable, "Fraction | None", object, bool]
+def session_score(tally: SessionTally) -> SessionScore:
+    """A settled tally as a ``SessionScore``: marks board by board in the order of the
+    boards' keys, each board's lines in order (NS, then EW), pairs in order of their first
+    mark."""
+    final: list[PairBoard] = []
+    taken: dict[tuple[Hashable, Hashable], int] = {}
+    totals: dict[Hashable, PairTotal] = {}
+    for key in sorted(tally.boards):  # type: ignore[type-var]  # the caller's keys sort
+        for ns, ew, _entry in tally.boards[key]:  # (NS pair, EW pair, entry)
+            for pair in (ns, ew):
+                if pair is None:
+                    continue
+                i = taken.get((pair, key), 0)
+                taken[(pair, key)] = i + 1
+                final.append(tally.pairs[pair].finals[key][i])
+                if pair not in totals:
+                    totals[pair] = tally.totals[pair]
+    return SessionScore(tally.top, tally.theoretical, totals, tuple(final))
 
 
-def provisional_marks(board: int, marks: LineMarks, entry: object,
-                      holders: Sequence[tuple[Hashable, str, Hashable]]) -> list[Provisional]:
+def provisional_marks(
+    board: int, marks: LineMarks, entry: object, holders: Sequence[tuple[Hashable, str, Hashable]]
+) -> list[Provisional]:
     """The marks of one traveller line credited to each ``(contestant, "NS"/"EW", opponent)``
     that holds a side of it: the two pairs, or in an individual the four players (partners
     share their side's mark)."""
@@ -135,25 +147,14 @@ def provisional_marks(board: int, marks: LineMarks, entry: object,
     for holder, direction, opp in holders:
         if holder is None:
             continue
-        mark, deferred = (marks.ns, marks.ns_deferred) if direction == "NS" \
-            else (marks.ew, marks.ew_deferred)
-        kind: object = deferred if deferred is not None else ("result" if marks.real else "adjusted")
+        mark, deferred = (
+            (marks.ns, marks.ns_deferred) if direction == "NS" else (marks.ew, marks.ew_deferred)
+        )
+        kind: object = (
+            deferred if deferred is not None else ("result" if marks.real else "adjusted")
+        )
         out.append((board, holder, direction, opp, mark, kind, unplayed_flag))
     return out
-
-
-def exact_sum(values: Iterable) -> Fraction:
-    """The sum of rationals, exactly as adding them one by one gives it, in a fraction of the
-    time: numerators are added per denominator (a board's marks share theirs), so only one
-    ``Fraction`` addition (a gcd) is made per denominator instead of one per mark."""
-    by_denominator: dict[int, int] = {}
-    for value in values:
-        d = value.denominator
-        by_denominator[d] = by_denominator.get(d, 0) + value.numerator
-    total = Fraction(0)
-    for d, n in by_denominator.items():
-        total += Fraction(n, d)
-    return total
 
 
 def finish_session(
@@ -165,76 +166,29 @@ def finish_session(
     penalties: Sequence[Penalty] = (),
     max_average_plus_unplayed: int | None = 2,
 ) -> SessionScore:
-    """Second pass: deferred adjustments from each contestant's own percentage, then totals."""
-    own_marks: dict[Hashable, list] = {}
-    counts: dict[Hashable, int] = {}
-    for _, pair, _, _, mark, kind, _ in provisional:
-        counts[pair] = counts.get(pair, 0) + 1
-        if kind == "result":
-            own_marks.setdefault(pair, []).append(mark)
-    own_points = {pair: exact_sum(marks) for pair, marks in own_marks.items()}
-    own_boards = {pair: len(marks) for pair, marks in own_marks.items()}
-    theoretical = boards_per_pair if boards_per_pair is not None else max(counts.values(), default=0)
-    if theoretical < max(counts.values(), default=0):
+    """Second pass: deferred adjustments from each contestant's own percentage, then totals
+    (``tally.settle_pair`` for each contestant); final marks in the order given."""
+    by_pair: dict[Hashable, list[Provisional]] = {}
+    for m in provisional:
+        by_pair.setdefault(m[1], []).append(m)
+    most = max((len(marks) for marks in by_pair.values()), default=0)
+    theoretical = boards_per_pair if boards_per_pair is not None else most
+    if theoretical < most:
         raise ScoringError("boards_per_pair", boards_per_pair, "a pair has lines on more boards")
-
-    def own_percent(pair: Hashable) -> Fraction:
-        if not own_boards.get(pair) or top == 0:
-            return Fraction(50)
-        return own_points[pair] * 100 / (top * own_boards[pair])
-
-    unplayed_counts: dict[Hashable, dict[Unplayed, int]] = {}
-    for _, pair, _, _, _, kind, _ in provisional:
-        if isinstance(kind, Unplayed):
-            per = unplayed_counts.setdefault(pair, {})
-            per[kind] = per.get(kind, 0) + 1
-
-    average_plus_used: dict[Hashable, int] = {}
-    final: list[PairBoard] = []
-    for board, pair, direction, opp, mark, kind, unplayed_flag in provisional:
-        if isinstance(kind, Role):
-            pct = artificial_percentage(kind, own_percent(pair), edition)
-            if kind is Role.NON_OFFENDER and unplayed_flag and max_average_plus_unplayed is not None:
-                used = average_plus_used.get(pair, 0)
-                average_plus_used[pair] = used + 1
-                if used >= max_average_plus_unplayed:
-                    pct = Fraction(50)
-            mark, label = pct * top / 100, "adjusted"
-        elif isinstance(kind, Unplayed):
-            pct = unplayed_board_percentage(
-                kind, own_percent(pair), unplayed_counts[pair][kind], theoretical
-            )
-            mark, label = pct * top / 100, "unplayed"
-        else:
-            label = str(kind)
-        final.append(PairBoard(board, pair, direction, opp, mark, label))  # type: ignore[arg-type]
-
-    marks_of: dict[Hashable, list] = {}
-    tops: dict[Hashable, int] = {}
-    for pb in final:
-        marks_of.setdefault(pb.pair, []).append(pb.mark)
-        tops[pb.pair] = tops.get(pb.pair, 0) + (1 if pb.mark == top and top > 0 else 0)
-    points = {pair: exact_sum(marks) for pair, marks in marks_of.items()}
+    rules = Rules(top, edition, max_average_plus_unplayed)
+    penalty: dict[Hashable, Fraction] = {}
     for p in penalties:
-        if p.pair not in points:
+        if p.pair not in by_pair:
             raise ScoringError("penalty.pair", p.pair, "the pair has no board in this session")
-        points[p.pair] -= Fraction(p.fraction_of_top) * top
-    # A pair with no line on some boards (a sit-out the movement does not lay out as a
-    # relay, a table that never played a board) is ranked on the boards it has: the relay
-    # rule credits a missed round with the pair's own average (C03 l.590, l.661), so its
-    # percentage is its points over the top times its own boards.
-    totals = {
-        pair: PairTotal(
-            pair,
-            pts,
-            top * counts[pair],
-            pts * 100 / (top * counts[pair]) if top * counts[pair] else Fraction(50),
-            counts[pair],
-            tops[pair],
-        )
-        for pair, pts in points.items()
+        penalty[p.pair] = penalty.get(p.pair, Fraction(0)) + Fraction(p.fraction_of_top)
+    settled = {
+        pair: settle_pair(pair, marks, rules, theoretical, penalty.get(pair, Fraction(0)))
+        for pair, marks in by_pair.items()
     }
-    return SessionScore(top, theoretical, totals, tuple(final))
+    ordered = {pair: iter(finals) for pair, (finals, _total) in settled.items()}
+    final = tuple(next(ordered[m[1]]) for m in provisional)
+    totals = {pair: total for pair, (_finals, total) in settled.items()}
+    return SessionScore(top, theoretical, totals, final)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +200,9 @@ class EventTotal:
     session_percentages: tuple[Fraction | None, ...]
 
 
-def combine_sessions(sessions: Sequence[SessionScore], fill_unplayed: bool = True) -> dict[Hashable, EventTotal]:
+def combine_sessions(
+    sessions: Sequence[SessionScore], fill_unplayed: bool = True
+) -> dict[Hashable, EventTotal]:
     """Multi-session totals: points and maxima add up, so sessions weigh by their boards.
 
     A pair missing from a session gets the AEB unplayed-session percentage

@@ -17,6 +17,7 @@ from numbers import Real
 from .adjusted import Role, Split
 from .errors import ScoringError
 from .imps import imps
+from .numeric import Number
 from .vp import vp_for_margin
 
 TEAM_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
@@ -34,7 +35,9 @@ class ArtificialImps:
     ew: Fraction
 
     @classmethod
-    def for_roles(cls, ns: Role, ew: Role, table: dict[Role, Fraction] | None = None) -> ArtificialImps:
+    def for_roles(
+        cls, ns: Role, ew: Role, table: dict[Role, Fraction] | None = None
+    ) -> ArtificialImps:
         t = table or TEAM_ARTIFICIAL_IMPS
         return cls(t[ns], t[ew])
 
@@ -62,13 +65,14 @@ def _ns_for(room: RoomScore, side: str) -> int:
 
 def team_board(room1: RoomScore, room2: RoomScore) -> TeamBoard:
     """Net points and IMPs for both teams on one board (C03 l.136-140)."""
-    if isinstance(room1, ArtificialImps) or isinstance(room2, ArtificialImps):
-        # The other room's result is ignored (C03 l.818). A is NS in room 1, EW in room 2.
-        if isinstance(room1, ArtificialImps) and isinstance(room2, ArtificialImps):
-            return TeamBoard(None, None, room1.ns + room2.ew, room1.ew + room2.ns)
-        if isinstance(room1, ArtificialImps):
-            return TeamBoard(None, None, room1.ns, room1.ew)
-        return TeamBoard(None, None, room2.ew, room2.ns)  # type: ignore[union-attr]
+    # An artificial room: the other room's result is ignored (C03 l.818). A is NS in room 1,
+    # EW in room 2.
+    if isinstance(room1, ArtificialImps) and isinstance(room2, ArtificialImps):
+        return TeamBoard(None, None, room1.ns + room2.ew, room1.ew + room2.ns)
+    if isinstance(room1, ArtificialImps):
+        return TeamBoard(None, None, room1.ns, room1.ew)
+    if isinstance(room2, ArtificialImps):
+        return TeamBoard(None, None, room2.ew, room2.ns)
     a_net = _ns_for(room1, "NS") - _ns_for(room2, "EW")
     b_net = _ns_for(room2, "NS") - _ns_for(room1, "EW")
     return TeamBoard(a_net, b_net, Fraction(imps(a_net)), Fraction(imps(b_net)))
@@ -86,8 +90,8 @@ class MatchResult:
 def match_imps(
     rooms: Sequence[tuple[RoomScore, RoomScore]],
     *,
-    carry_a: Real = 0,
-    carry_b: Real = 0,
+    carry_a: Number = 0,
+    carry_b: Number = 0,
     vp_scale: str | None = None,
     vp_boards: int | None = None,
 ) -> MatchResult:
@@ -115,13 +119,13 @@ def knockout_board(room1: RoomScore, room2: RoomScore) -> Fraction:
     return (board.a_imps - board.b_imps) / 2
 
 
-def knockout_margin(rooms: Sequence[tuple[RoomScore, RoomScore]], carry: Real = 0) -> Fraction:
+def knockout_margin(rooms: Sequence[tuple[RoomScore, RoomScore]], carry: Number = 0) -> Fraction:
     """A's knockout margin; a positive margin of at least 1 IMP advances A (C03 l.177)."""
     total = Fraction(str(carry)) if isinstance(carry, float) else Fraction(carry)
     return total + sum((knockout_board(r1, r2) for r1, r2 in rooms), Fraction(0))
 
 
-def board_a_match(net: Real) -> int:
+def board_a_match(net: Number) -> int:
     """Board-a-match points for a team's net score: 2 win, 1 tie, 0 loss (C03 l.163)."""
     if isinstance(net, bool) or not isinstance(net, Real):
         raise ScoringError("net", net, "a net score is a number")
@@ -136,7 +140,7 @@ def total_points(nets: Sequence[int]) -> int:
 _PATTON = ((20, 5), (120, 6), (320, 7), (760, 8))
 
 
-def patton_points(net: Real) -> tuple[int, int]:
+def patton_points(net: Number) -> tuple[int, int]:
     """Patton (C03 l.189-193): 8 points per board split by the net difference; (A, B)."""
     if isinstance(net, bool) or not isinstance(net, Real):
         raise ScoringError("net", net, "a net score is a number")

@@ -17,6 +17,7 @@ from functools import lru_cache
 from numbers import Real
 
 from .errors import ScoringError
+from .numeric import Number
 
 SCALES = ("wbf20", "wbf20-discrete", "course25")
 LOSERS = ("own", "complement")
@@ -70,7 +71,7 @@ def _wbf_raw_hundredths(margin: int, boards: int) -> int:
     blitz = 15 * math.sqrt(boards)
     if margin >= blitz:
         return 2000
-    vp = 10 + 10 * (1 - _TAU ** (3 * margin / blitz)) / (1 - _TAU3)
+    vp: float = 10 + 10 * (1 - _TAU ** (3 * margin / blitz)) / (1 - _TAU3)
     return min(2000, math.floor(vp * 100 + 0.5 + 1e-9))
 
 
@@ -103,7 +104,9 @@ def _wbf20_winner(margin: Fraction, boards: int) -> Fraction:
 
 def _course25(margin: Fraction, boards: int) -> tuple[int, int]:
     if boards not in COURSE25:
-        raise ScoringError("boards", boards, f"the course's 25-VP table has columns {COURSE25_BOARDS}")
+        raise ScoringError(
+            "boards", boards, f"the course's 25-VP table has columns {COURSE25_BOARDS}"
+        )
     if margin.denominator != 1:
         raise ScoringError("margin", margin, "the course's 25-VP table is for whole IMP margins")
     for low, high, w, loser in COURSE25[boards]:
@@ -112,7 +115,7 @@ def _course25(margin: Fraction, boards: int) -> tuple[int, int]:
     raise AssertionError("the table covers every margin")  # pragma: no cover
 
 
-def victory_points(margin: Real, boards: int, scale: str = "wbf20") -> tuple[float, float]:
+def victory_points(margin: Number, boards: int, scale: str = "wbf20") -> tuple[float, float]:
     """(winner VPs, loser VPs) for an IMP margin; the sign only says which team won.
 
     A team's own VPs are ``vp_for_margin`` (used when adjusted scores make the
@@ -137,13 +140,13 @@ def victory_points(margin: Real, boards: int, scale: str = "wbf20") -> tuple[flo
     raise ScoringError("scale", scale, f"known scales: {', '.join(SCALES)}")
 
 
-def vp_for_margin(margin: Real, boards: int, scale: str = "wbf20") -> float:
+def vp_for_margin(margin: Number, boards: int, scale: str = "wbf20") -> float:
     """A team's VPs from its own margin: the winner's share if positive, the loser's if negative."""
     winner, loser = victory_points(margin, boards, scale)
     return winner if margin > 0 else loser if margin < 0 else winner
 
 
-def team_vps(margin: Real, boards: int, scale: str = "wbf20") -> Fraction:
+def team_vps(margin: Number, boards: int, scale: str = "wbf20") -> Fraction:
     """A side's VPs from its own margin, exactly (a team, or a Butler pair over a match).
 
     The course's 25-VP table is for whole margins; a fractional margin (weighted or
@@ -157,8 +160,15 @@ def team_vps(margin: Real, boards: int, scale: str = "wbf20") -> Fraction:
     return Fraction(str(vp_for_margin(m, boards, scale)))
 
 
-def match_vps(home_margin: Real, away_margin: Real, boards: int, scale: str = "wbf20", *,
-              places: int = 2, loser: str = "own") -> tuple[Fraction, Fraction]:
+def match_vps(
+    home_margin: Number,
+    away_margin: Number,
+    boards: int,
+    scale: str = "wbf20",
+    *,
+    places: int = 2,
+    loser: str = "own",
+) -> tuple[Fraction, Fraction]:
     """Both teams' VPs of a match, as a scorer prints them.
 
     ``places``: the continuous scale's VPs (two decimals, as the WBF gives them) rounded
@@ -174,16 +184,18 @@ def match_vps(home_margin: Real, away_margin: Real, boards: int, scale: str = "w
     if loser == "complement" and scale == "course25":
         raise ScoringError("loser", loser, "the course's 25-VP table gives both teams' VPs")
 
-    def printed(margin: Real) -> Fraction:
+    def printed(margin: Number) -> Fraction:
         value = team_vps(margin, boards, scale)
         if places == 2 or scale != "wbf20":
             return value
-        step = Fraction(1, 10 ** places)
+        step = Fraction(1, 10**places)
         return math.floor(value / step + Fraction(1, 2)) * step
 
     home, away = printed(home_margin), printed(away_margin)
-    h, a = (Fraction(str(m)) if isinstance(m, float) else Fraction(m)
-            for m in (home_margin, away_margin))
+    h, a = (
+        Fraction(str(m)) if isinstance(m, float) else Fraction(m)
+        for m in (home_margin, away_margin)
+    )
     if loser == "complement" and h != a:
         if h > a:
             away = 20 - home

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import calendar, online_entry
+from tournaments.views.public import calendar, online_entry
 
 urlpatterns = [
     path("", calendar.index, name="index"),
@@ -12,4 +12,5 @@ urlpatterns = [
     path("<slug:slug>/", calendar.event, name="event"),
     path("<slug:slug>/enter/", online_entry.enter, name="enter"),
     path("<slug:slug>/partner/", online_entry.partner_wanted, name="partner_wanted"),
+    path("<slug:slug>/partner-search/", online_entry.partner_search, name="partner_search"),
 ]

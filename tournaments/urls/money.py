@@ -3,7 +3,7 @@ door list and cash sheet are director pages (``urls.director``)."""
 
 from django.urls import path
 
-from ..views import money_office
+from tournaments.views.office import money as money_office
 
 urlpatterns = [
     path("", money_office.report, name="report"),

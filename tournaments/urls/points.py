@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import points
+from tournaments.views.office import points
 
 urlpatterns = [
     path("", points.scale, name="scale"),

@@ -3,7 +3,21 @@ table card's token)."""
 
 from django.urls import path
 
-from ..views import table, table_app, table_corrections, table_signin, teams_table
+from tournaments.views.table import (
+    app as table_app,
+)
+from tournaments.views.table import (
+    corrections as table_corrections,
+)
+from tournaments.views.table import (
+    entry as table,
+)
+from tournaments.views.table import (
+    signin as table_signin,
+)
+from tournaments.views.table import (
+    teams as teams_table,
+)
 
 urlpatterns = [
     path("", table_signin.index, name="index"),

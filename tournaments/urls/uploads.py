@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import pdfs, uploads
+from tournaments.views.office import pdfs, uploads
 
 app_name = "uploads"
 

@@ -5,16 +5,22 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from clubsite.backup import BackupError, backup
+from clubsite.ops.backup import BackupError, backup
 
 
 class Command(BaseCommand):
-    help = ("Back up the database (SQLite online backup, or pg_dump custom format) and the "
-            "media files (a .tar.gz next to it) into DIR (default: BACKUP_DIR).")
+    help = (
+        "Back up the database (SQLite online backup, or pg_dump custom format) and the "
+        "media files (a .tar.gz next to it) into DIR (default: BACKUP_DIR)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--output", "-o", default=None,
-                            help="directory for the backup files (created if missing)")
+        parser.add_argument(
+            "--output",
+            "-o",
+            default=None,
+            help="directory for the backup files (created if missing)",
+        )
         parser.add_argument("--database", default="default", help="database alias")
 
     def handle(self, *args, **options):

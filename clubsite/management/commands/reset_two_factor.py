@@ -2,12 +2,13 @@
 recovery codes; their sessions end, and their next sign-in sets up a new authenticator app."""
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from clubsite.two_factor import sign_out_everywhere, turn_off
+from clubsite.accounts.two_factor import sign_out_everywhere, turn_off
+from clubsite.ops.clubs import ClubCommand
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = (
         "Remove USERNAME's authenticator app and recovery codes: staff set up a new "
         "app at their next sign-in."

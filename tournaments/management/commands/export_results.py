@@ -3,8 +3,9 @@
 import sys
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from clubsite.ops.clubs import ClubCommand
 from tournaments.documents import FORMATS, export_text
 from tournaments.models import Tournament
 from tournaments.services.errors import TournamentError
@@ -20,7 +21,7 @@ def find_tournament(ref: str) -> Tournament:
     return found
 
 
-class Command(BaseCommand):
+class Command(ClubCommand):
     help = "Write a tournament's results as USEBIO 1.2 XML or PBN 2.1."
 
     def add_arguments(self, parser):

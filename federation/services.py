@@ -1,0 +1,295 @@
+"""What a federation's officer reads and does, across the federation's clubs.
+
+Every read here crosses clubs, so each one opens ``scopes_disabled()`` on purpose and
+filters by the federation's clubs (``Club.federation``): nothing of another federation's
+clubs is read. Writes to one club (naming its secretary, exporting it) run in that club's
+own scope.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import zipfile
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count, F, Max, ProtectedError, Q, Sum, Value
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.accounts.permissions import Role, grant
+from clubsite.members import columns
+from clubsite.members.exports import csv_bytes_with_bom
+from clubsite.members.services import members_with_licence_state
+from clubsite.models import Club, Licence, LicenceStatus, Member, Season
+from clubsite.tenancy import club_scope, default_club_id, scopes_disabled
+from tournaments.documents import FORMATS, export_text
+from tournaments.models import Tournament, TournamentStatus
+from tournaments.models.points import PointsAward
+from tournaments.models.uploads import Upload
+from tournaments.services.errors import TournamentError
+
+PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
+EXTENSIONS = {"usebio": "xml", "pbn": "pbn"}
+
+
+class FederationError(Exception):
+    """A request the federation's rules refuse; shown to the officer as it is."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def clubs_of(federation: str):
+    """The federation's clubs, by name (``Club`` is above the scopes: no scope needed)."""
+    return Club.objects.filter(federation=federation).order_by("name", "pk")
+
+
+def club_of(federation: str, pk: int) -> Club | None:
+    """The federation's club ``pk``; None for a club of another federation."""
+    return clubs_of(federation).filter(pk=pk).first()
+
+
+# --- reading across the clubs ----------------------------------------------------------------
+
+
+def published_results(federation: str, limit: int = 200) -> list[Tournament]:
+    """The published tournaments of every club of the federation, newest first, each with
+    its ``club`` read."""
+    with scopes_disabled():
+        return list(
+            Tournament.objects.filter(club__federation=federation, status__in=PUBLISHED)
+            .select_related("club")
+            .order_by("-date", "club__name", "name")[:limit]
+        )
+
+
+@dataclass(frozen=True)
+class ClubLicences:
+    club: Club
+    season: Season | None  # the club's season holding today (None: not made yet)
+    requested: int  # licences requested this season: the batch the federation receives
+    uploads: list  # the newest uploads to the federation (results and licence batches)
+
+
+def licences_and_uploads(federation: str, uploads_each: int = 10) -> list[ClubLicences]:
+    """For each club of the federation: this season's licence batch and its newest uploads."""
+    today = timezone.localdate()
+    out = []
+    with scopes_disabled():
+        for club in clubs_of(federation):
+            season = Season.objects.filter(club=club).containing(today).first()
+            requested = (
+                Licence.objects.filter(
+                    member__club=club, season=season, status=LicenceStatus.REQUESTED
+                ).count()
+                if season
+                else 0
+            )
+            uploads = list(
+                Upload.objects.filter(endpoint__club=club)
+                .select_related("endpoint", "tournament")
+                .order_by("-created_at", "-id")[:uploads_each]
+            )
+            out.append(ClubLicences(club, season, requested, uploads))
+    return out
+
+
+@dataclass(frozen=True)
+class RankedPlayer:
+    place: int
+    licence_number: str
+    name: str
+    clubs: int  # clubs where the player won points
+    tournaments: int
+    points: Decimal
+
+
+def ranking(federation: str, since: datetime.date | None = None) -> list[RankedPlayer]:
+    """Master points won at the federation's clubs, per player: a player of two clubs is one
+    licence number, their points summed; a member with no licence number stands alone."""
+    with scopes_disabled():
+        awards = PointsAward.objects.filter(tournament__club__federation=federation)
+        if since:
+            awards = awards.filter(tournament__date__gte=since)
+        totals = {
+            "total": Sum("points"),
+            "played": Count("tournament", distinct=True),
+            "clubs": Count("tournament__club", distinct=True),
+            "first": Max("member__first_name"),
+            "last": Max("member__last_name"),
+        }
+        licensed = (
+            awards.exclude(member__licence_number="")
+            .values(licence=F("member__licence_number"))
+            .annotate(**totals)
+        )
+        unlicensed = (
+            awards.filter(member__licence_number="")
+            .values("member")
+            .annotate(licence=Value(""), **totals)
+        )
+        rows = [*licensed, *unlicensed]
+    rows.sort(key=lambda r: (-r["total"], r["last"], r["first"]))
+    ranked, place, previous = [], 0, None
+    for index, r in enumerate(rows, start=1):
+        if r["total"] != previous:
+            place, previous = index, r["total"]
+        ranked.append(
+            RankedPlayer(
+                place=place,
+                licence_number=r["licence"],
+                name=f"{r['first']} {r['last']}".strip(),
+                clubs=r["clubs"],
+                tournaments=r["played"],
+                points=r["total"],
+            )
+        )
+    return ranked
+
+
+# --- a club added ----------------------------------------------------------------------------
+
+
+def add_club(federation: str, club: Club) -> Club:
+    """Store ``club`` (an unsaved club, e.g. from a form) as a club of ``federation``. What
+    a club needs on first use (its season, its points scale) is made then, as for any club."""
+    club.federation = federation
+    club.save()
+    return club
+
+
+def name_secretary(club: Club, who: str):
+    """Grant the secretary's role at ``club`` to the account whose username or email is
+    ``who``; returns that account."""
+    who = (who or "").strip()
+    users = (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(Q(username__iexact=who) | Q(email__iexact=who))[:2]
+    )
+    users = list(users) if who else []
+    if len(users) != 1:
+        raise FederationError(
+            _("No account has this username or email.")
+            if not users
+            else _("Several accounts have this email: give the username.")
+        )
+    with club_scope(club):
+        grant(users[0], Role.SECRETARY)
+    return users[0]
+
+
+# --- a club leaves ---------------------------------------------------------------------------
+
+
+def archive_name(club: Club) -> str:
+    return f"{club.slug or f'club-{club.pk}'}-{timezone.localdate().isoformat()}.zip"
+
+
+def club_archive(club: Club) -> bytes:
+    """The club's whole data as one ZIP: its members (the secretary's CSV) and each
+    tournament's results as USEBIO and PBN; a file a tournament cannot give (a teams event
+    in USEBIO, an event with no result) is named in ``README.txt``."""
+    buffer = io.BytesIO()
+    notes = [
+        f"{club.name}",
+        club.address,
+        "",
+        _("Exported on %(day)s.") % {"day": timezone.localdate().isoformat()},
+    ]
+    with club_scope(club), zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        season = Season.objects.containing(timezone.localdate()).first()
+        members = (
+            members_with_licence_state(season)
+            if season
+            else Member.objects.annotate(licence_state=Value(""))
+        )
+        archive.writestr(
+            "members.csv",
+            csv_bytes_with_bom(
+                columns.csv_header(),
+                (columns.csv_row(m) for m in members.select_related("category")),
+            ),
+        )
+        for tournament in Tournament.objects.order_by("date", "pk"):
+            for fmt in sorted(FORMATS):
+                name = f"tournaments/{tournament.date:%Y-%m-%d}-{tournament.slug}.{EXTENSIONS.get(fmt, fmt)}"
+                try:
+                    text = export_text(tournament, fmt)
+                except TournamentError as refused:
+                    notes.append(f"{name}: {refused.message}")
+                    continue
+                archive.writestr(name, text)
+        archive.writestr("README.txt", "\n".join(str(n) for n in notes) + "\n")
+    return buffer.getvalue()
+
+
+def delete_club(club: Club) -> dict[str, int]:
+    """Delete ``club`` and every row of it; returns the rows deleted per model. The default
+    club (the one a host naming no club reaches) cannot leave. A row protected from deletion
+    (a payment holding its member, a result its pairs) goes first, once it is checked to be
+    of this club."""
+    if club.pk == default_club_id():
+        raise FederationError(_("The installation's default club cannot be deleted."))
+    deleted: dict[str, int] = {}
+    with transaction.atomic(), scopes_disabled():
+        member_ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
+        _delete(club, Club.objects.filter(pk=club.pk), deleted)
+        _forget_history(club, member_ids, deleted)
+    transaction.on_commit(club.forget_cached)
+    return deleted
+
+
+def _delete(club: Club, queryset, deleted: dict[str, int], depth: int = 0) -> None:
+    """Delete ``queryset``, first deleting (checked to be ``club``'s) the rows that protect it."""
+    for _attempt in range(50):
+        try:
+            _total, counts = queryset.delete()
+        except ProtectedError as error:
+            if depth > 20:
+                raise
+            by_model: dict = {}
+            for row in error.protected_objects:
+                by_model.setdefault(type(row), set()).add(row.pk)
+            for model, pks in by_model.items():
+                _check_of_club(club, model, pks)
+                _delete(club, model._base_manager.filter(pk__in=pks), deleted, depth + 1)
+            continue
+        for label, count in counts.items():
+            deleted[label] = deleted.get(label, 0) + count
+        return
+    raise FederationError(_("The club's rows could not be deleted."))
+
+
+def _check_of_club(club: Club, model, pks: set) -> None:
+    """Every row ``pks`` of ``model`` still there is ``club``'s: its scoped manager finds
+    each in the club's scope (one may have gone already with a row deleted before it). A
+    row of another club (which no path should reach) stops the deletion."""
+    with club_scope(club):
+        mine = model._default_manager.filter(pk__in=pks).count()
+    if mine != model._base_manager.filter(pk__in=pks).count():
+        raise FederationError(_("A row of another club depends on this club: nothing was deleted."))
+
+
+def _forget_history(club: Club, member_ids: list[int], deleted: dict[str, int]) -> None:
+    """The change history of the club's members, licences and payments (kept by
+    simple_history, which no foreign key cascades to)."""
+    for model in apps.get_app_config("clubsite").get_models():
+        if not model.__name__.startswith("Historical"):
+            continue
+        names = {f.name for f in model._meta.fields}
+        if "club" in names:
+            rows = model._base_manager.filter(club_id=club.pk)
+        elif "member" in names:
+            rows = model._base_manager.filter(member_id__in=member_ids)
+        else:
+            continue
+        _total, counts = rows.delete()
+        for label, count in counts.items():
+            deleted[label] = deleted.get(label, 0) + count

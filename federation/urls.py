@@ -1,0 +1,17 @@
+"""URLs of a federation's officers (namespace "federation"), on every club's host."""
+
+from django.urls import path
+
+from federation import views
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<str:federation>/", views.clubs, name="clubs"),
+    path("<str:federation>/results/", views.results, name="results"),
+    path("<str:federation>/licences/", views.licences, name="licences"),
+    path("<str:federation>/ranking/", views.ranking, name="ranking"),
+    path("<str:federation>/clubs/new/", views.club_new, name="club_new"),
+    path("<str:federation>/clubs/<int:pk>/secretary/", views.club_secretary, name="club_secretary"),
+    path("<str:federation>/clubs/<int:pk>/export.zip", views.club_export, name="club_export"),
+    path("<str:federation>/clubs/<int:pk>/leave/", views.club_leave, name="club_leave"),
+]

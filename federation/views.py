@@ -1,0 +1,184 @@
+"""A federation's officer pages: reachable on any club's host, each about the federation
+named in its URL, which the officer must serve (``officer_required``)."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from clubsite.accounts.permissions import federations_of, officer_required
+from clubsite.models import Club, Federation
+from federation import services
+from federation.forms import ClubForm, LeaveForm, SecretaryForm
+
+
+def _federation(code: str) -> str:
+    if code not in Federation.values:
+        raise Http404
+    return code
+
+
+def _club(federation: str, pk: int) -> Club:
+    club = services.club_of(federation, pk)
+    if club is None:
+        raise Http404
+    return club
+
+
+def club_address(request, club: Club) -> str | None:
+    """Where ``club``'s own pages are: its host or sub-domain (``SITE_URL``'s scheme, else
+    this request's scheme and port); "" (this very site) for the club of this request's host;
+    None for a club no address reaches (no host, no sub-domain)."""
+    if club.host or (club.slug and settings.CLUB_BASE_DOMAIN):
+        if settings.SITE_URL:
+            return club.site_url
+        host = club.host or f"{club.slug}.{settings.CLUB_BASE_DOMAIN}"
+        port = request.get_port()
+        suffix = "" if port in ("80", "443") else f":{port}"
+        return f"{request.scheme}://{host}{suffix}"
+    if club.pk == getattr(request, "club_id", None):
+        return ""
+    return None
+
+
+def _context(request, federation: str, **extra) -> dict:
+    return {
+        "federation": federation,
+        "federation_name": Federation(federation).label,
+        "offices": sorted(federations_of(request.user)),
+        **extra,
+    }
+
+
+@officer_required
+def index(request):
+    """The federations the officer serves: straight to the one, else a choice."""
+    offices = sorted(federations_of(request.user))
+    if len(offices) == 1:
+        return redirect("federation:clubs", federation=offices[0])
+    choices = [(code, Federation(code).label) for code in offices]
+    return render(request, "federation/index.html", {"choices": choices})
+
+
+@officer_required
+def clubs(request, federation):
+    federation = _federation(federation)
+    rows = list(services.clubs_of(federation))
+    for club in rows:
+        club.address_url = club_address(request, club)
+    return render(request, "federation/clubs.html", _context(request, federation, clubs=rows))
+
+
+@officer_required
+def results(request, federation):
+    """Every club's published results, each linked to the club's own result page."""
+    federation = _federation(federation)
+    tournaments = services.published_results(federation)
+    bases = {}
+    for tournament in tournaments:
+        if tournament.club_id not in bases:
+            bases[tournament.club_id] = club_address(request, tournament.club)
+        base = bases[tournament.club_id]
+        path = reverse("results:tournament", args=[tournament.slug])
+        tournament.link = None if base is None else base + path
+    return render(
+        request,
+        "federation/results.html",
+        _context(request, federation, tournaments=tournaments),
+    )
+
+
+@officer_required
+def licences(request, federation):
+    """Each club's licence batch of this season and its newest uploads to the federation."""
+    federation = _federation(federation)
+    return render(
+        request,
+        "federation/licences.html",
+        _context(request, federation, rows=services.licences_and_uploads(federation)),
+    )
+
+
+@officer_required
+def ranking(request, federation):
+    """Master points across the federation's clubs, one line per licence number."""
+    federation = _federation(federation)
+    return render(
+        request,
+        "federation/ranking.html",
+        _context(request, federation, players=services.ranking(federation)),
+    )
+
+
+@officer_required
+def club_new(request, federation):
+    federation = _federation(federation)
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.add_club(federation, form.save(commit=False))
+        messages.success(request, _("Club %(name)s added.") % {"name": club.name})
+        return redirect("federation:club_secretary", federation=federation, pk=club.pk)
+    return render(request, "federation/club_form.html", _context(request, federation, form=form))
+
+
+@officer_required
+def club_secretary(request, federation, pk):
+    """Name the club's secretary: an account already on the site takes the role there."""
+    federation = _federation(federation)
+    club = _club(federation, pk)
+    form = SecretaryForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.name_secretary(club, form.cleaned_data["who"])
+        except services.FederationError as refused:
+            form.add_error("who", refused.message)
+        else:
+            messages.success(
+                request,
+                _("%(user)s is now secretary of %(club)s.") % {"user": user, "club": club.name},
+            )
+            return redirect("federation:clubs", federation=federation)
+    return render(
+        request,
+        "federation/club_secretary.html",
+        _context(request, federation, club=club, form=form),
+    )
+
+
+@officer_required
+def club_export(request, federation, pk):
+    """The club's whole data as one ZIP: members CSV, each tournament's USEBIO and PBN."""
+    federation = _federation(federation)
+    club = _club(federation, pk)
+    response = HttpResponse(services.club_archive(club), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{services.archive_name(club)}"'
+    return response
+
+
+@officer_required
+def club_leave(request, federation, pk):
+    """A club leaves: its data downloaded, then deleted once its short name is typed."""
+    federation = _federation(federation)
+    club = _club(federation, pk)
+    form = LeaveForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.delete_club(club)
+        except services.FederationError as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("Club %(name)s deleted.") % {"name": club.name})
+            return redirect("federation:clubs", federation=federation)
+    return render(
+        request,
+        "federation/club_leave.html",
+        _context(
+            request,
+            federation,
+            club=club,
+            form=form,
+            is_default=club.pk == services.default_club_id(),
+        ),
+    )

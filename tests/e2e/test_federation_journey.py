@@ -1,0 +1,110 @@
+"""A federation's officer in a real browser: adds a club and names its secretary, reads the
+published results of two clubs, downloads a club's data, on a desktop and on a phone."""
+
+import io
+import zipfile
+
+import pytest
+from django.contrib.auth.models import User
+
+from clubsite.accounts.permissions import Role, appoint_officer, roles_of
+from clubsite.models import Club, Federation
+from clubsite.tenancy import club_scope
+from tests.e2e.e2e_helpers import login, screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "officer-pass-1234"
+
+
+def _two_clubs():
+    from clubsite.demo import build_club
+    from tournaments.demo import build_master_points, build_tournaments
+
+    norte = Club.objects.get(pk=1)
+    norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
+    norte.save()
+    sur = Club.objects.create(
+        name="Club Sur", slug="sur", host="sur.example.org", federation=Federation.AEB
+    )
+    for club in (norte, sur):
+        with club_scope(club):
+            build_club()
+            build_tournaments(only=("martes",))
+            build_master_points()
+    return norte, sur
+
+
+def _touch_targets_fit(page, selector):
+    for box in page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })"
+    ):
+        assert box[1] >= 44, (selector, box)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"] + 1, width
+
+
+def test_an_officer_adds_a_club_reads_results_and_downloads_a_club(live_server, new_page):
+    _norte, sur = _two_clubs()
+    officer = User.objects.create_user("federacion", password=PASSWORD)
+    appoint_officer(officer, Federation.AEB)
+    secretary = User.objects.create_user("nueva-secretaria", email="nueva@example.org")
+    base = live_server.url
+
+    page = new_page("desktop")
+    login(page, base, "federacion", PASSWORD)
+    page.goto(f"{base}/federation/")
+    assert page.url.endswith("/federation/AEB/")
+    assert page.locator("#clubs .club").count() == 2
+    screenshot(page, "federation-clubs-desktop")
+
+    # a new club, then its secretary
+    page.click("a[href='/federation/AEB/clubs/new/']")
+    page.fill("#id_name", "Club Este")
+    page.fill("#id_slug", "este")
+    page.fill("#id_address", "Plaza Mayor 1\n28001 Madrid")
+    screenshot(page, "federation-club-new")
+    page.click("#club-form button[type=submit]")
+    page.wait_for_url("**/secretary/")
+    este = Club.objects.get(slug="este")
+    assert este.federation == Federation.AEB
+    page.fill("#id_who", "nueva@example.org")
+    page.click("#secretary-form button[type=submit]")
+    page.wait_for_url("**/federation/AEB/")
+    assert page.locator("#clubs .club").count() == 3
+    screenshot(page, "federation-secretary-named")
+    with club_scope(este):
+        assert Role.SECRETARY in roles_of(User.objects.get(pk=secretary.pk))
+
+    # the published results of both clubs
+    page.goto(f"{base}/federation/AEB/results/")
+    assert page.locator("#results tr[data-club='norte']").count() >= 1
+    assert page.locator("#results tr[data-club='sur']").count() >= 1
+    link = page.locator("#results tr[data-club='sur'] a").first.get_attribute("href")
+    assert link.startswith("http://sur.example.org") and "/results/" in link
+    screenshot(page, "federation-results-desktop")
+    page.goto(f"{base}/federation/AEB/ranking/")
+    assert page.locator("#ranking tbody tr").count() > 1
+    screenshot(page, "federation-ranking-desktop")
+
+    # a club's data, downloaded whole
+    page.goto(f"{base}/federation/AEB/clubs/{sur.pk}/leave/")
+    screenshot(page, "federation-leave")
+    with page.expect_download() as download_info:
+        page.click(f"a[href='/federation/AEB/clubs/{sur.pk}/export.zip']")
+    archive = zipfile.ZipFile(io.BytesIO(open(download_info.value.path(), "rb").read()))
+    names = archive.namelist()
+    assert "members.csv" in names and any(n.endswith(".xml") for n in names)
+    assert any(n.endswith(".pbn") for n in names)
+
+    # on a phone
+    phone = new_page("phone")
+    login(phone, base, "federacion", PASSWORD)
+    for path, name in (
+        ("/federation/AEB/", "federation-clubs-phone"),
+        ("/federation/AEB/results/", "federation-results-phone"),
+        ("/federation/AEB/licences/", "federation-licences-phone"),
+    ):
+        phone.goto(base + path)
+        _touch_targets_fit(phone, "main .toolbar .button")
+        screenshot(phone, name)

@@ -1,0 +1,244 @@
+"""A federation's officer across its clubs: what they read (services, without HTTP), a club
+added and its secretary named, a club's data exported whole and the club deleted, and the
+pages kept to the officer's own federation.
+
+Three clubs, each with the demo's members (the same people: the same licence numbers) and a
+published, final pairs tournament with its master points: Norte (the default club) and Sur of
+the AEB, Lisboa of the FPB.
+"""
+
+import io
+import zipfile
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import Client, override_settings
+from django.urls import reverse
+from django_scopes import scopes_disabled
+
+from clubsite.accounts.permissions import Role, appoint_officer, grant, roles_of
+from clubsite.models import Club, ClubRole, Federation, Member
+from clubsite.tenancy import club_scope
+from federation import services
+from tests.signed_in import sign_in_verified
+from tournaments.models import Result, Tournament
+from tournaments.models.points import PointsAward
+
+SUR_HOST = "sur.example.org"
+LISBOA_HOST = "lisboa.example.pt"
+
+
+@pytest.fixture(scope="module")
+def clubs(django_db_setup, django_db_blocker):
+    from clubsite.demo import build_club
+    from tournaments.demo import build_master_points, build_tournaments
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        norte = Club.objects.get(pk=1)
+        norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
+        norte.save()
+        sur = Club.objects.create(
+            name="Club Sur", slug="sur", host=SUR_HOST, federation=Federation.AEB
+        )
+        lisboa = Club.objects.create(
+            name="Clube Lisboa", slug="lisboa", host=LISBOA_HOST, federation=Federation.FPB
+        )
+        for club in (norte, sur, lisboa):
+            with club_scope(club):
+                build_club()
+                build_tournaments(only=("martes",))
+                build_master_points()
+        yield {"norte": norte, "sur": sur, "lisboa": lisboa}
+        transaction.set_rollback(True)
+
+
+pytestmark = pytest.mark.django_db
+
+
+def _names(tournaments):
+    return {t.club.name for t in tournaments}
+
+
+def test_published_results_are_the_federations_clubs_only(clubs):
+    assert _names(services.published_results(Federation.AEB)) == {"Club Norte", "Club Sur"}
+    assert _names(services.published_results(Federation.FPB)) == {"Clube Lisboa"}
+    assert services.published_results(Federation.ABA) == []
+
+
+def test_the_ranking_sums_a_licence_number_across_the_federations_clubs(clubs):
+    with scopes_disabled():
+        award = (
+            PointsAward.objects.filter(tournament__club=clubs["sur"], member__licence_number__gt="")
+            .select_related("member")
+            .first()
+        )
+        number = award.member.licence_number
+        at = {
+            key: sum(
+                a.points
+                for a in PointsAward.objects.filter(
+                    tournament__club=club, member__licence_number=number
+                )
+            )
+            for key, club in clubs.items()
+        }
+    ranked = {p.licence_number: p for p in services.ranking(Federation.AEB)}
+    assert ranked[number].points == at["norte"] + at["sur"]  # Lisboa's not counted
+    assert ranked[number].clubs == 2
+    assert {p.licence_number: p for p in services.ranking(Federation.FPB)}[number].points == (
+        at["lisboa"]
+    )
+    places = [p.place for p in services.ranking(Federation.AEB)]
+    assert places == sorted(places) and places[0] == 1
+
+
+def test_licences_and_uploads_list_the_federations_clubs(clubs):
+    rows = services.licences_and_uploads(Federation.AEB)
+    assert [r.club.name for r in rows] == ["Club Norte", "Club Sur"]
+
+
+def test_a_club_added_with_its_secretary(clubs):
+    user = User.objects.create_user("nueva-secretaria", email="nueva@example.org")
+    club = services.add_club(Federation.AEB, Club(name="Club Este", slug="este"))
+    assert club.federation == Federation.AEB
+    assert services.name_secretary(club, "NUEVA@example.org") == user
+    with club_scope(club):
+        assert roles_of(User.objects.get(pk=user.pk)) == {Role.SECRETARY}
+    with club_scope(clubs["norte"]):
+        assert roles_of(User.objects.get(pk=user.pk)) == frozenset()
+    with pytest.raises(services.FederationError):
+        services.name_secretary(club, "nobody-here")
+
+
+def test_a_clubs_archive_holds_its_members_and_every_tournament(clubs):
+    data = services.club_archive(clubs["sur"])
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    names = archive.namelist()
+    assert {"members.csv", "README.txt"} <= set(names)
+    with club_scope(clubs["sur"]):
+        tournaments = list(Tournament.objects.all())
+        member = Member.objects.order_by("pk").first()
+    for tournament in tournaments:
+        assert any(n.endswith(f"{tournament.slug}.xml") for n in names), names
+        assert any(n.endswith(f"{tournament.slug}.pbn") for n in names), names
+    assert member.last_name in archive.read("members.csv").decode("utf-8-sig")
+    xml = next(n for n in names if n.endswith(".xml"))
+    assert "<USEBIO" in archive.read(xml).decode()
+
+
+def _counts(club):
+    with club_scope(club):
+        return (
+            Member.objects.count(),
+            Tournament.objects.count(),
+            Result.objects.count(),
+            PointsAward.objects.count(),
+        )
+
+
+def test_deleting_a_club_removes_its_rows_only(clubs):
+    norte, lisboa = _counts(clubs["norte"]), _counts(clubs["lisboa"])
+    sur = clubs["sur"]
+    with club_scope(sur):
+        grant(User.objects.create_user("sur-secretaria"), Role.SECRETARY)
+    assert all(_counts(sur))
+    deleted = services.delete_club(sur)
+    assert deleted["clubsite.Club"] == 1
+    assert not Club.objects.filter(pk=sur.pk).exists()
+    assert _counts(sur) == (0, 0, 0, 0)
+    assert _counts(clubs["norte"]) == norte and _counts(clubs["lisboa"]) == lisboa
+    with scopes_disabled():
+        assert not ClubRole.objects.filter(club_id=sur.pk).exists()
+        assert not Member.history.filter(club_id=sur.pk).exists()
+        assert Member.history.filter(club_id=clubs["norte"].pk).exists()
+    assert User.objects.filter(username="sur-secretaria").exists()  # accounts stay
+
+
+def test_the_default_club_cannot_be_deleted(clubs):
+    with pytest.raises(services.FederationError):
+        services.delete_club(clubs["norte"])
+    assert Club.objects.filter(pk=clubs["norte"].pk).exists()
+
+
+# --- the pages ------------------------------------------------------------------------------
+
+
+def _main(page) -> str:
+    """The page's own content, without the header and footer of the host's club."""
+    text = page.content.decode()
+    return text[text.index("<main") : text.index("</main>")]
+
+
+def _officer(federation):
+    user = User.objects.create_user(f"officer-{federation}", password="pass-1234-word-long")
+    appoint_officer(user, federation)
+    return sign_in_verified(Client(), user)
+
+
+@override_settings(ALLOWED_HOSTS=["testserver", SUR_HOST, LISBOA_HOST])
+def test_an_fpb_officer_sees_nothing_of_an_aeb_club(clubs):
+    client = _officer(Federation.FPB)
+    sur = clubs["sur"]
+    for host in ("testserver", SUR_HOST, LISBOA_HOST):  # on any club's host
+        for name in ("clubs", "results", "licences", "ranking"):
+            page = client.get(reverse(f"federation:{name}", args=["FPB"]), HTTP_HOST=host)
+            assert page.status_code == 200, (name, host)
+            text = _main(page)
+            assert "Club Sur" not in text and "Club Norte" not in text, (name, host)
+        assert "Clube Lisboa" in _main(
+            client.get(reverse("federation:results", args=["FPB"]), HTTP_HOST=host)
+        )
+        for name in ("clubs", "results", "licences", "ranking", "club_new"):
+            url = reverse(f"federation:{name}", args=["AEB"])
+            assert client.get(url, HTTP_HOST=host).status_code == 403, name
+        for name in ("club_secretary", "club_export", "club_leave"):  # an AEB club by FPB
+            url = reverse(f"federation:{name}", args=["FPB", sur.pk])
+            assert client.get(url, HTTP_HOST=host).status_code == 404, name
+            assert client.post(url, {"confirm": "sur"}, HTTP_HOST=host).status_code == 404
+    assert Club.objects.filter(pk=sur.pk).exists()
+
+
+def test_a_club_secretary_cannot_reach_the_officer_pages(clubs):
+    user = User.objects.create_user("norte-secretaria", password="pass-1234-word-long")
+    grant(user, Role.SECRETARY)
+    client = sign_in_verified(Client(), user)
+    norte = clubs["norte"]
+    for name in ("clubs", "results", "licences", "ranking", "club_new"):
+        assert client.get(reverse(f"federation:{name}", args=["AEB"])).status_code == 403
+    for name in ("club_secretary", "club_export", "club_leave"):
+        url = reverse(f"federation:{name}", args=["AEB", norte.pk])
+        assert client.get(url).status_code == 403
+    assert client.get(reverse("federation:index")).status_code == 403
+
+
+def test_the_officer_adds_a_club_and_lets_another_leave(clubs):
+    client = _officer(Federation.AEB)
+    made = client.post(
+        reverse("federation:club_new", args=["AEB"]),
+        {"name": "Club Oeste", "slug": "oeste", "host": "", "address": "Plaza 1"},
+    )
+    oeste = Club.objects.get(slug="oeste")
+    assert made.status_code == 302 and oeste.federation == Federation.AEB
+    download = client.get(reverse("federation:club_export", args=["AEB", clubs["sur"].pk]))
+    assert download["Content-Type"] == "application/zip"
+    assert "members.csv" in zipfile.ZipFile(io.BytesIO(download.content)).namelist()
+    leave = reverse("federation:club_leave", args=["AEB", clubs["sur"].pk])
+    assert client.post(leave, {"confirm": "norte"}).status_code == 200  # the wrong name
+    assert Club.objects.filter(pk=clubs["sur"].pk).exists()
+    assert client.post(leave, {"confirm": "sur"}).status_code == 302
+    assert not Club.objects.filter(pk=clubs["sur"].pk).exists()
+    default = reverse("federation:club_leave", args=["AEB", clubs["norte"].pk])
+    assert client.post(default, {"confirm": "norte"}).status_code == 200
+    assert Club.objects.filter(pk=clubs["norte"].pk).exists()
+
+
+def test_the_demo_federation_has_an_officer():
+    from clubsite.accounts.permissions import federations_of
+    from clubsite.demo import DEMO_OFFICER, DEMO_PASSWORD, _demo_officer
+
+    _demo_officer()
+    _demo_officer()  # built twice, one office
+    officer = User.objects.get(username=DEMO_OFFICER)
+    assert officer.check_password(DEMO_PASSWORD)
+    assert federations_of(officer) == {Federation.AEB}

@@ -1,0 +1,1 @@
+"""Deals on boards and how pages write them: PBN tags, contracts, leads, seats and lines."""

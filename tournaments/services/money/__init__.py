@@ -1,0 +1,1 @@
+"""Table money: the fees of a session, its cash sheet, and the season's reports."""

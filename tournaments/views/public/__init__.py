@@ -1,0 +1,1 @@
+"""Pages anyone may read: results, rankings, the calendar and online entry."""

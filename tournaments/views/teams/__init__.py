@@ -1,0 +1,1 @@
+"""Teams events: the director's pages, knockout actions, line-ups and the public standings."""
