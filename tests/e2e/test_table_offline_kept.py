@@ -5,6 +5,7 @@ correction, and East-West cannot confirm the old one meanwhile; the pad keeps it
 a phone however much waits. Screenshots: var/screenshots/table-kept-*.png."""
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.e2e_helpers import screenshot
 from tests.e2e.table_device import choice, confirm_and_check, expected_score, fill_board
@@ -31,8 +32,20 @@ def save_online(phone, section, number, confirm=True, c=None):
 
 
 def in_sight(phone, selector) -> bool:
-    box = phone.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE_HEIGHT
+    """Whether the element is whole on the screen within a few seconds: the page scrolls it
+    there after the tap's toggle event, which a busy machine may deliver late."""
+    try:
+        phone.wait_for_function(
+            """([selector, height]) => {
+                const box = document.querySelector(selector)?.getBoundingClientRect();
+                return !!box && box.height > 0 && box.top >= 0 && box.bottom <= height;
+            }""",
+            arg=[selector, PHONE_HEIGHT],
+            timeout=5000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_a_board_saved_online_stays_played_on_the_kept_round_page(live_server, new_page):
