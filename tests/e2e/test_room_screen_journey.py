@@ -168,6 +168,15 @@ def test_the_room_screen_follows_the_room(live_server, new_page, monkeypatch):
     tv.wait_for_selector("#room-clock[data-state='paused']")
     assert "En pausa" in tv.inner_text("#room-clock")
 
+    # the club has visitors: the director switches the screen to Portuguese; the TV follows
+    desk.select_option("#room-language", "pt")
+    desk.click("#room-language-save")
+    desk.wait_for_selector("#room-language option[value=pt]:checked", state="attached")
+    tv.wait_for_selector("#room-live[lang=pt]")
+    assert tv.evaluate("window.stillTheSamePage") is True  # swapped, not reloaded
+    assert "Em pausa" in tv.inner_text("#room-clock")
+    screenshot(tv, "room-screen-pt")
+
     # a smaller screen reads it whole too, and a phone that opens the link scrolls down only
     tv.set_viewport_size({"width": 1280, "height": 720})
     screenshot(tv, "room-screen-1280")

@@ -2,12 +2,13 @@
 players follow the ranking during play. The services decide what is allowed."""
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.services.running.room_clock import MAX_MINUTES
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "minutes")
-SETTINGS_ACTIONS = ("link", "hidden", "live")
+SETTINGS_ACTIONS = ("link", "hidden", "live", "language")
 
 
 class ClockForm(forms.Form):
@@ -39,4 +40,7 @@ class SettingsForm(forms.Form):
     )
     live_ranking = forms.BooleanField(
         label=_("Players follow the ranking on their phones during play"), required=False
+    )
+    language = forms.ChoiceField(
+        label=_("The screen's language"), choices=settings.LANGUAGES, required=False
     )

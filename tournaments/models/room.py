@@ -36,6 +36,12 @@ class RoomScreen(models.Model):
     clock_round = models.PositiveSmallIntegerField(_("round on the clock"), default=0)
     clock_ends_at = models.DateTimeField(_("round ends at"), null=True, blank=True)
     clock_left = models.DurationField(_("time left when paused"), null=True, blank=True)
+    language = models.CharField(
+        _("screen language"),
+        max_length=8,
+        blank=True,
+        help_text=_("Empty: the club's language."),
+    )
     changed_at = models.DateTimeField(_("changed at"), auto_now=True)
 
     objects = club_manager("session__tournament__club")

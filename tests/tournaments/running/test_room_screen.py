@@ -15,6 +15,7 @@ from tournaments.demo import play_rounds
 from tournaments.models import RoomScreen
 from tournaments.movements import Movement
 from tournaments.movements.instructions import LineSteps, places
+from tournaments.services.errors import TournamentError
 from tournaments.services.results.pages import RankingGroup
 from tournaments.services.running import room_clock, room_round, room_screen
 from tournaments.services.running.room_clock import IDLE, OVER, RUNNING
@@ -267,7 +268,7 @@ def test_the_director_sees_copies_and_opens_the_link(second_round, director):
     client.post(reverse("director:room_settings", args=[session.pk]), {"action": "link"})
     page = client.get(reverse("director:room", args=[session.pk])).content.decode()
     token = RoomScreen.objects.get(session=session).token
-    link = f"http://testserver/results/room/{token}/?lang=es"  # the club's language
+    link = f"http://testserver/results/room/{token}/"  # the screen follows the saved language
     assert f'value="{link}"' in page and f'href="{link}"' in page
     assert 'data-copy="room-link"' in page
     console = client.get(reverse("director:console", args=[session.pk])).content.decode()
@@ -298,19 +299,29 @@ def test_the_directors_clock_controls(second_round, director):
 # --- the screen's language ------------------------------------------------------------------
 
 
-def test_the_director_puts_the_screens_language_in_its_link(second_round, director, settings):
+def test_the_director_saves_the_screens_language_and_a_tv_follows_it(linked, director, settings):
     settings.LANGUAGE_CODE = "pt"  # the club's
-    session = second_round.session
-    token = room_screen.make_link(session).token
+    section, screen_url = linked
+    session = section.session
     client = sign_in_verified(Client(), director)
     url = reverse("director:room", args=[session.pk])
-    link = f"http://testserver/results/room/{token}/?lang="
+    save = reverse("director:room_settings", args=[session.pk])
     page = client.get(url).content.decode()
-    assert f'value="{link}pt"' in page and 'id="room-language-form"' in page
-    assert '<option value="pt" selected>' in page
-    page = client.get(url, {"lang": "en"}).content.decode()
-    assert f'value="{link}en"' in page and '<option value="en" selected>' in page
-    assert f'value="{link}pt"' in client.get(url, {"lang": "xx"}).content.decode()
+    assert 'id="room-language-form"' in page and '<option value="pt" selected>' in page
+    tv = Client()  # no cookie, and the link names no language: the club's
+    assert tv.get(screen_url)["Content-Language"] == "pt"
+    done = client.post(save, {"action": "language", "language": "en"}, follow=True)
+    assert "success" in [m.tags for m in done.context["messages"]]
+    assert '<option value="en" selected>' in done.content.decode()
+    assert RoomScreen.objects.get(session=session).language == "en"
+    poll = Client(HTTP_HX_REQUEST="true").get(screen_url)  # the TV's next poll
+    assert poll["Content-Language"] == "en" and 'lang="en"' in poll.content.decode()
+    assert tv.get(screen_url, {"lang": "es"})["Content-Language"] == "es"  # a link naming one
+    refused = client.post(save, {"action": "language", "language": "xx"}, follow=True)
+    assert "error" in [m.tags for m in refused.context["messages"]]
+    assert RoomScreen.objects.get(session=session).language == "en"
+    with pytest.raises(TournamentError):
+        room_screen.set_language(session, "de")
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -85,6 +86,19 @@ def set_hidden_rounds(session: Session, hidden: int) -> RoomScreen:
     room = RoomScreen.objects.select_for_update().get(pk=room.pk)
     room.hidden_rounds = hidden
     room.save(update_fields=["hidden_rounds", "changed_at"])
+    return room
+
+
+@transaction.atomic
+def set_language(session: Session, language: str) -> RoomScreen:
+    """Show the session's screen in ``language`` (one of the site's; "" for the club's). A TV
+    already showing it follows on its next poll: its link names no language."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise TournamentError(_("The site has no such language."), "language")
+    room, _made = RoomScreen.objects.get_or_create(session=session)
+    room = RoomScreen.objects.select_for_update().get(pk=room.pk)
+    room.language = language
+    room.save(update_fields=["language", "changed_at"])
     return room
 
 

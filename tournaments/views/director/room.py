@@ -3,8 +3,6 @@ round clock (minutes, start, pause, resume), the rounds the ranking hides and wh
 players follow the ranking on their phones during play. The screen itself is
 ``views.public.room``; the rules are ``services.running.room_clock`` and ``room_screen``."""
 
-from urllib.parse import urlencode
-
 from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -15,7 +13,6 @@ from django.views.decorators.http import require_POST
 
 from clubsite.accounts.permissions import director_required
 from clubsite.models import Club
-from clubsite.web.middleware import supported_language
 from tournaments.forms.room import ClockForm, SettingsForm
 from tournaments.models import RoomScreen
 from tournaments.services.errors import TournamentError
@@ -24,12 +21,13 @@ from tournaments.services.running import room_clock, room_round, room_screen
 from tournaments.views.director.common import get_session
 
 
-def _link(request, room, language: str) -> str:
-    """The screen's address as a TV would open it (the site's public one when known), naming
-    its language: a TV keeps no cookie of the language switcher."""
+def _link(request, room) -> str:
+    """The screen's address as a TV would open it (the site's public one when known). It names
+    no language: the screen shows the one saved here, and a TV follows a change on its next
+    poll (a TV keeps no cookie of the language switcher)."""
     if room.pk is None:
         return ""
-    path = f"{reverse('results:room', args=[room.token])}?{urlencode({'lang': language})}"
+    path = reverse("results:room", args=[room.token])
     base = Club.for_pages().site_url
     return base + path if base else request.build_absolute_uri(path)
 
@@ -50,8 +48,7 @@ def room(request, pk):
     clock = room_clock.Clock.of(room)
     hidden, through = running_ranking.hidden_through(session, room)
     left = clock.remaining(now)
-    # the screen's language: the one chosen here, else the club's
-    language = supported_language(request.GET.get("lang")) or settings.LANGUAGE_CODE
+    language = room.language or settings.LANGUAGE_CODE  # the one saved here, else the club's
     return render(
         request,
         "tournaments/director/room.html",
@@ -59,7 +56,7 @@ def room(request, pk):
             "session": session,
             "tournament": session.tournament,
             "room": room,
-            "link": _link(request, room, language),
+            "link": _link(request, room),
             "screen_language": language,
             "languages": settings.LANGUAGES,
             "state": state,
@@ -119,7 +116,8 @@ def room_clock_change(request, pk):
 @director_required
 @require_POST
 def room_settings(request, pk):
-    """Make (or renew) the screen's link, hide rounds, let players follow the ranking."""
+    """Make (or renew) the screen's link, choose its language, hide rounds, let players follow
+    the ranking."""
     session = get_session(pk)
     form = SettingsForm(request.POST)
     if not form.is_valid():
@@ -136,6 +134,9 @@ def room_settings(request, pk):
         elif data["action"] == "hidden":
             room_screen.set_hidden_rounds(session, data.get("hidden_rounds") or 0)
             messages.success(request, _("The ranking's hidden rounds are saved."))
+        elif data["action"] == "language":
+            room_screen.set_language(session, data.get("language") or "")
+            messages.success(request, _("The screen's language is saved: a TV showing it follows."))
         else:
             room_screen.set_live_ranking(session.tournament, data["live_ranking"])
             messages.success(

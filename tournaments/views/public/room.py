@@ -5,9 +5,9 @@ It only reads. The page asks again by itself (htmx, every ``POLL_SECONDS``); tho
 carry an ETag of everything the screen follows (``room_screen.screen_key``) and are answered
 304 while nothing changed. The page itself is never stored (a reload always renders it now):
 a stored copy would restart the clock from the seconds it had left when it was stored.
-A wrong or renewed link is a 404, like a missing page. The link may name the screen's
-language (``?lang=pt``: a TV keeps no cookie of the language switcher); the screen's own
-polls keep it.
+A wrong or renewed link is a 404, like a missing page. The screen shows the language the
+director saved for it (a TV keeps no cookie of the language switcher), and follows a change
+on its next poll; a link naming one (``?lang=pt``) keeps that one, its polls too.
 """
 
 import hashlib
@@ -33,8 +33,9 @@ PAGE_SECONDS = 12  # a ranking longer than a page turns its pages this often
 
 @public
 def screen(request, token):
-    language = use_language(request, request.GET.get("lang"))
     room = room_screen.room_for_token(token)
+    # the link's language when it names one, else the one the director saved
+    language = use_language(request, request.GET.get("lang") or (room and room.language))
     if room is None:
         raise Http404(_("No such room screen."))
     session = room.session
