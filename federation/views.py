@@ -1,7 +1,6 @@
 """A federation's officer pages: reachable on any club's host, each about the federation
 named in its URL, which the officer must serve (``officer_required``)."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.accounts.permissions import federations_of, officer_required
 from clubsite.models import Club, Federation
+from clubsite.web.club_host import club_address
 from federation import services
 from federation.forms import ClubForm, LeaveForm, SecretaryForm
 
@@ -25,22 +25,6 @@ def _club(federation: str, pk: int) -> Club:
     if club is None:
         raise Http404
     return club
-
-
-def club_address(request, club: Club) -> str | None:
-    """Where ``club``'s own pages are: its host or sub-domain (``SITE_URL``'s scheme, else
-    this request's scheme and port); "" (this very site) for the club of this request's host;
-    None for a club no address reaches (no host, no sub-domain)."""
-    if club.host or (club.slug and settings.CLUB_BASE_DOMAIN):
-        if settings.SITE_URL:
-            return club.site_url
-        host = club.host or f"{club.slug}.{settings.CLUB_BASE_DOMAIN}"
-        port = request.get_port()
-        suffix = "" if port in ("80", "443") else f":{port}"
-        return f"{request.scheme}://{host}{suffix}"
-    if club.pk == getattr(request, "club_id", None):
-        return ""
-    return None
 
 
 def _context(request, federation: str, **extra) -> dict:

@@ -7,7 +7,8 @@ installation keeps its URLs; with no default it is not found.
 
 The host's club id and the club's row are kept in the cache (an hour in a shared cache, a
 minute in each process's memory: ``club_cache_seconds``; saving a club forgets both:
-``Club.save``), so a request costs no query for them once the cache is warm.
+``Club.save``), so a request costs no query for them once the cache is warm. Where another
+club's pages are, for a link to them: ``club_address``.
 """
 
 from contextlib import suppress
@@ -82,3 +83,19 @@ def _in_scope(chunks, club_id):
     """A streamed body is read after the middleware returns: read it in the club's scope."""
     with club_scope(club_id):
         yield from chunks
+
+
+def club_address(request, club: Club) -> str | None:
+    """Where ``club``'s own pages are: its host or sub-domain (``SITE_URL``'s scheme, else
+    this request's scheme and port); "" (this very site) for the club of this request's host;
+    None for a club no address reaches (no host, no sub-domain)."""
+    if club.host or (club.slug and settings.CLUB_BASE_DOMAIN):
+        if settings.SITE_URL:
+            return club.site_url
+        host = club.host or f"{club.slug}.{settings.CLUB_BASE_DOMAIN}"
+        port = request.get_port()
+        suffix = "" if port in ("80", "443") else f":{port}"
+        return f"{request.scheme}://{host}{suffix}"
+    if club.pk == getattr(request, "club_id", None):
+        return ""
+    return None

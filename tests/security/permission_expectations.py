@@ -90,9 +90,9 @@ EACH_DEVICE_ACTION = row(DENIED, DENIED, ACTED, ACTED, DENIED, DENIED, DENIED)
 DEVICE_A_ACTION = row(DENIED, DENIED, ACTED, DENIED, DENIED, DENIED, DENIED)
 EVERYONE_MOVED = row(MOVED, MOVED, MOVED, MOVED, MOVED, MOVED, MOVED)
 SIGNED_IN_MOVED = row(LOGIN, MOVED, LOGIN, LOGIN, MOVED, MOVED, MOVED)
-# The player's own results page: the player is sent to their member page; an account
+# The player's own results page: their member page (and their other clubs'); an account
 # linked to no member gets the "no member" page (404).
-MY_RESULTS = row(LOGIN, MOVED, LOGIN, LOGIN, MISSING, MISSING, MISSING)
+MY_RESULTS = row(LOGIN, OK, LOGIN, LOGIN, MISSING, MISSING, MISSING)
 
 # Finding a partner: for accounts linked to a club member (only the player's is); other
 # accounts are refused (403), table devices and visitors sent to sign in.

@@ -6,12 +6,17 @@ club A, the installation's default club, has nothing of its own. Every route of 
 then requested at club A's host with club B's ids, tokens and table codes, by the
 superuser (who may see every page), by club B's secretary, director and player (whose
 roles are B's, not A's) and by club B's table device: none may answer with B's page. The same requests at club B's host answer as the matrix says, so the ids are real.
+One page reads across clubs on purpose: a player's "my results" lists their own published
+results at each club where their account is a member; B's player sees B's there, nobody
+else does.
 """
 
 import pytest
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 from django.test import override_settings
+from django.urls import reverse
+from django.utils.html import escape
 from django_scopes import scopes_disabled
 
 from clubsite.models import Club, Member
@@ -27,7 +32,8 @@ from tests.security.permission_expectations import (
     SECRETARY,
 )
 from tests.security.route_args import url_of
-from tournaments.models import Tournament
+from tournaments.models import Session, SessionStatus, Tournament, TournamentStatus
+from tournaments.services.results.results_pdf import PUBLISHED
 
 HOST_B = "club-b.example.org"
 MARK = "Bétera"  # in every name of club B's tournaments and members
@@ -84,6 +90,10 @@ def test_nothing_of_club_b_from_club_a_host(club_b_world, name):
         # officer of every federation, sees club B there by design; the club's roles do
         # not (``tests/federation`` keeps one federation's officer out of another's clubs)
         roles = roles[1:]
+    if name == "results:mine":
+        # the player is club B's member: their own published results at B are on their
+        # page at every club's host by design (``test_my_results_show_b_to_b_members_only``)
+        roles = tuple(role for role in roles if role != PLAYER)
     for role in roles:
         client = club_b_world.client(role)
         response = _get_or_post(client, decision.method, url, "testserver")
@@ -110,3 +120,40 @@ def test_club_b_pages_answer_at_club_b_host(club_b_world):
         assert MARK in response.content.decode(), url
         assert not _page_of_b(client.get(url)), url  # and not at club A's
     assert slug
+
+
+@pytest.mark.django_db
+def test_my_results_show_b_to_b_members_only(club_b_world):
+    """At club A's host, "my results" shows B's published results to B's member (linked to
+    B's host) and nothing of B to the superuser, B's secretary or B's director, who are not
+    B's members; nor what B has not published."""
+    club_b = Club.objects.get(host=HOST_B)
+    with club_scope(club_b):
+        member = club_b_world.member
+        # one event taken back to a draft; tonight's and the knockout are published
+        # provisionally but still being played: none of them is a result yet
+        Tournament.objects.filter(pk=club_b_world.two_sessions.pk).update(
+            status=TournamentStatus.DRAFT
+        )
+        in_play = Session.objects.filter(status=SessionStatus.RUNNING)
+        played = {
+            t.name: t.status in PUBLISHED and not in_play.filter(tournament=t).exists()
+            for t in Tournament.objects.filter(entries__entry_players__member=member)
+        }
+    published = [name for name, shown in played.items() if shown]
+    unpublished = [name for name, shown in played.items() if not shown]
+    in_play_names = {f"{t.name} {MARK}" for t in (club_b_world.running, club_b_world.knockout)}
+    assert published and in_play_names < set(unpublished)
+    with override_settings(SITE_URL=""):
+        response = club_b_world.client(PLAYER).get(reverse("results:mine"))
+        html = response.content.decode()
+        assert response.status_code == 200  # no member at A: the "no member" page
+        for name in published:
+            assert escape(name) in html
+        for name in unpublished:
+            assert escape(name) not in html
+        assert f'href="http://{HOST_B}/results/' in html  # B's pages, at B's host
+        for role in (ADMIN, SECRETARY, DIRECTOR):
+            response = club_b_world.client(role).get(reverse("results:mine"))
+            assert response.status_code == 404, role
+            assert MARK not in response.content.decode(), role

@@ -618,7 +618,7 @@ def test_player_page_history_average_and_partners(
     )
 
 
-def test_my_results_leads_a_linked_player_to_their_page(client, mitchell, player):
+def test_my_results_show_a_linked_player_their_page(client, mitchell, player):
     section, _tournament, _adj = mitchell
     assert client.get(reverse("results:mine")).status_code == 302  # to the login page
     client.force_login(player)
@@ -627,8 +627,9 @@ def test_my_results_leads_a_linked_player_to_their_page(client, mitchell, player
     member.user = player
     member.save()
     response = client.get(reverse("results:mine"))
-    assert response.status_code == 302
-    assert response["Location"] == reverse("results:player", args=[member.pk])
+    assert response.status_code == 200  # their member page, here (with their other clubs)
+    assert response.context["history"].member == member and response.context["is_me"]
+    assert response.context["elsewhere"] == []
     index = client.get(reverse("results:index")).content.decode()
     assert 'id="my-results"' in index
 

@@ -29,6 +29,7 @@ from django_tables2 import RequestConfig
 from clubsite.accounts.permissions import login_required, public
 from clubsite.celery import app as celery_app
 from clubsite.models import Member, Season
+from clubsite.web.club_host import club_address
 from clubsite.web.collation import collation_key, language_code
 from clubsite.web.params import int_param
 from tournaments import jobs
@@ -39,6 +40,7 @@ from tournaments.services.classification import file_record, reclassification
 from tournaments.services.results import (
     analysis,
     board_visibility,
+    other_clubs,
     player_history,
     running_ranking,
     scorecards,
@@ -100,11 +102,21 @@ def index(request):
 
 @login_required
 def my_results(request):
-    """The logged-in player's own page, when their account is linked to a member."""
+    """The logged-in player's own page: their history at this club (the player page), then
+    their newest results at each other club where their account is a member, linked to that
+    club's own pages. An account that is a member nowhere gets the "no member" page (404)."""
     member = player_history.member_for(request.user)
+    elsewhere = other_clubs.results_at_other_clubs(request.user, request.club_id)
+    for club in elsewhere:
+        club.address = club_address(request, club.club)
     if member is None:
-        return render(request, "tournaments/results/no_member.html", status=404)
-    return redirect("results:player", pk=member.pk)
+        return render(
+            request,
+            "tournaments/results/no_member.html",
+            {"elsewhere": elsewhere},
+            status=200 if elsewhere else 404,
+        )
+    return _player_page(request, member, is_me=True, elsewhere=elsewhere)
 
 
 @public
@@ -533,6 +545,12 @@ HISTORY_PAGE_SIZE = 50
 def player(request, pk):
     """A player's tournaments (partner, percentage, place), average and partners."""
     member = get_object_or_404(Member, pk=pk)
+    return _player_page(request, member)
+
+
+def _player_page(request, member, is_me: bool | None = None, **extra):
+    """A member's page; "my results" adds the player's other clubs (``elsewhere``), which a
+    member's public page never shows."""
     history = player_history.player_history(member, request.user)
     if not history.rows and not request.user.is_authenticated:
         raise Http404(_("No results for this player."))
@@ -543,8 +561,9 @@ def player(request, pk):
             "history": history,
             # a career grows without end: its tournaments a page at a time, newest first
             "page": Paginator(history.rows, HISTORY_PAGE_SIZE).get_page(request.GET.get("page")),
-            "is_me": player_history.member_for(request.user) == member,
+            "is_me": player_history.member_for(request.user) == member if is_me is None else is_me,
             "chart": charts.history(player_history.session_percentages(history)),
+            **extra,
         },
     )
 
