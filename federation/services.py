@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime
 import io
+import logging
 import zipfile
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, F, Max, ProtectedError, Q, Sum, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +37,8 @@ from tournaments.services.errors import TournamentError
 
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 EXTENSIONS = {"usebio": "xml", "pbn": "pbn"}
+
+logger = logging.getLogger(__name__)
 
 
 class FederationError(Exception):
@@ -309,12 +312,46 @@ def delete_club(club: Club) -> dict[str, int]:
     if club.pk == default_club_id():
         raise FederationError(_("The installation's default club cannot be deleted."))
     deleted: dict[str, int] = {}
-    with transaction.atomic(), scopes_disabled():
-        member_ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-        _delete(club, Club.objects.filter(pk=club.pk), deleted)
-        _forget_history(club, member_ids, deleted)
+    with transaction.atomic():
+        files = stored_files(club)
+        with scopes_disabled():
+            member_ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
+            _delete(club, Club.objects.filter(pk=club.pk), deleted)
+            _forget_history(club, member_ids, deleted)
+        # The files go only once the rows naming them are gone for good: a rollback keeps both.
+        transaction.on_commit(lambda: remove_files(files), robust=True)
     transaction.on_commit(club.forget_cached)
     return deleted
+
+
+def stored_files(club: Club) -> list[tuple[models.FileField, str]]:
+    """Every stored file a row of ``club`` names (its results PDFs, any ``FileField`` of a
+    club-owned model, found through the model's scoped manager in the club's scope), as
+    (field, name in the field's storage)."""
+    found = []
+    with club_scope(club):
+        for model in apps.get_models():
+            manager = model._default_manager
+            if not hasattr(manager, "with_scope"):  # not club-owned: shared by every club
+                continue
+            for field in model._meta.concrete_fields:
+                if isinstance(field, models.FileField):
+                    names = manager.exclude(**{field.name: ""}).values_list(field.name, flat=True)
+                    found.extend((field, name) for name in names if name)
+    return found
+
+
+def remove_files(files: list[tuple[models.FileField, str]]) -> None:
+    """Delete ``files`` through their storage (Django's storage API: a folder or a bucket
+    alike). A file some remaining row still names stays; one that cannot be deleted is
+    logged and left, never an error: the club's rows are gone already."""
+    for field, name in files:
+        if field.model._base_manager.filter(**{field.name: name}).exists():
+            continue
+        try:
+            field.storage.delete(name)
+        except Exception:
+            logger.exception("A file of a deleted club could not be removed: %s", name)
 
 
 def _delete(club: Club, queryset, deleted: dict[str, int], depth: int = 0) -> None:

@@ -13,6 +13,8 @@ import zipfile
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -27,6 +29,7 @@ from tests.signed_in import sign_in_verified
 from tournaments.exports.licences import licence_batch
 from tournaments.models import Result, Tournament
 from tournaments.models.points import PointsAward
+from tournaments.models.uploads import ResultsPdf
 
 SUR_HOST = "sur.example.org"
 LISBOA_HOST = "lisboa.example.pt"
@@ -251,6 +254,52 @@ def test_deleting_a_club_removes_its_rows_only(clubs):
         assert not Member.history.filter(club_id=sur.pk).exists()
         assert Member.history.filter(club_id=clubs["norte"].pk).exists()
     assert User.objects.filter(username="sur-secretaria").exists()  # accounts stay
+
+
+def _stored_pdf(club, name, version):
+    with club_scope(club):
+        pdf = ResultsPdf(tournament=Tournament.objects.order_by("pk").first(), version=version)
+        pdf.file.save(name, ContentFile(b"%PDF-1.7 results"), save=False)
+        pdf.language = "es"
+        pdf.save()
+        return pdf.file.name
+
+
+def test_a_club_leaving_takes_its_stored_files_once_committed(
+    clubs, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    settings.MEDIA_ROOT = tmp_path
+    sur, norte = clubs["sur"], clubs["norte"]
+    surs = [_stored_pdf(sur, "sur.pdf", "v1"), _stored_pdf(sur, "sur-2.pdf", "v2")]
+    nortes = _stored_pdf(norte, "norte.pdf", "v1")
+    assert all(default_storage.exists(name) for name in [*surs, nortes])
+    assert str(tmp_path) in default_storage.path(nortes)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.delete_club(sur)
+        assert all(default_storage.exists(name) for name in surs)  # not before the commit
+    assert callbacks
+    assert not any(default_storage.exists(name) for name in surs)
+    assert default_storage.exists(nortes)  # another club's files stay
+    with club_scope(norte):
+        assert ResultsPdf.objects.get(file=nortes).file.read() == b"%PDF-1.7 results"
+
+
+def test_a_file_another_club_still_names_is_kept(clubs, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    name = _stored_pdf(clubs["sur"], "shared.pdf", "v1")
+    with club_scope(clubs["norte"]):
+        ResultsPdf.objects.create(
+            tournament=Tournament.objects.order_by("pk").first(),
+            version="v1",
+            language="es",
+            file=name,
+        )
+    files = services.stored_files(clubs["sur"])
+    assert [n for _field, n in files] == [name]
+    with scopes_disabled():
+        ResultsPdf.objects.filter(tournament__club=clubs["sur"]).delete()
+    services.remove_files(files)
+    assert default_storage.exists(name)
 
 
 def test_the_default_club_cannot_be_deleted(clubs):
