@@ -46,6 +46,8 @@ def club_address(request, club: Club) -> str | None:
 
 
 def _context(request, federation: str, **extra) -> dict:
+    """A page's context; the club a page is about is ``their_club``: ``club`` is the club of
+    the request's host, whose name every page's header and footer show."""
     return {
         "federation": federation,
         "federation_name": Federation(federation).label,
@@ -168,7 +170,7 @@ def club_secretary(request, federation, pk):
     return render(
         request,
         "federation/club_secretary.html",
-        _context(request, federation, club=club, form=form),
+        _context(request, federation, their_club=club, form=form),
     )
 
 
@@ -202,7 +204,7 @@ def club_leave(request, federation, pk):
         _context(
             request,
             federation,
-            club=club,
+            their_club=club,
             form=form,
             is_default=club.pk == services.default_club_id(),
         ),
