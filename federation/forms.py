@@ -1,4 +1,5 @@
-"""The officer's forms: a new club, its first secretary, and the confirmation a club leaves."""
+"""The officer's forms: the ranking's season, a new club, its first secretary, and the
+confirmation a club leaves."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -47,3 +48,16 @@ class LeaveForm(forms.Form):
         if typed != (self.club.slug or str(self.club.pk)):
             raise forms.ValidationError(_("That is not this club's short name."))
         return typed
+
+
+class RankingPeriodForm(forms.Form):
+    """The season a ranking sums (a GET form): one of ``periods``; a missing or unknown
+    choice is ``default``, shown chosen."""
+
+    season = forms.ChoiceField(label=_("Season"))
+
+    def __init__(self, data, *, periods, default):
+        chosen = {p.key: p for p in periods}.get((data or {}).get("season"))
+        super().__init__(data if chosen else None, initial={"season": default.key})
+        self.fields["season"].choices = [(p.key, p.label) for p in periods]
+        self.period = chosen or default

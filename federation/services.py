@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime
 import io
+import logging
 import zipfile
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, F, Max, ProtectedError, Q, Sum, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from clubsite.members.services import members_with_licence_state
 from clubsite.models import Club, Licence, LicenceStatus, Member, Season
 from clubsite.tenancy import club_scope, default_club_id, scopes_disabled
 from tournaments.documents import FORMATS, export_text
+from tournaments.exports.licences import licence_batch
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.models.points import PointsAward
 from tournaments.models.uploads import Upload
@@ -35,6 +37,8 @@ from tournaments.services.errors import TournamentError
 
 PUBLISHED = (TournamentStatus.PROVISIONAL, TournamentStatus.FINAL)
 EXTENSIONS = {"usebio": "xml", "pbn": "pbn"}
+
+logger = logging.getLogger(__name__)
 
 
 class FederationError(Exception):
@@ -100,6 +104,69 @@ def licences_and_uploads(federation: str, uploads_each: int = 10) -> list[ClubLi
     return out
 
 
+# A federation's season runs September to August ("2025-2026"), as a club's own seasons do
+# by default (``Club.season_start_month``); each club may start its own elsewhere, so the
+# federation's periods are its own, not any club's ``Season`` rows.
+SEASON_START_MONTH = 9
+
+
+@dataclass(frozen=True)
+class Period:
+    """The days a federation ranking sums: one season, or every award (no bounds)."""
+
+    key: str  # "2025-2026", or "all"
+    start: datetime.date | None = None
+    end: datetime.date | None = None
+
+    @property
+    def label(self) -> str:
+        return self.key if self.start else _("All seasons")
+
+
+ALL_SEASONS = Period("all")
+
+
+def season_of(day: datetime.date) -> Period:
+    """The federation season (September to August) holding ``day``."""
+    year = day.year if day.month >= SEASON_START_MONTH else day.year - 1
+    start = datetime.date(year, SEASON_START_MONTH, 1)
+    end = datetime.date(year + 1, SEASON_START_MONTH, 1) - datetime.timedelta(days=1)
+    return Period(f"{year}-{year + 1}", start, end)
+
+
+def ranking_periods(federation: str) -> list[Period]:
+    """The seasons an officer may rank, newest first: every season holding a tournament
+    with master points at the federation's clubs, and the current one even with none; then
+    every season together."""
+    with scopes_disabled():
+        dates = (
+            PointsAward.objects.filter(tournament__club__federation=federation)
+            .values_list("tournament__date", flat=True)
+            .distinct()
+        )
+        seasons = {season_of(day) for day in dates}
+    seasons.add(season_of(timezone.localdate()))
+    return [*sorted(seasons, key=lambda p: p.start, reverse=True), ALL_SEASONS]
+
+
+def club_licence_batch(club: Club, season_id: int | None = None) -> tuple[str, str] | None:
+    """(file name, CSV text) of ``club``'s licence batch: the very file its secretary
+    downloads and sends to the federation (``tournaments.exports.licences``), named after
+    the club. The season is the club's ``season_id``, else its season holding today; None
+    when the club has no such season."""
+    with club_scope(club):
+        seasons = Season.objects.all()
+        season = (
+            seasons.filter(pk=season_id).first()
+            if season_id
+            else seasons.containing(timezone.localdate()).first()
+        )
+        if season is None:
+            return None
+        name, text = licence_batch(season)
+    return f"{club.slug or f'club-{club.pk}'}-{name}", text
+
+
 @dataclass(frozen=True)
 class RankedPlayer:
     place: int
@@ -110,13 +177,20 @@ class RankedPlayer:
     points: Decimal
 
 
-def ranking(federation: str, since: datetime.date | None = None) -> list[RankedPlayer]:
+def ranking(
+    federation: str,
+    since: datetime.date | None = None,
+    until: datetime.date | None = None,
+) -> list[RankedPlayer]:
     """Master points won at the federation's clubs, per player: a player of two clubs is one
-    licence number, their points summed; a member with no licence number stands alone."""
+    licence number, their points summed; a member with no licence number stands alone. Only
+    tournaments played from ``since`` to ``until`` (both included) count, when given."""
     with scopes_disabled():
         awards = PointsAward.objects.filter(tournament__club__federation=federation)
         if since:
             awards = awards.filter(tournament__date__gte=since)
+        if until:
+            awards = awards.filter(tournament__date__lte=until)
         totals = {
             "total": Sum("points"),
             "played": Count("tournament", distinct=True),
@@ -238,12 +312,46 @@ def delete_club(club: Club) -> dict[str, int]:
     if club.pk == default_club_id():
         raise FederationError(_("The installation's default club cannot be deleted."))
     deleted: dict[str, int] = {}
-    with transaction.atomic(), scopes_disabled():
-        member_ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-        _delete(club, Club.objects.filter(pk=club.pk), deleted)
-        _forget_history(club, member_ids, deleted)
+    with transaction.atomic():
+        files = stored_files(club)
+        with scopes_disabled():
+            member_ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
+            _delete(club, Club.objects.filter(pk=club.pk), deleted)
+            _forget_history(club, member_ids, deleted)
+        # The files go only once the rows naming them are gone for good: a rollback keeps both.
+        transaction.on_commit(lambda: remove_files(files), robust=True)
     transaction.on_commit(club.forget_cached)
     return deleted
+
+
+def stored_files(club: Club) -> list[tuple[models.FileField, str]]:
+    """Every stored file a row of ``club`` names (its results PDFs, any ``FileField`` of a
+    club-owned model, found through the model's scoped manager in the club's scope), as
+    (field, name in the field's storage)."""
+    found = []
+    with club_scope(club):
+        for model in apps.get_models():
+            manager = model._default_manager
+            if not hasattr(manager, "with_scope"):  # not club-owned: shared by every club
+                continue
+            for field in model._meta.concrete_fields:
+                if isinstance(field, models.FileField):
+                    names = manager.exclude(**{field.name: ""}).values_list(field.name, flat=True)
+                    found.extend((field, name) for name in names if name)
+    return found
+
+
+def remove_files(files: list[tuple[models.FileField, str]]) -> None:
+    """Delete ``files`` through their storage (Django's storage API: a folder or a bucket
+    alike). A file some remaining row still names stays; one that cannot be deleted is
+    logged and left, never an error: the club's rows are gone already."""
+    for field, name in files:
+        if field.model._base_manager.filter(**{field.name: name}).exists():
+            continue
+        try:
+            field.storage.delete(name)
+        except Exception:
+            logger.exception("A file of a deleted club could not be removed: %s", name)
 
 
 def _delete(club: Club, queryset, deleted: dict[str, int], depth: int = 0) -> None:

@@ -13,5 +13,6 @@ urlpatterns = [
     path("<str:federation>/clubs/new/", views.club_new, name="club_new"),
     path("<str:federation>/clubs/<int:pk>/secretary/", views.club_secretary, name="club_secretary"),
     path("<str:federation>/clubs/<int:pk>/export.zip", views.club_export, name="club_export"),
+    path("<str:federation>/clubs/<int:pk>/licences.csv", views.club_licences, name="club_licences"),
     path("<str:federation>/clubs/<int:pk>/leave/", views.club_leave, name="club_leave"),
 ]

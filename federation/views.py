@@ -5,13 +5,15 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.accounts.permissions import federations_of, officer_required
 from clubsite.models import Club, Federation
 from clubsite.web.club_host import club_address
+from clubsite.web.params import int_param
 from federation import services
-from federation.forms import ClubForm, LeaveForm, SecretaryForm
+from federation.forms import ClubForm, LeaveForm, RankingPeriodForm, SecretaryForm
 
 
 def _federation(code: str) -> str:
@@ -28,6 +30,8 @@ def _club(federation: str, pk: int) -> Club:
 
 
 def _context(request, federation: str, **extra) -> dict:
+    """A page's context; the club a page is about is ``their_club``: ``club`` is the club of
+    the request's host, whose name every page's header and footer show."""
     return {
         "federation": federation,
         "federation_name": Federation(federation).label,
@@ -86,13 +90,36 @@ def licences(request, federation):
 
 
 @officer_required
-def ranking(request, federation):
-    """Master points across the federation's clubs, one line per licence number."""
+def club_licences(request, federation, pk):
+    """The club's licence batch as CSV, the file its secretary sends to the federation
+    (``?season=id`` of the club's seasons; the one holding today by default)."""
     federation = _federation(federation)
+    club = _club(federation, pk)
+    batch = services.club_licence_batch(club, int_param(request.GET, "season"))
+    if batch is None:
+        raise Http404
+    name, text = batch
+    response = HttpResponse(text.encode(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@officer_required
+def ranking(request, federation):
+    """Master points across the federation's clubs, one line per licence number, for one
+    season (``?season=2025-2026``; the current one by default) or all (``?season=all``)."""
+    federation = _federation(federation)
+    form = RankingPeriodForm(
+        request.GET,
+        periods=services.ranking_periods(federation),
+        default=services.season_of(timezone.localdate()),
+    )
+    period = form.period
+    players = services.ranking(federation, since=period.start, until=period.end)
     return render(
         request,
         "federation/ranking.html",
-        _context(request, federation, players=services.ranking(federation)),
+        _context(request, federation, form=form, period=period, players=players),
     )
 
 
@@ -127,7 +154,7 @@ def club_secretary(request, federation, pk):
     return render(
         request,
         "federation/club_secretary.html",
-        _context(request, federation, club=club, form=form),
+        _context(request, federation, their_club=club, form=form),
     )
 
 
@@ -161,7 +188,7 @@ def club_leave(request, federation, pk):
         _context(
             request,
             federation,
-            club=club,
+            their_club=club,
             form=form,
             is_default=club.pk == services.default_club_id(),
         ),

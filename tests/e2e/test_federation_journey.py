@@ -1,5 +1,6 @@
 """A federation's officer in a real browser: adds a club and names its secretary, reads the
-published results of two clubs, downloads a club's data, on a desktop and on a phone."""
+published results of two clubs, downloads a club's data, on a desktop and on a phone; and
+every officer page on a 360px phone in Portuguese and English."""
 
 import io
 import zipfile
@@ -108,3 +109,67 @@ def test_an_officer_adds_a_club_reads_results_and_downloads_a_club(live_server, 
         phone.goto(base + path)
         _touch_targets_fit(phone, "main .toolbar .button")
         screenshot(phone, name)
+
+
+# What a finger taps on the officer's pages: buttons, links drawn as buttons, fields.
+TAPPABLE = "main .button, main button, main select, main input:not([type=hidden]), main textarea"
+
+
+def test_the_federation_pages_fit_a_360px_phone_in_portuguese_and_english(live_server, browser):
+    """Every officer page on a 360×780 phone, in European Portuguese and in English (words
+    longer than Spanish ones, or shorter): the page never scrolls sideways and every button,
+    field and tab is a finger's size."""
+    from django.conf import settings
+
+    from tests.e2e.e2e_helpers import fits_its_box, no_sideways_scroll, touch_targets
+
+    _norte, sur = _two_clubs()
+    officer = User.objects.create_user("federacion", password=PASSWORD)
+    appoint_officer(officer, Federation.AEB)
+    base = live_server.url
+    host = base.split("://")[1].split(":")[0]
+    pages = {
+        "clubs": "/federation/AEB/",
+        "results": "/federation/AEB/results/",
+        "licences": "/federation/AEB/licences/",
+        "ranking": "/federation/AEB/ranking/?season=all",
+        "club-new": "/federation/AEB/clubs/new/",
+        "secretary": f"/federation/AEB/clubs/{sur.pk}/secretary/",
+        "leave": f"/federation/AEB/clubs/{sur.pk}/leave/",
+    }
+    for language in ("pt", "en"):
+        context = browser.new_context(
+            viewport={"width": 360, "height": 780}, has_touch=True, is_mobile=True
+        )
+        context.add_cookies(
+            [
+                {
+                    "name": settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "domain": host,
+                    "path": "/",
+                }
+            ]
+        )
+        page = context.new_page()
+        login(page, base, "federacion", PASSWORD)
+        try:
+            for name, path in pages.items():
+                page.goto(base + path)
+                assert page.locator("html").get_attribute("lang") == language, path
+                no_sideways_scroll(page)
+                touch_targets(page, TAPPABLE)
+                # the header is the host's club, even on a page about another club
+                assert page.locator(".brand").inner_text() == "Club Norte", path
+                screenshot(page, f"federation-360-{language}-{name}")
+            for path, table in (("results", "#results"), ("ranking", "#ranking")):
+                page.goto(base + pages[path])
+                fits_its_box(page, table)  # the points in sight, not behind a scroll
+            # the season picked on the phone: the form sends it, the page keeps it
+            page.goto(base + "/federation/AEB/ranking/")
+            page.select_option("#id_season", "all")
+            page.click("#period-form button[type=submit]")
+            page.wait_for_url("**/ranking/?season=all")
+            assert page.locator("#ranking tbody tr").count() > 1
+        finally:
+            context.close()

@@ -354,6 +354,7 @@ DECISIONS: dict[str, Decision] = {
             "club_new",
             "club_secretary",
             "club_export",
+            "club_licences",  # a club's licence batch, as its secretary sends it
             "club_leave",
         )
     },

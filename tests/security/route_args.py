@@ -82,7 +82,7 @@ ARGS = {
     },
     **{
         f"federation:{n}": lambda w: [_federation(w), _club(w)]
-        for n in ("club_secretary", "club_export", "club_leave")
+        for n in ("club_secretary", "club_export", "club_licences", "club_leave")
     },
     "results:room": lambda w: [_room_token(w)],
     "director:room": lambda w: [_running_session(w).pk],
