@@ -71,6 +71,9 @@ class Scorecard:
     individual: bool = False  # rows carry "partner" and "opponents" (seat dicts)
     vps: bool = False  # Butler / cross-IMP pairs ranked on VPs per match
     matches: list[dict] = field(default_factory=list)  # round, opponent, imps, boards, vps
+    # the boards the pair played, by number, read with their results (the analysis reads
+    # their deal, par and double dummy: ``services.results.analysis``)
+    boards: dict[int, Board] = field(default_factory=dict)
 
 
 def _seat_labels(session: Session) -> dict[int, dict]:
@@ -158,11 +161,11 @@ def scorecard(
     )
     marks = (
         StoredMark.objects.filter(session=session, entry_id=entry_id)
-        .select_related("result")
+        .select_related("result__board")
         .order_by("board_number")
     )
     imps = session.tournament.method.ranks_by_imps
-    rows, total = [], Decimal(0)
+    rows, total, boards = [], Decimal(0), {}
     for m in marks:
         r = m.result
         opp = seats.get(m.opponent_id)
@@ -184,6 +187,7 @@ def scorecard(
             row["partner"] = seats.get(side[1] if side[0] == entry_id else side[0])
             row["opponents"] = [seats.get(e) for e in other]
         if r is not None:
+            boards[m.board_number] = r.board
             # An adjusted score stands alone: the table's score it replaced is shown apart.
             gone = replaced(r.ns_score, r.adjustment)
             score = None if gone else r.ns_score
@@ -228,7 +232,18 @@ def scorecard(
         else []
     )
     return Scorecard(
-        session, section, seat, rows, ranking, penalties, total, imps, individual, vps, matches
+        session,
+        section,
+        seat,
+        rows,
+        ranking,
+        penalties,
+        total,
+        imps,
+        individual,
+        vps,
+        matches,
+        boards,
     )
 
 
