@@ -156,9 +156,7 @@ def known(members, director):
 
 def card_of(section, entry_id, viewer=None):
     session = section.session
-    card = scorecards.scorecard(
-        session, entry_id, board_visibility.visibility(session, viewer), viewer_plays=False
-    )
+    card = scorecards.scorecard(session, entry_id, board_visibility.visibility(session, viewer))
     return analysis.analyse(card)
 
 
