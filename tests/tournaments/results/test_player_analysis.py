@@ -412,4 +412,4 @@ def test_the_scorecard_reads_a_fixed_number_of_queries_whatever_the_boards(
             analysis.analyse(card)
         # every table's marks with its result; the boards came with the card's own results
         assert len(queries) == 1
-    assert counts[5] == counts[13], counts
+    assert counts[5] == counts[13] <= 5, counts  # warm: no club lookup (it read 7)
