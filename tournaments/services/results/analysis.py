@@ -7,8 +7,8 @@ played the board, ties shown), against par, and against the double-dummy table (
 contract the player's side could make, and the tricks double dummy gives the contract played
 at the player's table); then the boards where the player lost most, with the field's usual
 result. The double-dummy table and par are the ones stored with the board (``boards.deals``
-solves them once, in the worker): nothing is solved here. Two queries whatever the session's
-size (its boards, and every table's mark with its result).
+solves them once, in the worker): nothing is solved here. One query whatever the session's
+size (every table's mark with its result); the boards come with the card's own results.
 
 The rules are pure functions (``rank_on_board``, ``best_makeable``, ``usual_result``,
 ``versus_par``) so tests reach them without a database.
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tournaments.models import Board, StoredMark
+from tournaments.models import StoredMark
 from tournaments.scoring import ScoringError, contract_score, imps, is_vulnerable, parse_contract
 from tournaments.services.boards.board_words import Call, contract_call, trick_result
 from tournaments.services.results.scorecards import Scorecard
@@ -325,14 +325,8 @@ def analyse(
     ]
     if not rows or card.section is None:
         return PlayerAnalysis([], [], imps_scored, False)
-    pool = card.section.pool
-    boards = {
-        b.number: b
-        for b in Board.objects.filter(session=card.session, pool=pool).only(
-            "number", "deal", "vulnerability", "double_dummy", "par"
-        )
-    }
-    marks, results = _field(card.session, pool, through)
+    boards = card.boards  # read with the card's own results: no query of its own
+    marks, results = _field(card.session, card.section.pool, through)
     played: dict[int, list[Played]] = {}
     for r in results.values():
         if (p := _played(r)) is not None:

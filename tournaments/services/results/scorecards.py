@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Exists, Subquery
+from django.db.models import Exists, FilteredRelation, Q, Subquery
 
+from clubsite.models import Member
 from tournaments.models import (
     Board,
     Penalty,
@@ -71,21 +72,53 @@ class Scorecard:
     individual: bool = False  # rows carry "partner" and "opponents" (seat dicts)
     vps: bool = False  # Butler / cross-IMP pairs ranked on VPs per match
     matches: list[dict] = field(default_factory=list)  # round, opponent, imps, boards, vps
+    players: list[Member] = field(default_factory=list)  # the pair's, in seat order
+    # the boards the pair played, by number, read with their results (the analysis reads
+    # their deal, par and double dummy: ``services.results.analysis``)
+    boards: dict[int, Board] = field(default_factory=dict)
+
+
+SEAT_FIELDS = (
+    "entry_id",
+    "number",
+    "direction",
+    "section_id",
+    "section__letter",
+    "entry__display_name",
+    "entry__name",
+)
+PLAYER_FIELDS = ("id", "club_id", "first_name", "last_name")
 
 
 def _seat_labels(session: Session) -> dict[int, dict]:
-    return {
-        s["entry_id"]: s
-        for s in Seating.objects.filter(session=session).values(
-            "entry_id",
-            "number",
-            "direction",
-            "section_id",
-            "section__letter",
-            "entry__display_name",
-            "entry__name",
+    return {s["entry_id"]: s for s in Seating.objects.filter(session=session).values(*SEAT_FIELDS)}
+
+
+def _seats_and_players(session: Session, entry_id: int) -> tuple[dict[int, dict], list[Member]]:
+    """``_seat_labels`` and, in the same query, the members of ``entry_id`` in seat order:
+    its seating's row is joined to its players (every other entry's row to none), so a
+    pair's two rows, an individual's one. The members are the club's own (as its manager
+    reads them), loaded with their names only (``Member.from_db``, as ``only()`` would)."""
+    rows = (
+        Seating.objects.filter(session=session)
+        .annotate(
+            own=FilteredRelation(
+                "entry__entry_players", condition=Q(entry__entry_players__entry_id=entry_id)
+            )
         )
-    }
+        .values(*SEAT_FIELDS, "own__seat", *(f"own__member__{f}" for f in PLAYER_FIELDS))
+    )
+    seats: dict[int, dict] = {}
+    seated: dict[tuple[int, int], Member] = {}
+    for row in rows:
+        seats.setdefault(row["entry_id"], {f: row[f] for f in SEAT_FIELDS})
+        values = [row[f"own__member__{f}"] for f in PLAYER_FIELDS]
+        if values[0] is not None and values[1] == session.tournament.club_id:
+            seated.setdefault(
+                (row["own__seat"], values[0]), Member.from_db(rows.db, PLAYER_FIELDS, values)
+            )
+    players = [seated[key] for key in sorted(seated, key=lambda key: key[0])]
+    return seats, players
 
 
 def _relay_round(section: Section | None, board: int, seat: dict) -> int | None:
@@ -122,19 +155,22 @@ def scorecard(
     session: Session,
     entry_id: int,
     visible: BoardVisibility | None = None,
-    viewer_plays: bool = False,
+    viewer: Member | None = None,
 ) -> Scorecard | None:
-    """A pair's every board in a session, with its totals (``None`` if it did not play).
+    """A pair's every board in a session, with its totals and its players (``None`` if it
+    did not play).
 
     A board ``visible`` does not show yet (``board_visibility``: a table has still to play
     it) is flagged ``in_play``: its mark, computed against the other tables, is left out, and
-    so are the contract and score unless the viewer is one of the pair (``viewer_plays``), who
-    may see their own result. The totals are the published ranking's and stay.
+    so are the contract and score unless the viewer (``viewer``, the member of the logged-in
+    user) is one of the pair, who may see their own result. The totals are the published
+    ranking's and stay.
     """
-    seats = _seat_labels(session)
+    seats, players = _seats_and_players(session, entry_id)
     seat = seats.get(entry_id)
     if seat is None:
         return None
+    viewer_plays = viewer is not None and viewer in players
     # the ranking line with its section (one query); the penalties only when there are some
     penalised = Penalty.objects.filter(session=session, entry_id=entry_id)
     ranked = (
@@ -158,11 +194,11 @@ def scorecard(
     )
     marks = (
         StoredMark.objects.filter(session=session, entry_id=entry_id)
-        .select_related("result")
+        .select_related("result__board")
         .order_by("board_number")
     )
     imps = session.tournament.method.ranks_by_imps
-    rows, total = [], Decimal(0)
+    rows, total, boards = [], Decimal(0), {}
     for m in marks:
         r = m.result
         opp = seats.get(m.opponent_id)
@@ -184,6 +220,7 @@ def scorecard(
             row["partner"] = seats.get(side[1] if side[0] == entry_id else side[0])
             row["opponents"] = [seats.get(e) for e in other]
         if r is not None:
+            boards[m.board_number] = r.board
             # An adjusted score stands alone: the table's score it replaced is shown apart.
             gone = replaced(r.ns_score, r.adjustment)
             score = None if gone else r.ns_score
@@ -228,7 +265,19 @@ def scorecard(
         else []
     )
     return Scorecard(
-        session, section, seat, rows, ranking, penalties, total, imps, individual, vps, matches
+        session,
+        section,
+        seat,
+        rows,
+        ranking,
+        penalties,
+        total,
+        imps,
+        individual,
+        vps,
+        matches,
+        players,
+        boards,
     )
 
 

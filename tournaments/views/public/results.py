@@ -476,15 +476,11 @@ def scorecard(request, slug, session, entry):
     pair's own analysis of the boards that show (``services.results.analysis``)."""
     session = _session_or_404(request, slug, session)
     pending = reclassification.follow_live(session)
-    players = list(
-        Member.objects.filter(entry_seats__entry_id=entry).order_by("entry_seats__seat").distinct()
-    )
-    me = player_history.member_for(request.user)
     card = scorecards.scorecard(
         session,
         entry,
         board_visibility.visibility(session, request.user),
-        viewer_plays=me is not None and me in players,
+        viewer=player_history.member_for(request.user),
     )
     if card is None:
         raise Http404(_("This pair did not play in this session."))
@@ -498,7 +494,7 @@ def scorecard(request, slug, session, entry):
             "session": session,
             "card": card,
             "analysis": analysis.analyse(card, through=seen.through),
-            "players": players,
+            "players": card.players,
             "entry_id": entry,
         },
     )
