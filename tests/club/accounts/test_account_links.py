@@ -183,6 +183,7 @@ def test_another_club_s_link_is_refused_here(ana, sur):
         signing.dumps([1, "x"], salt="another.salt"),
         signing.dumps("1", salt=account_links.SALT),  # signed, but not a request's pair
     ],
+    ids=["nonsense", "another salt", "not a pair"],
 )
 def test_a_tampered_or_foreign_token_is_refused(ana, here, token):
     _ask(here)
