@@ -616,3 +616,61 @@ class ArrearsReminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · {self.balance} · {self.requested_at:%Y-%m-%d}"
+
+
+class AccountLinkState(models.TextChoices):
+    PENDING = "pending", _("waiting for the player's confirmation")
+    CONFIRMED = "confirmed", _("confirmed by the player")
+    DECLINED = "declined", _("declined by the player")
+
+
+class AccountLink(models.Model):
+    """A club asking to join one of its members to an account already linked at another
+    club (same licence number and email): nothing is linked until the account's owner
+    confirms from the mailed link (``clubsite.accounts.account_links``). ``nonce`` is in
+    the link; a link sent again gets a new one, so only the newest mail's link works."""
+
+    member = models.ForeignKey(
+        Member, verbose_name=_("member"), on_delete=models.CASCADE, related_name="account_links"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    state = models.CharField(
+        _("state"),
+        max_length=10,
+        choices=AccountLinkState.choices,
+        default=AccountLinkState.PENDING,
+    )
+    nonce = models.CharField(max_length=32, editable=False)
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("asked by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    asked_at = models.DateTimeField(_("asked for at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("mailed at"))
+    decided_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+
+    objects = club_manager("member__club")
+
+    class Meta:
+        ordering = ["-asked_at", "-id"]
+        verbose_name = _("account link request")
+        verbose_name_plural = _("account link requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member"],
+                condition=Q(state="pending"),
+                name="one_pending_account_link_per_member",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.get_state_display()}"

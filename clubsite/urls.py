@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import set_language
 
-from clubsite.accounts import two_factor_views
+from clubsite.accounts import account_link_views, two_factor_views
 from clubsite.accounts.permissions import login_required, public
 from clubsite.accounts.signin import SignInForm
 from clubsite.members import views
@@ -20,6 +20,12 @@ club_patterns = (
         path("members/<int:pk>/renew/", views.licence_renew, name="licence_renew"),
         path("members/<int:pk>/payments/new/", views.payment_create, name="payment_create"),
         path("members/<int:pk>/account/", views.account_open, name="account_open"),
+        path(
+            "members/<int:pk>/account/resend/",
+            views.account_link_resend,
+            name="account_link_resend",
+        ),
+        path("account-link/<str:token>/", account_link_views.account_link, name="account_link"),
         path("categories/", views.categories, name="categories"),
         path("licences/renew/", views.licences_renew, name="licences_renew"),
         path("import/", views.roster_import, name="roster_import"),

@@ -1,19 +1,39 @@
-"""Login accounts for members: a secretary opens one, the member sets the password by email."""
+"""Login accounts for members: a secretary opens one, the member sets the password by email;
+a player who already has an account at another club is asked to link it (``account_links``)."""
 
 import secrets
+from dataclasses import dataclass
 
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
 
+from clubsite.accounts import account_links
 from clubsite.accounts.permissions import Role, grant
-from clubsite.models import Member
+from clubsite.models import AccountLink, Member
 from clubsite.tenancy import scopes_disabled
 
 
 class AccountError(ValueError):
     pass
+
+
+class AlreadyLinked(AccountError):
+    """The member has an account already."""
+
+
+class AlreadyAsked(AccountError):
+    """The owner of the member's account at another club has been asked and not answered."""
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What opening an account did: a new ``user``, or (``waiting``) the owner of ``user``,
+    the player's account at another club, asked to confirm; nothing is linked then."""
+
+    user: User
+    waiting: AccountLink | None = None
 
 
 def _free_username(member: Member) -> str:
@@ -46,20 +66,23 @@ def account_at_another_club(member: Member) -> User | None:
 
 
 @transaction.atomic
-def open_player_account(member: Member, request=None) -> User:
+def open_player_account(member: Member, request=None) -> Opened:
     """Create a Player login linked to ``member`` and mail a set-your-password link.
 
     The password is never chosen by the secretary: the member sets it through Django's
-    password-reset link, which also proves the address works.
+    password-reset link, which also proves the address works. A player whose account is
+    linked at another club keeps one account: its owner is asked by mail to confirm the
+    link (``account_links.ask``), and nothing is linked until they do.
     """
+    member = Member.objects.select_for_update().get(pk=member.pk)
     if member.user_id:
-        raise AccountError("already has an account")
+        raise AlreadyLinked("already has an account")
+    if account_links.pending_for(member) is not None:
+        raise AlreadyAsked("the account's owner has not answered yet")
     user = account_at_another_club(member)
-    if user is not None:  # one person, one account: this club's membership joins it
-        grant(user, Role.PLAYER)
-        member.user = user
-        member.save(update_fields=["user"])
-        return user
+    if user is not None:  # one person, one account: its owner says whether to join it
+        asked_by = getattr(request, "user", None)
+        return Opened(user, account_links.ask(member, user, asked_by=asked_by, request=request))
     user = User.objects.create_user(
         username=_free_username(member),
         email=member.email,
@@ -81,4 +104,4 @@ def open_player_account(member: Member, request=None) -> User:
                 email_template_name="registration/account_opened_email.txt",
                 subject_template_name="registration/account_opened_subject.txt",
             )
-    return user
+    return Opened(user)

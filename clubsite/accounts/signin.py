@@ -25,6 +25,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
+from django.core.validators import MaxLengthValidator
 from django.shortcuts import render
 from django.utils.translation import ngettext
 
@@ -113,7 +114,16 @@ def count_in_window(key: str, window: int) -> None:
 
 class SignInForm(AuthenticationForm):
     """The sign-in form, refusing an account that had too many wrong passwords lately
-    before the password is even checked."""
+    before the password is even checked.
+
+    A user name longer than any account's is refused as the form's error: Django's form
+    only sets the field's ``max_length`` (no validator), so a long one reached axes, whose
+    record of the failure holds 255 characters (PostgreSQL refused it: a 500)."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))
 
     def clean(self):
         wait = account_wait(self.cleaned_data.get("username") or "")

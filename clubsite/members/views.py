@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 from simple_history.utils import update_change_reason
 
-from clubsite.accounts.member_accounts import AccountError, open_player_account
+from clubsite.accounts import account_links
+from clubsite.accounts.member_accounts import AlreadyAsked, AlreadyLinked, open_player_account
 from clubsite.accounts.permissions import (
     federations_of,
     login_required,
@@ -123,6 +124,7 @@ def member_detail(request, pk):
     member = get_object_or_404(Member.objects.select_related("category", "user"), pk=pk)
     season = Season.current()
     current_licence = Licence.objects.filter(member=member, season=season).first()
+    link = None if member.user_id else account_links.latest_for(member)
     return render(
         request,
         "clubsite/member_detail.html",
@@ -137,6 +139,8 @@ def member_detail(request, pk):
             "payment_form": PaymentForm(
                 initial={"season": season, "paid_on": timezone.localdate()}
             ),
+            "account_link": link,
+            "account_link_expired": link is not None and account_links.expired(link),
         },
     )
 
@@ -163,14 +167,30 @@ def licence_renew(request, pk):
 @secretary_required
 @require_POST
 def account_open(request, pk):
-    """Give the member a Player login; they set the password from the mailed link."""
+    """Give the member a Player login; they set the password from the mailed link. A player
+    with an account at another club is asked by mail to confirm joining it instead."""
     member = get_object_or_404(Member, pk=pk)
     try:
-        user = open_player_account(member, request)
-    except AccountError:
+        opened = open_player_account(member, request)
+    except AlreadyLinked:
         messages.error(request, _("This member already has a user account."))
         return redirect(member)
-    if member.email:
+    except AlreadyAsked:
+        messages.error(
+            request,
+            _("The player was already asked to confirm the link; you can send the mail again."),
+        )
+        return redirect(member)
+    user = opened.user
+    if opened.waiting is not None:
+        messages.success(
+            request,
+            _(
+                "This player already has an account at another club. We have mailed them to "
+                "confirm linking it to this member; nothing is linked until they do."
+            ),
+        )
+    elif member.email:
         messages.success(
             request,
             _("Account %(username)s created; a link to set the password was sent to %(email)s.")
@@ -185,6 +205,18 @@ def account_open(request, pk):
             )
             % {"username": user.username},
         )
+    return redirect(member)
+
+
+@secretary_required
+@require_POST
+def account_link_resend(request, pk):
+    """Mail the player's confirmation link again (the old link stops working)."""
+    member = get_object_or_404(Member, pk=pk)
+    if account_links.send_again(member, request=request) is None:
+        messages.error(request, _("No confirmation is waiting for this member."))
+    else:
+        messages.success(request, _("The confirmation mail was sent again."))
     return redirect(member)
 
 

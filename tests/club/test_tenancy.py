@@ -224,9 +224,11 @@ def test_roles_are_held_per_club(two_clubs, client):
 
 def test_a_player_of_two_clubs_has_one_account(two_clubs):
     """The federation licence number names one player across clubs: the second club's
-    account opening joins the account the first club opened."""
+    account opening asks the owner of the account the first club opened, and joins it
+    once they confirm."""
     from django.test import RequestFactory
 
+    from clubsite.accounts import account_links
     from clubsite.accounts.member_accounts import open_player_account
     from clubsite.accounts.permissions import Role, roles_of
 
@@ -235,12 +237,15 @@ def test_a_player_of_two_clubs_has_one_account(two_clubs):
     here = Member.objects.create(
         first_name="Ana", last_name="Alba", licence_number="A-77", email="ana@example.org"
     )
-    account = open_player_account(here, request)
+    account = open_player_account(here, request).user
     with club_scope(second):
         there = Member.objects.create(
             first_name="Ana", last_name="Alba", licence_number="A-77", email="ANA@example.org"
         )
-        assert open_player_account(there, request) == account
+        opened = open_player_account(there, request)
+        assert opened.user == account and opened.waiting is not None
+        assert not Member.objects.filter(user=account).exists() and not roles_of(account)
+        account_links.confirm(account_links.token_for(opened.waiting), account)
         assert roles_of(account) == {Role.PLAYER}
         assert Member.objects.get(user=account) == there
     assert Member.objects.get(user=account) == here
@@ -293,12 +298,13 @@ def test_a_licence_number_alone_does_not_join_another_club_s_account(two_clubs):
     victim = Member.objects.create(
         first_name="Vera", last_name="Vidal", licence_number="V-1", email="vera@example.org"
     )
-    account = open_player_account(victim, request)
+    account = open_player_account(victim, request).user
     with club_scope(second):
         copied = Member.objects.create(
             first_name="Vera", last_name="Vidal", licence_number="V-1", email="spy@example.org"
         )
-        assert open_player_account(copied, request) != account
+        opened = open_player_account(copied, request)
+        assert opened.user != account and opened.waiting is None
 
 
 def test_table_sign_in_lockouts_are_per_club(two_clubs):

@@ -168,9 +168,19 @@ DECISIONS: dict[str, Decision] = {
     ),
     **{
         f"clubsite:{n}": action(SECRETARY_VIEW, SECRETARY_ACTION)
-        for n in ("licence_renew", "account_open", "roster_confirm", "arrears_remind")
+        for n in (
+            "licence_renew",
+            "account_open",
+            "account_link_resend",
+            "roster_confirm",
+            "arrears_remind",
+        )
     },
     "clubsite:profile": page(AUTHENTICATED_VIEW, LOGGED_IN),
+    # the owner's answer to a club asking to link their account (the link mailed to them):
+    # any account signs in to it, only the one it was mailed to may see or answer it; the
+    # matrix's link is for an account none of its roles is (403, nothing changed)
+    "clubsite:account_link": page(AUTHENTICATED_VIEW, NOT_YOURS),
     # table money: the door list and the cash sheet are the results office's (the director
     # marks fees paid at the door, the secretary too); only the secretary closes or reopens
     # a cash sheet, tops up balances and reads the reports; a player sees their own account.

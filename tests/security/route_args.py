@@ -63,6 +63,27 @@ def _room_token(w):
     return RoomScreen.objects.get_or_create(session=_running_session(w))[0].token
 
 
+def _account_link(w):
+    """The link mailed to someone else's account (no role of the matrix): a club member
+    not linked to any account, asked to join it. Signed in as anyone else: refused."""
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from clubsite.accounts import account_links
+    from clubsite.models import AccountLink, Member
+
+    owner = User.objects.get_or_create(
+        username="matrix-elsewhere", defaults={"email": "elsewhere@example.org"}
+    )[0]
+    link = AccountLink.objects.filter(user=owner, state="pending").first()
+    if link is None:
+        member = Member.objects.filter(user__isnull=True).order_by("pk").first()
+        link = AccountLink.objects.create(
+            member=member, user=owner, nonce="matrix", sent_at=timezone.now()
+        )
+    return account_links.token_for(link)
+
+
 def _federation(w):
     from clubsite.models import Club
 
@@ -103,6 +124,8 @@ ARGS = {
     "clubsite:licence_renew": lambda w: [w.member.pk],
     "clubsite:payment_create": lambda w: [w.member.pk],
     "clubsite:account_open": lambda w: [w.member.pk],
+    "clubsite:account_link_resend": lambda w: [w.member.pk],
+    "clubsite:account_link": lambda w: [_account_link(w)],
     "uploads:endpoint_edit": lambda w: [w.endpoint.pk],
     "uploads:retry": lambda w: [w.upload.upload_id],
     "uploads:manual": lambda w: [w.upload.upload_id],

@@ -454,6 +454,17 @@ def world(demo_club, mitchell_session, members):
     appoint_officer(officer, "AEB")
     clients["officer"] = Client()
     sign_in_verified(clients["officer"], officer)
+    # A player of Club Sur whom this club asked to link their account: the owner's page
+    # (its answer) and the secretary's "send it again" on the member's page.
+    from clubsite.accounts import account_links
+
+    linker = make_user("hostile-linker")
+    linker.email = "linker@example.org"
+    linker.save(update_fields=["email"])
+    asked = Member.objects.filter(is_guest=False, user=None).order_by("-pk").first()
+    link = account_links.ask(asked, linker)
+    clients["linker"] = Client()
+    sign_in_verified(clients["linker"], linker)
     # A second director past the password only, owing the app's code: the second step.
     clients["second_step"] = Client()
     second = make_user("hostile-dir-2", "Director")
@@ -481,6 +492,8 @@ def world(demo_club, mitchell_session, members):
         "disputed": disputed,
         "reset": reset.url,
         "online": online,
+        "asked": asked,
+        "account_link": reverse("clubsite:account_link", args=[account_links.token_for(link)]),
     }
 
 
@@ -531,9 +544,11 @@ def starts(world):
                 reverse("director:cash_sheet", args=[session.pk]),
                 reverse("director:cash_sheet", args=[world["finished"].sessions.get(number=1).pk]),
                 reverse("points:scale"),
+                reverse("clubsite:member_detail", args=[world["asked"].pk]),
             ],
             ("/club/",),
         ),
+        "linker": ([world["account_link"]], ("/club/account-link/",)),
         "player": (
             [
                 reverse("clubsite:profile"),
@@ -804,7 +819,16 @@ def test_every_post_view_is_driven(world):
     drive(world, driver, "teams_table")
     drive_json(world, driver)
     drive_roster(world, driver)
-    for role in ("secretary", "player", "director", "officer", "second_step", "anonymous"):
+    # the link's owner before the secretary, whose "send it again" replaces the link
+    for role in (
+        "linker",
+        "secretary",
+        "player",
+        "director",
+        "officer",
+        "second_step",
+        "anonymous",
+    ):
         drive(world, driver, role)
     print(
         f"{driver.requests} requests, {len(driver.used)} hostile values, "

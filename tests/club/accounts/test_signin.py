@@ -180,3 +180,13 @@ def test_guesses_for_one_account_from_many_addresses_are_slowed_too(secretary, d
     cache.clear()  # the window ends
     back = Client()
     assert sign_in(back, "sec", PASSWORD, ip="198.51.100.99").status_code == 302
+
+
+def test_a_user_name_longer_than_any_account_s_is_a_form_error(secretary):
+    """Axes keeps 255 characters of a failed user name: a longer one is refused by the form
+    (PostgreSQL refused to store it: a 500), and counts as no failure."""
+    response = sign_in(Client(), "9" * 415, "whatever")
+    assert response.status_code == 200 and response.context["form"].errors["username"]
+    assert not AccessAttempt.objects.exists()
+    assert sign_in(Client(), "x" * 150, "whatever").status_code == 200  # still just wrong
+    assert AccessAttempt.objects.filter(username="x" * 150).exists()

@@ -9,19 +9,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.conf import settings
 from django.utils import translation
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 
+from clubsite.mail.languages import language_of  # noqa: F401 (callers read it here)
 from tournaments.scoring import methods
 from tournaments.services.boards.bridge_words import seat_word
 from tournaments.services.running.audit_log import readable
-
-
-def language_of(member) -> str:
-    codes = {code for code, _name in settings.LANGUAGES}
-    return member.language if member.language in codes else settings.LANGUAGE_CODE
 
 
 def line_text(line: dict | None) -> str:
