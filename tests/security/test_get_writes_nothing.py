@@ -46,6 +46,7 @@ PAGES = sorted(name for name, decision in DECISIONS.items() if decision.method =
 
 
 @pytest.mark.django_db
+@pytest.mark.engine_neutral  # the statements a read sends, whichever engine runs them
 @pytest.mark.parametrize("name", PAGES)
 def test_a_get_writes_nothing_but_caches(world, name):
     url = url_of(name, world)

@@ -20,7 +20,7 @@ from tournaments.services.results.snapshot_build import build_event_snapshot
 from tournaments.services.setup import events as setup
 from tournaments.services.teams import team_schedule, team_standings
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]  # the SVG drawn from the figures
 
 HOSTILE = '<script>alert("x")</script> & Ñúñez'
 LANGUAGES = {  # each chart's title in each language

@@ -12,7 +12,7 @@ from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind
 from tournaments.pdf.fetcher import SiteFilesFetcher, allowed_file
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]  # what the renderer fetches
 
 CANARY = "CANARY-7f3a9c-server-secret"
 

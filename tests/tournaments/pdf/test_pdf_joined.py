@@ -25,7 +25,7 @@ from tournaments.services.results.snapshot_build import build_event_snapshot
 from tournaments.services.running import corrections
 from tournaments.services.setup import events as setup
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]  # the parts' layout and join
 
 WORDS = {  # the words the checks look for, as each language prints them
     "es": {

@@ -19,7 +19,7 @@ from tournaments.services.results import publish
 from tournaments.services.running import corrections
 from tournaments.services.setup import events as setup
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]  # files kept by their HTML's hash
 
 
 @pytest.fixture

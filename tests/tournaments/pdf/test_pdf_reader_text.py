@@ -10,7 +10,10 @@ from tests.tournaments.pdf.test_pdf import demo_events, pdf_text, request_pdf  #
 from tournaments.models import Result
 from tournaments.services.running import corrections
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.engine_neutral,
+]  # the PDF's text as a reader gets it
 
 
 def test_the_running_header_is_not_glued_to_hidden_words(demo_events, request_pdf):  # noqa: F811
