@@ -28,6 +28,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from django_setup import work_as_default_club  # noqa: E402
+
+work_as_default_club()
+
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402

@@ -29,6 +29,10 @@ import django  # noqa: E402
 
 django.setup()
 
+from django_setup import work_as_default_club  # noqa: E402
+
+work_as_default_club()
+
 from django.db import connection  # noqa: E402
 
 RUNS = 21  # corrections a size, the sizes in turn

@@ -5,6 +5,7 @@ ranking page < 150 ms, zero lost or duplicated results, a ranking page whose SQL
 does not grow with the field, and a full re-classification of a 60-table session < 1 s.
 
     python bench/bench_live_load.py     # PostgreSQL at postgres@127.0.0.1:5432 (trust), Redis
+    BENCH_SERVERS=2 GUNICORN_WORKERS=2 python bench/bench_live_load.py   # two of each, see below
 
 It creates a throw-away database of its own, ``clubsite_load_<pid>`` (``BENCH_DB_NAME``
 chooses another; ``BENCH_PG`` overrides the server URL), drops it at the end, migrates it, builds through the services a one-section 40-table Mitchell
@@ -62,6 +63,10 @@ DB_NAME = os.environ.get("BENCH_DB_NAME", f"clubsite_load_{os.getpid()}")
 REDIS = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/11")
 WORKERS = int(os.environ.get("GUNICORN_WORKERS", "4"))
 THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
+# BENCH_SERVERS=2: two gunicorns on two ports and two Celery workers share PostgreSQL and
+# Redis, and every client sends each request to the next server in turn (a table signs in on
+# one and posts on the other): nothing may live in one process (sessions, CSRF, caches, locks).
+SERVERS = int(os.environ.get("BENCH_SERVERS", "1"))
 TABLES = 40
 ROUNDS = 13
 BOARDS_PER_ROUND = 2
@@ -175,13 +180,18 @@ def free_port() -> int:
 
 
 class Browser:
-    """One keep-alive connection with its cookies, as a tablet's browser keeps them."""
+    """Keep-alive connections with one cookie jar, as a tablet's browser keeps them; with
+    several servers (``ports``) each request goes to the next one in turn, as behind a load
+    balancer that keeps no affinity."""
 
-    def __init__(self, port: int):
-        self.port = port
+    def __init__(self, ports: list[int]):
+        self.ports = ports
+        self.turn = 0
         self.cookies: dict[str, str] = {}
         self.etag: str | None = None
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.conns = {
+            port: http.client.HTTPConnection("127.0.0.1", port, timeout=60) for port in ports
+        }
 
     def request(
         self, method: str, path: str, body: str | None = None, headers: dict | None = None
@@ -189,16 +199,18 @@ class Browser:
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        port = self.ports[self.turn % len(self.ports)]
+        self.turn += 1
         for attempt in range(2):
             start = time.perf_counter()
             try:
-                self.conn.request(method, path, body=body, headers=headers)
-                response = self.conn.getresponse()
+                self.conns[port].request(method, path, body=body, headers=headers)
+                response = self.conns[port].getresponse()
                 data = response.read()
                 break
             except (http.client.HTTPException, ConnectionError):
-                self.conn.close()  # the server closed a kept-alive connection: reopen once
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                self.conns[port].close()  # the server closed a kept-alive connection: reopen
+                self.conns[port] = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
                 if attempt:
                     raise
         elapsed = (time.perf_counter() - start) * 1000
@@ -226,7 +238,7 @@ class Stats:
 
 
 def device(
-    port: int,
+    ports: list[int],
     code: str,
     plays: list[tuple[int, int]],
     seed: int,
@@ -235,7 +247,7 @@ def device(
 ) -> None:
     """``code`` is the table's link token."""
     rng = random.Random(seed)
-    browser = Browser(port)
+    browser = Browser(ports)
     status, page, _ = browser.request("GET", f"/table/{code}/")
     csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     if csrf is not None:
@@ -289,10 +301,15 @@ def device(
 
 
 def reader(
-    port: int, path: str, seed: int, stats: Stats, start: threading.Event, stop: threading.Event
+    ports: list[int],
+    path: str,
+    seed: int,
+    stats: Stats,
+    start: threading.Event,
+    stop: threading.Event,
 ) -> None:
     rng = random.Random(seed)
-    browser = Browser(port)
+    browser = Browser(ports)
     status, _, _ = browser.request("GET", path)  # opened before the clock starts, as the
     if status != 200:  # devices sign in: a warm server is measured
         stats.add("errors", f"reader: first load {status}")
@@ -357,8 +374,8 @@ def start_gunicorn(port: int) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not start")
 
 
-def start_worker() -> subprocess.Popen:
-    """One Celery worker process, as ``make worker`` runs it, on the bench's broker."""
+def start_workers(count: int) -> list[subprocess.Popen]:
+    """``count`` Celery worker processes, as ``make worker`` runs one, on the bench's broker."""
     import redis
 
     from clubsite.celery import app
@@ -368,30 +385,36 @@ def start_worker() -> subprocess.Popen:
     # the session's length, under its section's id) would answer for the next run's section,
     # which a new database numbers the same.
     redis.Redis.from_url(os.environ["CELERY_BROKER_URL"]).flushdb()
-    process = subprocess.Popen(
-        [
-            str(BIN / "celery"),
-            "-A",
-            "clubsite",
-            "worker",
-            "--pool=solo",
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=os.environ | {"DEBUG": "0"},
-    )
+    processes = [
+        subprocess.Popen(
+            [
+                str(BIN / "celery"),
+                "-A",
+                "clubsite",
+                "worker",
+                "--pool=solo",
+                "-n",
+                f"bench{number}@%h",
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=os.environ | {"DEBUG": "0"},
+        )
+        for number in range(1, count + 1)
+    ]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if app.control.ping(timeout=1.0):
-            return process
-        if process.poll() is not None:
+        if len(app.control.ping(timeout=1.0) or []) >= count:
+            return processes
+        if any(process.poll() is not None for process in processes):
             break
-    process.kill()
-    raise RuntimeError("the celery worker did not start")
+    for process in processes:
+        process.kill()
+    raise RuntimeError("the celery workers did not start")
 
 
 def stop_process(process: subprocess.Popen) -> None:
@@ -575,6 +598,9 @@ def run() -> int:
     import django
 
     django.setup()
+    from django_setup import work_as_default_club
+
+    work_as_default_club()
     from django.core.management import call_command
 
     call_command("migrate", "--noinput", verbosity=0)
@@ -592,19 +618,19 @@ def run() -> int:
 
     from tournaments.models import Session
 
-    port = free_port()
-    worker = start_worker()
-    server = start_gunicorn(port)
+    ports = [free_port() for _ in range(SERVERS)]
+    workers = start_workers(SERVERS)
+    servers = [start_gunicorn(port) for port in ports]
     stats, start, stop = Stats(), threading.Event(), threading.Event()
     versions = [Session.objects.get(pk=section.session_id).ranking_version]
     try:
         devices = [
-            threading.Thread(target=device, args=(port, codes[t], plays[t], t, stats, start))
+            threading.Thread(target=device, args=(ports, codes[t], plays[t], t, stats, start))
             for t in sorted(codes)
         ]
         readers = [
             threading.Thread(
-                target=reader, args=(port, ranking, 1000 + i, stats, start, stop), daemon=True
+                target=reader, args=(ports, ranking, 1000 + i, stats, start, stop), daemon=True
             )
             for i in range(READERS)
         ]
@@ -614,10 +640,11 @@ def run() -> int:
         while len(stats.ready) < len(devices) + len(readers) and time.monotonic() < deadline:
             time.sleep(0.1)  # every device signed in, every reader opened the page
         began = time.perf_counter()
-        web = family(server.pid)
+        web = [pid for server in servers for pid in family(server.pid)]
+        worker_pids = [worker.pid for worker in workers]
         cpu_before = (
             cpu_seconds(web),
-            cpu_seconds([worker.pid]),
+            cpu_seconds(worker_pids),
             {0: sum(os.times()[:2])},
             machine_busy(),
         )
@@ -634,7 +661,7 @@ def run() -> int:
                 cpu_before,
                 (
                     cpu_seconds(web),
-                    cpu_seconds([worker.pid]),
+                    cpu_seconds(worker_pids),
                     {0: sum(os.times()[:2])},
                     machine_busy(),
                 ),
@@ -644,13 +671,15 @@ def run() -> int:
         lag = wait_until_ranked(section)
         versions.append(Session.objects.get(pk=section.session_id).ranking_version)
     finally:
-        stop_process(server)
-        stop_process(worker)
+        for process in servers + workers:
+            stop_process(process)
 
     from django.conf import settings
 
     print(
-        f"gunicorn {WORKERS} workers × {THREADS} threads + 1 Celery worker (solo), PostgreSQL "
+        f"{SERVERS} × gunicorn {WORKERS} workers × {THREADS} threads"
+        + (f" on {SERVERS} ports, requests in turn to each" if SERVERS > 1 else "")
+        + f" + {SERVERS} Celery worker{'s' if SERVERS > 1 else ''} (solo), PostgreSQL "
         f"{DB_NAME}, Redis broker and cache; {os.cpu_count()} cores shared with the load "
         f"generator; load average before the run {LOAD_BEFORE}"
     )
@@ -665,7 +694,7 @@ def run() -> int:
         f"{len(stats.not_modified)} answered 304)"
     )
     print(
-        f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery worker {cpu[1]:.1f}, load "
+        f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery {cpu[1]:.1f}, load "
         f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
         f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)"
     )

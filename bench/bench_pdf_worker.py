@@ -59,6 +59,9 @@ def setup(database: str, redis_url: str) -> None:
     import django
 
     django.setup()
+    from django_setup import work_as_default_club
+
+    work_as_default_club()
     import redis
     from django.core.management import call_command
 

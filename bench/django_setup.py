@@ -30,6 +30,22 @@ def setup(*, flush: bool = True) -> str:
     if os.environ.get("BENCH_DATABASE_URL") and flush:
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
+    work_as_default_club()
     from django.db import connection
 
     return connection.vendor
+
+
+_SCOPE = None
+
+
+def work_as_default_club() -> None:
+    """From here on this thread works as the installation's default club, as a one-club site
+    and ``make run`` do: club-owned rows are made and read in its scope (a query outside any
+    club's scope raises). A bench of several clubs opens each club's scope inside this one."""
+    global _SCOPE
+    if _SCOPE is None:
+        from clubsite.tenancy import club_scope, default_club_id
+
+        _SCOPE = club_scope(default_club_id())
+        _SCOPE.__enter__()

@@ -43,6 +43,9 @@ def run(profile: bool) -> int:
     import django
 
     django.setup()
+    from django_setup import work_as_default_club
+
+    work_as_default_club()
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection, reset_queries
