@@ -6,6 +6,7 @@ and CI set DATABASE_URL, CELERY_BROKER_URL and friends (see README.md).
 """
 
 import datetime
+import json
 import os
 import secrets
 from pathlib import Path
@@ -210,8 +211,15 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 # Production sets STATIC_MANIFEST=1 after collectstatic for hashed, compressed files; the
 # embedded default and the tests serve straight from the apps' static folders.
+# Generated PDFs go through Django's storage API: a folder under MEDIA_ROOT by default (shared
+# by every web and worker process of one machine), or any storage backend by setting, e.g.
+# MEDIA_STORAGE=storages.backends.s3.S3Storage with MEDIA_STORAGE_OPTIONS='{"bucket_name": ...}'
+# (django-storages, installed separately) when the processes run on several machines.
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {
+        "BACKEND": os.environ.get("MEDIA_STORAGE", "django.core.files.storage.FileSystemStorage"),
+        "OPTIONS": json.loads(os.environ.get("MEDIA_STORAGE_OPTIONS") or "{}"),
+    },
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
