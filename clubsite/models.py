@@ -674,3 +674,62 @@ class AccountLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · {self.get_state_display()}"
+
+
+class ArchiveState(models.TextChoices):
+    QUEUED = "queued", _("Waiting")
+    RUNNING = "running", _("Being made")
+    DONE = "done", _("Ready")
+    FAILED = "failed", _("Failed")
+
+
+class ClubArchive(models.Model):
+    """A club's whole data as one ZIP (members CSV, each tournament's USEBIO and PBN), made
+    in the worker at a federation officer's request before the club leaves
+    (``federation.jobs``). Above the clubs, as ``FederationOfficer`` is, and not club-owned:
+    the record and its file outlive the club (its name and short name are kept; ``club``
+    becomes empty when it is deleted), and a club's deletion does not remove its file
+    (``federation.services.stored_files`` reads club-owned models only)."""
+
+    federation = models.CharField(_("federation"), max_length=8, choices=Federation.choices)
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="archives",
+    )
+    club_name = models.CharField(_("club name"), max_length=120)
+    club_slug = models.CharField(_("short name"), max_length=40, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("asked by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    state = models.CharField(
+        _("state"), max_length=8, choices=ArchiveState.choices, default=ArchiveState.QUEUED
+    )
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    file = models.FileField(_("file"), upload_to="archives/%Y/%m/", blank=True)
+    size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # As ``ResultsPdf.due_at`` and ``taken_by``: when it was queued or last heard of from
+    # the run making it, and which run that is (``federation.jobs.take``).
+    due_at = models.DateTimeField(null=True, blank=True, editable=False)
+    taken_by = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("club archive")
+        verbose_name_plural = _("club archives")
+        indexes = [models.Index(fields=["club", "-created_at"], name="club_archive_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.club_name} · {self.created_at:%Y-%m-%d %H:%M}"
