@@ -287,13 +287,19 @@ CELERY_WORKER_CONSUMER = "clubsite.ops.worker_consumer:Consumer"
 # sends it again, and the job's record makes a second run a no-op.
 JOB_STALL_SECONDS = int(os.environ.get("JOB_STALL_SECONDS", "120"))
 JOB_SWEEP_SECONDS = float(os.environ.get("JOB_SWEEP_SECONDS", "30"))
-CELERY_IMPORTS = ["tournaments.jobs.sweep"]
+# ``federation`` is no installed app, so autodiscovery misses its jobs (a club's archive).
+CELERY_IMPORTS = ["tournaments.jobs.sweep", "federation.jobs"]
 CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-jobs": {
         "task": "tournaments.jobs.sweep.requeue_stalled_jobs",
         "schedule": JOB_SWEEP_SECONDS,
         "options": {"expires": JOB_SWEEP_SECONDS},
-    }
+    },
+    "requeue-stalled-archives": {
+        "task": "federation.jobs.requeue_stalled_archives",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(VAR_DIR / "celerybeat-schedule")

@@ -26,7 +26,15 @@ from clubsite.accounts.permissions import Role, grant
 from clubsite.members import columns
 from clubsite.members.exports import csv_bytes_with_bom
 from clubsite.members.services import members_with_licence_state
-from clubsite.models import Club, Licence, LicenceStatus, Member, Season
+from clubsite.models import (
+    ArchiveState,
+    Club,
+    ClubArchive,
+    Licence,
+    LicenceStatus,
+    Member,
+    Season,
+)
 from clubsite.tenancy import club_scope, default_club_id, scopes_disabled
 from tournaments.documents import FORMATS, export_text
 from tournaments.exports.licences import licence_batch
@@ -262,22 +270,68 @@ def name_secretary(club: Club, who: str):
 # --- a club leaves ---------------------------------------------------------------------------
 
 
+# A club may be deleted once an archive of it, begun within this time, is ready.
+ARCHIVE_FRESH = datetime.timedelta(hours=24)
+
+
+def latest_archive(club: Club) -> ClubArchive | None:
+    """The club's newest archive, whatever its state (the leave page shows it)."""
+    return ClubArchive.objects.filter(club=club).order_by("-created_at", "-pk").first()
+
+
+def ready_archive(club: Club, now: datetime.datetime | None = None) -> ClubArchive | None:
+    """The club's newest archive made and begun less than ``ARCHIVE_FRESH`` ago (the data it
+    holds is the club's as it was then); None if there is none."""
+    since = (now or timezone.now()) - ARCHIVE_FRESH
+    return (
+        ClubArchive.objects.filter(club=club, state=ArchiveState.DONE, started_at__gte=since)
+        .exclude(file="")
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+
+
+def archives_of_clubs_gone(federation: str, limit: int = 50):
+    """The made archives of the federation's clubs that have left, newest first."""
+    return ClubArchive.objects.filter(
+        federation=federation, club__isnull=True, state=ArchiveState.DONE
+    ).exclude(file="")[:limit]
+
+
+def archive_of(federation: str, pk: int) -> ClubArchive | None:
+    """The federation's made archive ``pk`` (of a club still here or gone); None for one of
+    another federation or not made."""
+    return (
+        ClubArchive.objects.filter(federation=federation, pk=pk, state=ArchiveState.DONE)
+        .exclude(file="")
+        .first()
+    )
+
+
 def archive_name(club: Club) -> str:
     return f"{club.slug or f'club-{club.pk}'}-{timezone.localdate().isoformat()}.zip"
 
 
 def club_archive(club: Club) -> bytes:
-    """The club's whole data as one ZIP: its members (the secretary's CSV) and each
-    tournament's results as USEBIO and PBN; a file a tournament cannot give (a teams event
-    in USEBIO, an event with no result) is named in ``README.txt``."""
+    """The club's whole data as one ZIP, in memory (``write_club_archive``)."""
     buffer = io.BytesIO()
+    write_club_archive(club, buffer)
+    return buffer.getvalue()
+
+
+def write_club_archive(club: Club, out, progress=None) -> int:
+    """Write the club's whole data as one ZIP into ``out`` (a binary file): its members
+    (the secretary's CSV) and each tournament's results as USEBIO and PBN; a file a
+    tournament cannot give (a teams event in USEBIO, an event with no result) is named in
+    ``README.txt``. ``progress(done, total)`` is called after the members and after each
+    tournament (the job's progress and its sign of life). Returns the tournaments written."""
     notes = [
         f"{club.name}",
         club.address,
         "",
         _("Exported on %(day)s.") % {"day": timezone.localdate().isoformat()},
     ]
-    with club_scope(club), zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with club_scope(club), zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         season = Season.objects.containing(timezone.localdate()).first()
         members = (
             members_with_licence_state(season)
@@ -291,7 +345,10 @@ def club_archive(club: Club) -> bytes:
                 (columns.csv_row(m) for m in members.select_related("category")),
             ),
         )
-        for tournament in Tournament.objects.order_by("date", "pk"):
+        tournaments = list(Tournament.objects.order_by("date", "pk"))
+        if progress:
+            progress(0, len(tournaments))
+        for done, tournament in enumerate(tournaments, start=1):
             for fmt in sorted(FORMATS):
                 name = f"tournaments/{tournament.date:%Y-%m-%d}-{tournament.slug}.{EXTENSIONS.get(fmt, fmt)}"
                 try:
@@ -300,17 +357,28 @@ def club_archive(club: Club) -> bytes:
                     notes.append(f"{name}: {refused.message}")
                     continue
                 archive.writestr(name, text)
+            if progress:
+                progress(done, len(tournaments))
         archive.writestr("README.txt", "\n".join(str(n) for n in notes) + "\n")
-    return buffer.getvalue()
+    return len(tournaments)
 
 
-def delete_club(club: Club) -> dict[str, int]:
+def delete_club(club: Club, *, without_archive: bool = False) -> dict[str, int]:
     """Delete ``club`` and every row of it; returns the rows deleted per model. The default
-    club (the one a host naming no club reaches) cannot leave. A row protected from deletion
-    (a payment holding its member, a result its pairs) goes first, once it is checked to be
-    of this club."""
+    club (the one a host naming no club reaches) cannot leave, nor a club with no archive
+    begun in the last ``ARCHIVE_FRESH`` and ready (``ready_archive``), unless
+    ``without_archive`` (a caller that archived it otherwise). A row protected from
+    deletion (a payment holding its member, a result its pairs) goes first, once it is
+    checked to be of this club."""
     if club.pk == default_club_id():
         raise FederationError(_("The installation's default club cannot be deleted."))
+    if not without_archive and ready_archive(club) is None:
+        raise FederationError(
+            _(
+                "Prepare the club's archive first: a club is deleted only once an archive "
+                "of its data made in the last 24 hours is ready."
+            )
+        )
     deleted: dict[str, int] = {}
     with transaction.atomic():
         files = stored_files(club)

@@ -12,7 +12,8 @@ urlpatterns = [
     path("<str:federation>/ranking/", views.ranking, name="ranking"),
     path("<str:federation>/clubs/new/", views.club_new, name="club_new"),
     path("<str:federation>/clubs/<int:pk>/secretary/", views.club_secretary, name="club_secretary"),
-    path("<str:federation>/clubs/<int:pk>/export.zip", views.club_export, name="club_export"),
+    path("<str:federation>/clubs/<int:pk>/archive/", views.club_archive, name="club_archive"),
+    path("<str:federation>/archives/<int:pk>/", views.archive_download, name="archive_download"),
     path("<str:federation>/clubs/<int:pk>/licences.csv", views.club_licences, name="club_licences"),
     path("<str:federation>/clubs/<int:pk>/leave/", views.club_leave, name="club_leave"),
 ]

@@ -2,17 +2,17 @@
 named in its URL, which the officer must serve (``officer_required``)."""
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.accounts.permissions import federations_of, officer_required
-from clubsite.models import Club, Federation
+from clubsite.models import ArchiveState, Club, Federation
 from clubsite.web.club_host import club_address
 from clubsite.web.params import int_param
-from federation import services
+from federation import jobs, services
 from federation.forms import ClubForm, LeaveForm, RankingPeriodForm, SecretaryForm
 
 
@@ -56,7 +56,16 @@ def clubs(request, federation):
     rows = list(services.clubs_of(federation))
     for club in rows:
         club.address_url = club_address(request, club)
-    return render(request, "federation/clubs.html", _context(request, federation, clubs=rows))
+    return render(
+        request,
+        "federation/clubs.html",
+        _context(
+            request,
+            federation,
+            clubs=rows,
+            archives_gone=list(services.archives_of_clubs_gone(federation)),
+        ),
+    )
 
 
 @officer_required
@@ -158,19 +167,62 @@ def club_secretary(request, federation, pk):
     )
 
 
+BADGES = {
+    ArchiveState.QUEUED: "badge-pending",
+    ArchiveState.RUNNING: "badge-pending",
+    ArchiveState.DONE: "badge-valid",
+    ArchiveState.FAILED: "badge-expired",
+}
+
+
+def _archive_context(club: Club) -> dict:
+    """What the leave page's archive card shows: the club's newest archive (polled while it
+    is waiting or being made) and whether one is ready for the club to be deleted."""
+    archive = services.latest_archive(club)
+    if archive is not None:
+        archive.badge = BADGES.get(archive.state, "")
+    return {
+        "archive": archive,
+        "archive_pending": archive is not None and archive.state in jobs.PENDING,
+        "archive_ready": services.ready_archive(club),
+    }
+
+
 @officer_required
-def club_export(request, federation, pk):
-    """The club's whole data as one ZIP: members CSV, each tournament's USEBIO and PBN."""
+def club_archive(request, federation, pk):
+    """The club's archive: POST asks for it (made in the worker; in-process without a
+    broker); GET is its card, which the leave page polls with htmx while it is made."""
     federation = _federation(federation)
     club = _club(federation, pk)
-    response = HttpResponse(services.club_archive(club), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{services.archive_name(club)}"'
-    return response
+    if request.method == "POST":
+        jobs.request_archive(club, request.user)
+        if not getattr(request, "htmx", False):
+            return redirect("federation:club_leave", federation=federation, pk=club.pk)
+    return render(
+        request,
+        "federation/_archive.html",
+        _context(request, federation, their_club=club, **_archive_context(club)),
+    )
+
+
+@officer_required
+def archive_download(request, federation, pk):
+    """A made archive of one of the federation's clubs, here or gone (the record outlives
+    the club); read through its storage."""
+    federation = _federation(federation)
+    archive = services.archive_of(federation, pk)
+    if archive is None:
+        raise Http404
+    name = f"{archive.club_slug or f'club-{archive.club_id}'}-{archive.started_at:%Y-%m-%d}.zip"
+    return FileResponse(
+        archive.file.open("rb"), as_attachment=True, filename=name, content_type="application/zip"
+    )
 
 
 @officer_required
 def club_leave(request, federation, pk):
-    """A club leaves: its data downloaded, then deleted once its short name is typed."""
+    """A club leaves: its archive prepared and downloaded, then the club deleted once its
+    short name is typed (refused until an archive of the last 24 hours is ready)."""
     federation = _federation(federation)
     club = _club(federation, pk)
     form = LeaveForm(request.POST or None, club=club)
@@ -180,7 +232,11 @@ def club_leave(request, federation, pk):
         except services.FederationError as refused:
             form.add_error(None, refused.message)
         else:
-            messages.success(request, _("Club %(name)s deleted.") % {"name": club.name})
+            messages.success(
+                request,
+                _("Club %(name)s deleted. Its archive stays on the clubs page.")
+                % {"name": club.name},
+            )
             return redirect("federation:clubs", federation=federation)
     return render(
         request,
@@ -191,5 +247,6 @@ def club_leave(request, federation, pk):
             their_club=club,
             form=form,
             is_default=club.pk == services.default_club_id(),
+            **_archive_context(club),
         ),
     )

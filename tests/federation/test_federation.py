@@ -15,8 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client, TestCase, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from django_scopes import scopes_disabled
@@ -25,39 +24,12 @@ from clubsite.accounts.permissions import Role, appoint_officer, grant, roles_of
 from clubsite.models import Club, ClubRole, Federation, Member, Season
 from clubsite.tenancy import club_scope
 from federation import services
+from tests.federation.conftest import LISBOA_HOST, SUR_HOST
 from tests.signed_in import sign_in_verified
 from tournaments.exports.licences import licence_batch
 from tournaments.models import Result, Tournament
 from tournaments.models.points import PointsAward
 from tournaments.models.uploads import ResultsPdf
-
-SUR_HOST = "sur.example.org"
-LISBOA_HOST = "lisboa.example.pt"
-
-
-@pytest.fixture(scope="module")
-def clubs(django_db_setup, django_db_blocker):
-    from clubsite.demo import build_club
-    from tournaments.demo import build_master_points, build_tournaments
-
-    with django_db_blocker.unblock(), transaction.atomic():
-        norte = Club.objects.get(pk=1)
-        norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
-        norte.save()
-        sur = Club.objects.create(
-            name="Club Sur", slug="sur", host=SUR_HOST, federation=Federation.AEB
-        )
-        lisboa = Club.objects.create(
-            name="Clube Lisboa", slug="lisboa", host=LISBOA_HOST, federation=Federation.FPB
-        )
-        for club in (norte, sur, lisboa):
-            with club_scope(club):
-                build_club()
-                build_tournaments(only=("martes",))
-                build_master_points()
-        yield {"norte": norte, "sur": sur, "lisboa": lisboa}
-        transaction.set_rollback(True)
-
 
 pytestmark = pytest.mark.django_db
 
@@ -244,7 +216,7 @@ def test_deleting_a_club_removes_its_rows_only(clubs):
     with club_scope(sur):
         grant(User.objects.create_user("sur-secretaria"), Role.SECRETARY)
     assert all(_counts(sur))
-    deleted = services.delete_club(sur)
+    deleted = services.delete_club(sur, without_archive=True)
     assert deleted["clubsite.Club"] == 1
     assert not Club.objects.filter(pk=sur.pk).exists()
     assert _counts(sur) == (0, 0, 0, 0)
@@ -275,7 +247,7 @@ def test_a_club_leaving_takes_its_stored_files_once_committed(
     assert all(default_storage.exists(name) for name in [*surs, nortes])
     assert str(tmp_path) in default_storage.path(nortes)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        services.delete_club(sur)
+        services.delete_club(sur, without_archive=True)
         assert all(default_storage.exists(name) for name in surs)  # not before the commit
     assert callbacks
     assert not any(default_storage.exists(name) for name in surs)
@@ -339,7 +311,7 @@ def test_an_fpb_officer_sees_nothing_of_an_aeb_club(clubs):
         for name in ("clubs", "results", "licences", "ranking", "club_new"):
             url = reverse(f"federation:{name}", args=["AEB"])
             assert client.get(url, HTTP_HOST=host).status_code == 403, name
-        for name in ("club_secretary", "club_export", "club_licences", "club_leave"):  # AEB
+        for name in ("club_secretary", "club_archive", "club_licences", "club_leave"):  # AEB
             url = reverse(f"federation:{name}", args=["FPB", sur.pk])
             assert client.get(url, HTTP_HOST=host).status_code == 404, name
             assert client.post(url, {"confirm": "sur"}, HTTP_HOST=host).status_code == 404
@@ -353,7 +325,7 @@ def test_a_club_secretary_cannot_reach_the_officer_pages(clubs):
     norte = clubs["norte"]
     for name in ("clubs", "results", "licences", "ranking", "club_new"):
         assert client.get(reverse(f"federation:{name}", args=["AEB"])).status_code == 403
-    for name in ("club_secretary", "club_export", "club_licences", "club_leave"):
+    for name in ("club_secretary", "club_archive", "club_licences", "club_leave"):
         url = reverse(f"federation:{name}", args=["AEB", norte.pk])
         assert client.get(url).status_code == 403
     assert client.get(reverse("federation:index")).status_code == 403
@@ -367,11 +339,13 @@ def test_the_officer_adds_a_club_and_lets_another_leave(clubs):
     )
     oeste = Club.objects.get(slug="oeste")
     assert made.status_code == 302 and oeste.federation == Federation.AEB
-    download = client.get(reverse("federation:club_export", args=["AEB", clubs["sur"].pk]))
-    assert download["Content-Type"] == "application/zip"
-    assert "members.csv" in zipfile.ZipFile(io.BytesIO(download.content)).namelist()
     leave = reverse("federation:club_leave", args=["AEB", clubs["sur"].pk])
     assert client.post(leave, {"confirm": "norte"}).status_code == 200  # the wrong name
+    refused = client.post(leave, {"confirm": "sur"})  # no archive yet
+    assert refused.status_code == 200 and "Prepare antes el archivo" in _main(refused)
+    assert Club.objects.filter(pk=clubs["sur"].pk).exists()
+    with TestCase.captureOnCommitCallbacks(execute=True):  # no broker: made in-process
+        client.post(reverse("federation:club_archive", args=["AEB", clubs["sur"].pk]))
     assert Club.objects.filter(pk=clubs["sur"].pk).exists()
     assert client.post(leave, {"confirm": "sur"}).status_code == 302
     assert not Club.objects.filter(pk=clubs["sur"].pk).exists()

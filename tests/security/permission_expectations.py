@@ -351,8 +351,10 @@ DECISIONS: dict[str, Decision] = {
     },
     "results:mine": page(AUTHENTICATED_VIEW, MY_RESULTS),
     # a federation's officers, on any club's host: its clubs, their published results,
-    # licences and uploads, its ranking; a club added, its secretary named, its data
-    # downloaded, the club deleted (the matrix's club is the default one: never deleted)
+    # licences and uploads, its ranking; a club added, its secretary named, its archive
+    # prepared (POST; GET: its card, polled) and downloaded (an archive of the federation's,
+    # outliving its club), the club deleted (the matrix's club is the default one: never
+    # deleted)
     **{
         f"federation:{n}": page(OFFICER_VIEW, OFFICER_ONLY)
         for n in (
@@ -363,7 +365,8 @@ DECISIONS: dict[str, Decision] = {
             "ranking",
             "club_new",
             "club_secretary",
-            "club_export",
+            "club_archive",
+            "archive_download",
             "club_licences",  # a club's licence batch, as its secretary sends it
             "club_leave",
         )

@@ -96,14 +96,37 @@ def _club(w):
     return Club.current().pk
 
 
+def _archive(w):
+    """A made archive of the matrix's club (stored in the world's media folder)."""
+    from django.core.files.base import ContentFile
+    from django.utils import timezone
+
+    from clubsite.models import ArchiveState, Club, ClubArchive
+
+    club = Club.current()
+    archive = ClubArchive.objects.filter(club=club, state=ArchiveState.DONE).first()
+    if archive is None:
+        archive = ClubArchive(
+            federation=club.federation,
+            club=club,
+            club_name=club.name,
+            state=ArchiveState.DONE,
+            started_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
+        archive.file.save("matrix-archive.zip", ContentFile(b"PK\x05\x06" + bytes(18)))
+    return archive.pk
+
+
 ARGS = {
+    "federation:archive_download": lambda w: [_federation(w), _archive(w)],
     **{
         f"federation:{n}": lambda w: [_federation(w)]
         for n in ("clubs", "results", "licences", "ranking", "club_new")
     },
     **{
         f"federation:{n}": lambda w: [_federation(w), _club(w)]
-        for n in ("club_secretary", "club_export", "club_licences", "club_leave")
+        for n in ("club_secretary", "club_archive", "club_licences", "club_leave")
     },
     "results:room": lambda w: [_room_token(w)],
     "director:room": lambda w: [_running_session(w).pk],

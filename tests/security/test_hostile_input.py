@@ -564,6 +564,7 @@ def starts(world):
                 reverse("federation:club_new", args=["AEB"]),
                 reverse("federation:club_secretary", args=["AEB", world["sur"].pk]),
                 reverse("federation:club_leave", args=["AEB", world["sur"].pk]),
+                reverse("federation:club_archive", args=["AEB", world["sur"].pk]),
             ],
             ("/federation/",),
         ),

@@ -1,0 +1,36 @@
+"""The federation tests' clubs: Norte (the default club) and Sur of the AEB, Lisboa of the
+FPB, each with the demo's members and a published, final pairs tournament with its master
+points; made once per module and rolled back after it."""
+
+import pytest
+from django.db import transaction
+
+from clubsite.models import Club, Federation
+from clubsite.tenancy import club_scope
+
+SUR_HOST = "sur.example.org"
+LISBOA_HOST = "lisboa.example.pt"
+
+
+@pytest.fixture(scope="module")
+def clubs(django_db_setup, django_db_blocker):
+    from clubsite.demo import build_club
+    from tournaments.demo import build_master_points, build_tournaments
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        norte = Club.objects.get(pk=1)
+        norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
+        norte.save()
+        sur = Club.objects.create(
+            name="Club Sur", slug="sur", host=SUR_HOST, federation=Federation.AEB
+        )
+        lisboa = Club.objects.create(
+            name="Clube Lisboa", slug="lisboa", host=LISBOA_HOST, federation=Federation.FPB
+        )
+        for club in (norte, sur, lisboa):
+            with club_scope(club):
+                build_club()
+                build_tournaments(only=("martes",))
+                build_master_points()
+        yield {"norte": norte, "sur": sur, "lisboa": lisboa}
+        transaction.set_rollback(True)
