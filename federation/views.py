@@ -234,8 +234,7 @@ def club_leave(request, federation, pk):
         else:
             messages.success(
                 request,
-                _("Club %(name)s deleted. Its archive stays on the clubs page.")
-                % {"name": club.name},
+                _("%(name)s deleted. Its archive stays on the clubs page.") % {"name": club.name},
             )
             return redirect("federation:clubs", federation=federation)
     return render(

@@ -1,5 +1,6 @@
 """A federation's officer in a real browser: adds a club and names its secretary, reads the
-published results of two clubs, downloads a club's data, on a desktop and on a phone; and
+published results of two clubs, prepares a club's archive in the background, downloads it
+and lets the club leave, on a desktop and on a phone; and
 every officer page on a 360px phone in Portuguese and English."""
 
 import io
@@ -45,7 +46,10 @@ def _touch_targets_fit(page, selector):
     assert width <= page.viewport_size["width"] + 1, width
 
 
-def test_an_officer_adds_a_club_reads_results_and_downloads_a_club(live_server, new_page):
+def test_an_officer_adds_a_club_reads_results_and_archives_a_club_that_leaves(
+    live_server, new_page, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path / "media"  # the archive's file, through default_storage
     _norte, sur = _two_clubs()
     officer = User.objects.create_user("federacion", password=PASSWORD)
     appoint_officer(officer, Federation.AEB)
@@ -88,15 +92,33 @@ def test_an_officer_adds_a_club_reads_results_and_downloads_a_club(live_server, 
     assert page.locator("#ranking tbody tr").count() > 1
     screenshot(page, "federation-ranking-desktop")
 
-    # a club's data, downloaded whole
-    page.goto(f"{base}/federation/AEB/clubs/{sur.pk}/leave/")
+    # a club leaves: refused until its archive is ready, which is made in the background
+    # while the page polls, then downloaded; once the club is gone its archive stays
+    leave = f"{base}/federation/AEB/clubs/{sur.pk}/leave/"
+    page.goto(leave)
     screenshot(page, "federation-leave")
+    page.fill("#id_confirm", "sur")
+    page.click("#leave-form button[type=submit]")
+    assert page.locator("#leave-form .errorlist, #leave-form .error").count() >= 1
+    assert Club.objects.filter(pk=sur.pk).exists()
+    page.click("#archive-form button[type=submit]")
+    page.wait_for_selector("#archive .archive[data-state='done']")
+    assert page.url == leave  # htmx swapped the card in place
+    screenshot(page, "federation-leave-archive-ready")
     with page.expect_download() as download_info:
-        page.click(f"a[href='/federation/AEB/clubs/{sur.pk}/export.zip']")
-    archive = zipfile.ZipFile(io.BytesIO(open(download_info.value.path(), "rb").read()))
+        page.click("#archive-download")
+    download = download_info.value
+    assert download.suggested_filename.startswith("sur-")
+    archive = zipfile.ZipFile(io.BytesIO(open(download.path(), "rb").read()))
     names = archive.namelist()
     assert "members.csv" in names and any(n.endswith(".xml") for n in names)
     assert any(n.endswith(".pbn") for n in names)
+    page.fill("#id_confirm", "sur")
+    page.click("#leave-form button[type=submit]")
+    page.wait_for_url("**/federation/AEB/")
+    assert not Club.objects.filter(pk=sur.pk).exists()
+    assert page.locator("#archives-gone .archive").count() == 1
+    screenshot(page, "federation-archives-gone")
 
     # on a phone
     phone = new_page("phone")

@@ -331,7 +331,8 @@ def test_a_club_secretary_cannot_reach_the_officer_pages(clubs):
     assert client.get(reverse("federation:index")).status_code == 403
 
 
-def test_the_officer_adds_a_club_and_lets_another_leave(clubs):
+def test_the_officer_adds_a_club_and_lets_another_leave(clubs, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path  # the archive's file
     client = _officer(Federation.AEB)
     made = client.post(
         reverse("federation:club_new", args=["AEB"]),
