@@ -3,8 +3,8 @@ added and its secretary named, a club's data exported whole and the club deleted
 pages kept to the officer's own federation.
 
 Three clubs, each with the demo's members (the same people: the same licence numbers) and a
-published, final pairs tournament with its master points: Norte (the default club) and Sur of
-the AEB, Lisboa of the FPB.
+published, final pairs tournament with its master points: Norte (the default club, whichever
+club that is) and Sur of the AEB, Lisboa of the FPB.
 """
 
 import datetime
@@ -25,6 +25,7 @@ from clubsite.accounts.permissions import Role, appoint_officer, grant, roles_of
 from clubsite.models import Club, ClubRole, Federation, Member, Season
 from clubsite.tenancy import club_scope
 from federation import services
+from tests.clubs import default_club
 from tests.signed_in import sign_in_verified
 from tournaments.exports.licences import licence_batch
 from tournaments.models import Result, Tournament
@@ -41,9 +42,12 @@ def clubs(django_db_setup, django_db_blocker):
     from tournaments.demo import build_master_points, build_tournaments
 
     with django_db_blocker.unblock(), transaction.atomic():
-        norte = Club.objects.get(pk=1)
+        norte = default_club()
         norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
         norte.save()
+        # any other club already there (at a default club other than 1, the empty club 1
+        # the migrations made) is of neither federation here
+        Club.objects.exclude(pk=norte.pk).update(federation=Federation.OTHER)
         sur = Club.objects.create(
             name="Club Sur", slug="sur", host=SUR_HOST, federation=Federation.AEB
         )
