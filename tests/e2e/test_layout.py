@@ -20,7 +20,7 @@ PAGES = [
     "/club/money/unpaid/",
     "/club/money/balances/",
     "/club/money/rates/",
-    "/club/money/balances/1/",
+    "/club/money/balances/{member}/",  # a member of the club: ids are not the club's own
 ]
 
 TARGETS = (
@@ -40,12 +40,17 @@ SMALL_TARGETS = (
 
 @pytest.mark.parametrize("viewport", ["phone", "tablet"])
 def test_touch_targets_and_no_horizontal_scroll(live_server, new_page, viewport):
+    from clubsite.models import Member
+
     build_club()
+    member = Member.objects.order_by("pk").first()
     page = new_page(viewport)
     login(page, live_server.url, "secretaria", DEMO_PASSWORD)
-    for path in PAGES:
-        page.goto(live_server.url + path)
-        name = path.strip("/").replace("/", "-") or "home"
+    for pattern in PAGES:
+        path = pattern.format(member=member.pk)
+        response = page.goto(live_server.url + path)
+        assert response.ok, path
+        name = pattern.replace("{member}", "member").strip("/").replace("/", "-") or "home"
         screenshot(page, f"layout-{viewport}-{name}")
         assert page.evaluate(SMALL_TARGETS) == [], path
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")

@@ -6,6 +6,7 @@ import pytest
 from clubsite.demo import DEMO_PASSWORD
 from clubsite.models import Club, Member
 from clubsite.tenancy import club_scope
+from tests.clubs import default_club
 from tests.e2e.e2e_helpers import login, screenshot
 from tournaments.models import EntryPlayer
 
@@ -20,7 +21,7 @@ def _two_clubs():
     from clubsite.demo import build_club
     from tournaments.demo import build_tournaments
 
-    norte = Club.objects.get(pk=1)
+    norte = default_club()
     norte.name, norte.slug = "Club Norte", "norte"
     norte.save()
     sur = Club.objects.create(name="Club Sur", slug="sur", host=SUR_HOST)

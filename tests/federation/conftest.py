@@ -1,4 +1,4 @@
-"""The federation tests' clubs: Norte (the default club) and Sur of the AEB, Lisboa of the
+"""The federation tests' clubs: Norte (the default club, whichever club that is) and Sur of the AEB, Lisboa of the
 FPB, each with the demo's members and a published, final pairs tournament with its master
 points; made once per module and rolled back after it."""
 
@@ -7,6 +7,7 @@ from django.db import transaction
 
 from clubsite.models import Club, Federation
 from clubsite.tenancy import club_scope
+from tests.clubs import default_club
 
 SUR_HOST = "sur.example.org"
 LISBOA_HOST = "lisboa.example.pt"
@@ -18,9 +19,12 @@ def clubs(django_db_setup, django_db_blocker):
     from tournaments.demo import build_master_points, build_tournaments
 
     with django_db_blocker.unblock(), transaction.atomic():
-        norte = Club.objects.get(pk=1)
+        norte = default_club()
         norte.name, norte.slug, norte.federation = "Club Norte", "norte", Federation.AEB
         norte.save()
+        # any other club already there (at a default club other than 1, the empty club 1
+        # the migrations made) is of neither federation here
+        Club.objects.exclude(pk=norte.pk).update(federation=Federation.OTHER)
         sur = Club.objects.create(
             name="Club Sur", slug="sur", host=SUR_HOST, federation=Federation.AEB
         )

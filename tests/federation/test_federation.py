@@ -3,8 +3,8 @@ added and its secretary named, a club's data exported whole and the club deleted
 pages kept to the officer's own federation.
 
 Three clubs, each with the demo's members (the same people: the same licence numbers) and a
-published, final pairs tournament with its master points: Norte (the default club) and Sur of
-the AEB, Lisboa of the FPB.
+published, final pairs tournament with its master points: Norte (the default club, whichever
+club that is) and Sur of the AEB, Lisboa of the FPB.
 """
 
 import datetime

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from clubsite.models import Club, Member
 from clubsite.tenancy import club_scope
+from tests.clubs import default_club
 from tournaments.models import EntryPlayer, Tournament, TournamentStatus
 from tournaments.services.results.other_clubs import results_at_other_clubs
 
@@ -30,7 +31,7 @@ def two_clubs(django_db_setup, django_db_blocker):
     from tournaments.demo import build_tournaments
 
     with django_db_blocker.unblock(), transaction.atomic():
-        club_a = Club.objects.get(pk=1)
+        club_a = default_club()
         club_b = Club.objects.create(name="Club B", slug="club-b", host=HOST_B)
         both = User.objects.create_user("both", password="pass-1234-word")
         only_a = User.objects.create_user("only-a", password="pass-1234-word")
