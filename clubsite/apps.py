@@ -32,4 +32,4 @@ class SuperuserAdminConfig(admin_apps.AdminConfig):
     """Django's admin, for the installation's superusers only."""
 
     default = False
-    default_site = "clubsite.admin_site.SuperuserAdminSite"
+    default_site = "clubsite.web.admin_site.SuperuserAdminSite"
