@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.contrib.auth.models import User
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
@@ -110,7 +111,13 @@ def _empty_local_cache(settings):
 
 @pytest.fixture(autouse=True)
 def _celery_mode(request):
-    """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them)."""
+    """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them).
+
+    Each test starts outside any task: Celery's "inside a task" flag is one per process, set
+    and restored by each eager task, so two threads' eager tasks overlapping (the live
+    server's and the test's) could leave it set, and a later test's ``result.get()`` on this
+    process was refused as if called inside a task."""
+    _set_task_join_will_block(False)
     eager = request.node.get_closest_marker("worker") is None
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = eager
