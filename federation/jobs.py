@@ -28,7 +28,6 @@ from celery import shared_task
 from django.conf import settings
 from django.core.files import File
 from django.db import transaction
-from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +35,7 @@ from django.utils.translation import gettext as _
 from clubsite.models import ArchiveState, Club, ClubArchive
 from federation import services
 from tournaments import queueing
+from tournaments.jobs import claim
 
 logger = logging.getLogger(__name__)
 
@@ -67,29 +67,10 @@ def request_archive(club: Club, user=None) -> ClubArchive:
 
 
 def take(archive_pk: int, run: str = "") -> bool:
-    """Mark the archive as being made by ``run`` (the task's id; "" in-process). False when
-    it is made, or another run has it and was heard of less than ``JOB_STALL_SECONDS`` ago
-    (a message delivered twice); the same message handed back after its worker died takes
-    it over at once."""
+    """Mark the archive as being made by ``run``, as a results PDF is (``jobs.claim``)."""
     now = timezone.now()
-    stale = now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
-    held_by_dead = Q(due_at__isnull=True) | Q(due_at__lt=stale)
-    if run:
-        held_by_dead |= Q(taken_by=run)
-    return bool(
-        ClubArchive.objects.filter(pk=archive_pk)
-        .filter(
-            Q(state__in=[ArchiveState.QUEUED, ArchiveState.FAILED])
-            | Q(state=ArchiveState.RUNNING) & held_by_dead
-        )
-        .update(
-            state=ArchiveState.RUNNING,
-            progress=1,
-            due_at=now,
-            started_at=now,
-            taken_by=run,
-            error="",
-        )
+    return claim(
+        ClubArchive.objects.filter(pk=archive_pk), run, now, progress=1, started_at=now, error=""
     )
 
 

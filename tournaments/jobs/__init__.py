@@ -322,24 +322,26 @@ class Outdated(RuntimeError):
     """The results changed between asking for a PDF and making it."""
 
 
-def take(pdf_pk: int, run: str = "") -> bool:
-    """Mark the PDF as being made by ``run`` (the task's id; "" in-process). False when
-    another live run has it (taken less than ``JOB_STALL_SECONDS`` ago: a message sent
-    twice) or it is made. The same message handed back after its worker died takes it over
-    at once; any run takes over one whose run went silent for that long."""
-    now = timezone.now()
+def claim(rows, run: str, now: datetime.datetime, **fields) -> bool:
+    """Mark the job row of ``rows`` (a model with ``state``, ``due_at`` and ``taken_by``, its
+    states named queued, running, done and failed) as being made by ``run`` (the task's id;
+    "" in-process), setting ``fields`` too. False when it is made, or another live run has it
+    (heard of less than ``JOB_STALL_SECONDS`` ago: a message sent twice); the same message
+    handed back after its worker died takes it over at once."""
     stale = now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
     held_by_dead = Q(due_at__isnull=True) | Q(due_at__lt=stale)
     if run:
         held_by_dead |= Q(taken_by=run)
     return bool(
-        ResultsPdf.objects.filter(pk=pdf_pk)
-        .filter(
-            Q(state__in=[PdfState.QUEUED, PdfState.FAILED])
-            | Q(state=PdfState.RUNNING) & held_by_dead
+        rows.filter(Q(state__in=["queued", "failed"]) | Q(state="running") & held_by_dead).update(
+            state="running", due_at=now, taken_by=run, **fields
         )
-        .update(state=PdfState.RUNNING, progress=5, due_at=now, taken_by=run)
     )
+
+
+def take(pdf_pk: int, run: str = "") -> bool:
+    """Mark the PDF as being made by ``run`` (``claim``)."""
+    return claim(ResultsPdf.objects.filter(pk=pdf_pk), run, timezone.now(), progress=5)
 
 
 @contextlib.contextmanager
