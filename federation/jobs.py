@@ -25,7 +25,6 @@ import tempfile
 import time
 
 from celery import shared_task
-from django.conf import settings
 from django.core.files import File
 from django.db import transaction
 from django.db.models.functions import Coalesce
@@ -36,6 +35,7 @@ from clubsite.models import ArchiveState, Club, ClubArchive
 from federation import services
 from tournaments import queueing
 from tournaments.jobs import claim
+from tournaments.jobs.sweep import stalled_before
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ def make_club_archive(self, archive_pk: int) -> str:
 
 def stalled_archives(now: datetime.datetime) -> list[int]:
     """Archives waiting or being made ``JOB_STALL_SECONDS`` past their last sign of life."""
-    stale = now - datetime.timedelta(seconds=settings.JOB_STALL_SECONDS)
+    stale = stalled_before(now)
     return list(
         ClubArchive.objects.annotate(due=Coalesce("due_at", "created_at"))
         .filter(state__in=PENDING, due__lt=stale)
