@@ -110,6 +110,20 @@ def _empty_local_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_shared_rows_under_a_committing_test(request):
+    """A transactional test must not run inside a module's shared rows (``module_rows``):
+    its flush would empty them and a worker it starts could not read them."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker and marker.kwargs.get("transaction"):
+        from django.db import connection
+
+        assert not connection.in_atomic_block, (
+            "a transactional test in a module with shared rows (tests/module_rows.py): "
+            "move it to a module of its own"
+        )
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Tasks run eagerly unless a test is marked ``worker`` (then a real worker runs them).
 

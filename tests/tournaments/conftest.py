@@ -60,6 +60,22 @@ def howell_dict(boards_per_round: int = 3, phantom: int | None = 8) -> dict:
     return {"kind": "howell", "tables": 4, "rounds": out, "sitout": phantom}
 
 
+def build_demo_events(*names: str) -> None:
+    """The demo club and its tournaments ``names`` (``demo.build_tournaments``), seated on
+    this file's movements, as ``demo_club`` and ``movements`` build them for one test; for
+    a module's shared rows (``tests/module_rows.py``)."""
+    from clubsite.demo import build_club
+    from tournaments import demo
+
+    def movements():
+        return mitchell_dict, lambda tables, boards: howell_dict(boards, phantom=None)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(demo, "_movements", movements)
+        build_club()
+        demo.build_tournaments(only=names)
+
+
 @pytest.fixture
 def movements():
     """``movements.mitchell(tables, rounds, boards)`` and ``movements.howell(boards, phantom)``."""

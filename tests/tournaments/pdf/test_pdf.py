@@ -1,41 +1,31 @@
 """Results and set-up PDFs: content, versions, storage, failures, and the worker task."""
 
-import os
-import random
-import signal
 import subprocess
-import sys
-import textwrap
-import time
-from pathlib import Path
 
 import pytest
 
+from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
-from tournaments import demo, documents, jobs
+from tests.tournaments.pdf.conftest import build_dealt_events
+from tournaments import documents, jobs
 from tournaments import pdf as pdfs
-from tournaments.exports.deals import random_deal
-from tournaments.models import Board, Tournament
+from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _events_rows(django_db_setup, django_db_blocker):
+    with module_rows(django_db_blocker):
+        build_dealt_events()
+        yield
+
+
 @pytest.fixture
-def demo_events(demo_club, monkeypatch, movements, settings, tmp_path):
+def demo_events(_events_rows, db, settings, tmp_path):
+    """The demo's Tuesday, Thursday and afternoon tournaments, their boards dealt."""
     settings.MEDIA_ROOT = tmp_path / "media"
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes", "jueves", "tarde"))
-    rng = random.Random(5)
-    for board in Board.objects.all():
-        board.deal = random_deal(rng)
-        board.double_dummy = {s: {"C": 7, "D": 6, "H": 9, "S": 10, "NT": 8} for s in "NESW"}
-        board.par = {"score": 420, "contracts": ["4SN="]}
-        board.save(update_fields=["deal", "double_dummy", "par"])
     return {t.name: t for t in Tournament.objects.all()}
 
 
@@ -530,108 +520,6 @@ def test_the_director_makes_one_sessions_pdf(
     assert {(i.session_number, i.current) for i in items} == {(2, True), (0, False)}
     assert client.post(url, {"kind": PdfKind.RESULTS, "session": "3"}).status_code == 404
     assert client.post(url, {"kind": PdfKind.SETUP, "session": "1"}).status_code == 404
-
-
-# --- a real worker killed mid-PDF ---------------------------------------------------------------
-
-# A worker whose PDF rendering waits while the test's hold file exists: the test kills it
-# there, mid-task, as a lost machine would; the next worker renders at once.
-PDF_WORKER = textwrap.dedent("""
-    import os, pathlib, time
-    import django
-    django.setup()
-    import tournaments.jobs
-    from clubsite.celery import app
-    from tournaments.pdf import join as pdf_join
-
-    render, hold = pdf_join.render, pathlib.Path(os.environ["PDF_HOLD"])
-
-    def held_render(document, *args, **kwargs):
-        while hold.exists():
-            time.sleep(0.2)
-        return render(document, *args, **kwargs)
-
-    pdf_join.render = held_render  # the results PDF's parts, rendered and joined
-    app.conf.broker_transport_options = {"visibility_timeout": 3, "unacked_restore_throttle": 1}
-    app.worker_main(["worker", "--pool=solo", "--concurrency=1", "-l", "warning",
-                     "--without-gossip", "--without-mingle", "--without-heartbeat",
-                     "-n", os.environ["WORKER_NODE"]])
-""")
-
-
-def _wait(condition, seconds: float = 90) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.3)
-    return False
-
-
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_mid_pdf_is_redone_and_stores_one_file(
-    celery_worker_process, demo_events, settings, tmp_path
-):
-    """acks_late: the PDF task of a worker SIGKILLed while rendering goes back to the queue,
-    a restarted worker makes it, and the tournament has one PDF record with one file."""
-    from django.db import connection
-
-    db = connection.settings_dict
-    hold = tmp_path / "hold"
-    hold.touch()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "clubsite.settings",
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "PDF_HOLD": str(hold),
-        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@"
-        f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        "WORKER_NODE": celery_worker_process.node,
-    }  # answers the fixture's pings
-    celery_worker_process.process.terminate()  # replaced by workers that can be held
-    celery_worker_process.process.wait(timeout=30)
-    celery_worker_process.purge()
-    root = Path(__file__).resolve().parents[3]
-
-    def start():
-        return subprocess.Popen(
-            [sys.executable, "-c", PDF_WORKER], cwd=root, env=env, start_new_session=True
-        )
-
-    tournament = demo_events["Howell del jueves"]
-    first = start()
-    second = None
-    try:
-        assert _wait(celery_worker_process.ping, 60), "no worker answered"
-        pdf, created = jobs.request_pdf(tournament, language="es")
-        assert created
-        # Rendering: the HTML is made (40 %), the PDF is being drawn.
-        assert _wait(
-            lambda: ResultsPdf.objects.filter(
-                pk=pdf.pk, state=PdfState.RUNNING, progress=40
-            ).exists()
-        ), "the PDF never started"
-        os.killpg(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
-        hold.unlink()
-        pdf.refresh_from_db()
-        assert pdf.state == PdfState.RUNNING and not pdf.file
-
-        second = start()
-        assert _wait(lambda: ResultsPdf.objects.filter(pk=pdf.pk, state=PdfState.DONE).exists()), (
-            "the PDF was not redone"
-        )
-        pdf.refresh_from_db()
-        assert ResultsPdf.objects.filter(tournament=tournament).count() == 1
-        files = [p for p in Path(settings.MEDIA_ROOT).rglob("*") if p.is_file()]
-        assert files == [Path(pdf.file.path)]
-        assert files[0].read_bytes().startswith(b"%PDF-") and pdf.pages > 0
-    finally:
-        for process in (first, second):
-            if process is not None and process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
 
 
 def test_a_pdf_asked_for_in_a_language_the_site_has_not_is_made_in_the_readers(
