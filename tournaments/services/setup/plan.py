@@ -45,7 +45,13 @@ def is_individual(movement: dict) -> bool:
     """Whether the movement seats single players (N, S, E, W) rather than pairs."""
     if str(movement.get("kind", "")).lower() == "individual":
         return True
-    return any(slot.players is not None for slot in slots(movement))
+    # the tables as stored, not ``slots``: a classification asks this of every section and
+    # building each slot of a 200-table session cost more than scoring one of its boards
+    return any(
+        all(t.get(seat) is not None for seat in SEATS)
+        for rnd in movement.get("rounds", ())
+        for t in rnd.get("tables", ())
+    )
 
 
 def is_directional(movement: dict) -> bool:
