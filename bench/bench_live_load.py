@@ -775,6 +775,7 @@ def run() -> int:
         # The empty view answers sooner, so its devices finish sooner: its readers go on for
         # as long as the real phase's did.
         run_phase(empty, web, worker_pids, len(devices), len(readers), real.elapsed)
+        versions.append(Session.objects.get(pk=section.session_id).ranking_version)
         for thread in devices:
             thread.join()
     finally:
@@ -805,6 +806,7 @@ def run() -> int:
         f"{getattr(settings, 'RANKING_QUIET_SECONDS', '-')}); the ranking included "
         f"the last result "
         + (f"{lag:.2f} s after the devices finished" if lag is not None else "NOT within 60 s")
+        + f"; {versions[2] - versions[1]} more during the empty-view phase"
     )
     failures = []
     for phase in phases:
