@@ -23,16 +23,29 @@ a new key but the same result (a second device at the table): both must be answe
 sign-ins: a warm server is measured) and reload it meanwhile. The pace is compressed: a
 device posts every ``DEVICE_PAUSE`` seconds (a real table posts one board every ~7 minutes)
 and a reader reloads every ``READER_PAUSE`` seconds; both can be changed with environment
-variables of the same name. The load generator runs on the same machine as the server and
-shares its cores; the report says how much CPU gunicorn, the worker and the load generator
-used, and how busy the whole machine was (other work included).
+variables of the same name. Half the readers revalidate with If-None-Match, as a browser does
+a page sent with an ETag and "no-cache" (mostly 304s), half reload plainly (real renders);
+``CONDITIONAL=1``: all revalidate, ``CONDITIONAL=0``: none. The reads answered 200 and 304 are
+reported apart. The load generator runs on the same machine as the server and shares its
+cores; the report says how much CPU gunicorn, the worker and the load generator used, and how
+busy the whole machine was (other work included).
+
+The baseline. This machine is shared and noisy: the same code gave p99s three times apart
+within an hour, so an absolute figure judges the neighbours, not the code. Once the ranking
+has caught up, the same device threads (same connections, cookies, CSRF header) post the same
+bodies at the same pace to an empty view on the same gunicorn, and the readers reload it at
+the same pace for as long as the real phase lasted. The empty view (``bench/live_urls.py``,
+served with ``DJANGO_SETTINGS_MODULE=live_settings``: the product's settings, this one URL
+added) returns an empty 200 through the whole middleware stack. The performance issue's
+goals are ratios to it: p99 real / p99 empty ≤ 1.5× for posts and for the reads of each
+kind, and gunicorn's CPU (its process tree) per request ≤ 4 ms in the real phase.
 
 When the devices are done, how long the ranking took to include the last result, and how
 many classifications the worker ran. Then, in process: results stored against the board
 lines expected, the SQL query count of the section ranking for a 3-table and the 40-table
 section (Django's test client; rendered, then with its tables from the cache), and the
 time of ``classify_session`` on bench_classification's 60-table session. Exit status 1 when a
-target is missed.
+target (the absolute ones or the ratios) is missed; the last line says which.
 """
 
 from __future__ import annotations
@@ -73,10 +86,12 @@ BOARDS_PER_ROUND = 2
 READERS = 50
 DEVICE_PAUSE = float(os.environ.get("DEVICE_PAUSE", "1.0"))
 READER_PAUSE = float(os.environ.get("READER_PAUSE", "1.0"))
-CONDITIONAL = os.environ.get("CONDITIONAL", "1") != "0"
+# CONDITIONAL=1: every reader revalidates (If-None-Match); 0: none; by default half of them.
+CONDITIONAL = os.environ.get("CONDITIONAL", "half")
 SAME_KEY_SHARE = 0.10
 NEW_KEY_SHARE = 0.05
 POST_P99_MS, READ_P99_MS, CLASSIFY_S, CAUGHT_UP_S = 100.0, 100.0, 1.0, 0.5
+RATIO_GOAL, CPU_MS_GOAL = 1.5, 4.0  # p99 real / p99 empty view; gunicorn CPU per request
 LOAD_BEFORE = ""
 
 os.environ["DATABASE_URL"] = f"{SERVER}/{DB_NAME}"
@@ -227,14 +242,41 @@ class Stats:
         self.lock = threading.Lock()
         self.posts: list[float] = []
         self.reads: list[float] = []
+        self.reads_200: list[float] = []  # real renders of the page
+        self.reads_304: list[float] = []  # revalidations answered "not modified"
         self.errors: list[str] = []
         self.outcomes: list[tuple[str, str]] = []  # (kind of post, answer)
         self.ready: list[int] = []  # one per client that signed in / opened the page
-        self.not_modified: list[int] = []  # reads answered 304
+        self.done: list = []  # the clients (table code, reader seed) done with this phase
 
     def add(self, attr: str, value) -> None:
         with self.lock:
             getattr(self, attr).append(value)
+
+
+class Phase:
+    """One timed run of every client: the real pages, then the empty view (the baseline)."""
+
+    def __init__(self, name: str, post_path: str, read_path: str | None):
+        self.name = name
+        self.post_path = post_path
+        self.read_path = read_path  # None: the section ranking
+        self.stats = Stats()
+        self.start = threading.Event()
+        self.stop = threading.Event()  # the readers' end: the devices are done
+
+
+def run_client(target, ident, *args) -> None:
+    """Run a device or a reader (``target``); however it ends, an exception included, it
+    counts as done in every phase (the last argument), so that no phase waits for it."""
+    phases = args[-1]
+    try:
+        target(*args)
+    finally:
+        for phase in phases:
+            with phase.stats.lock:
+                if ident not in phase.stats.done:
+                    phase.stats.done.append(ident)
 
 
 def device(
@@ -242,12 +284,12 @@ def device(
     code: str,
     plays: list[tuple[int, int]],
     seed: int,
-    stats: Stats,
-    start: threading.Event,
+    phases: list[Phase],
 ) -> None:
-    """``code`` is the table's link token."""
+    """``code`` is the table's link token. The same posts, bodies and pace in each phase."""
     rng = random.Random(seed)
     browser = Browser(ports)
+    first = phases[0].stats
     status, page, _ = browser.request("GET", f"/table/{code}/")
     csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     if csrf is not None:
@@ -260,31 +302,16 @@ def device(
     status, page, _ = browser.request("GET", "/table/play/")
     token = re.search(rb'"X-CSRFToken": "([^"]+)"', page)
     if status != 200 or token is None or "sessionid" not in browser.cookies:
-        stats.add("errors", f"table {code[:6]}…: sign-in failed ({status})")
-        stats.add("ready", 1)
+        first.add("errors", f"table {code[:6]}…: sign-in failed ({status})")
+        first.add("ready", 1)
         return
     headers = {
         "Accept": "application/json",
         "X-CSRFToken": token.group(1).decode(),
         "Content-Type": "application/x-www-form-urlencoded",
     }
-    stats.add("ready", 1)
-    start.wait()
-    time.sleep(rng.random() * DEVICE_PAUSE)  # the tables do not all finish at once
-
-    def post(body: dict, kind: str) -> None:
-        status, data, ms = browser.request(
-            "POST", "/table/result/", urllib.parse.urlencode(body), headers
-        )
-        stats.add("posts", ms)
-        try:
-            outcome = json.loads(data).get("outcome", f"http {status}")
-        except ValueError:
-            outcome = f"http {status}"
-        stats.add("outcomes", (kind, outcome))
-        if status not in (200, 201):
-            stats.add("errors", f"table {code} {kind} post: {status} {data[:200]!r}")
-
+    # Every board's posts, decided before the clock starts, so that each phase sends the same.
+    sends = []
     for round_number, board in plays:
         body = {
             "round": round_number,
@@ -292,62 +319,96 @@ def device(
             "idempotency_key": os.urandom(12).hex(),
             **random_result(rng),
         }
-        post(body, "first")
+        group = [(body, "first")]
         if rng.random() < SAME_KEY_SHARE:
-            post(body, "same key")
+            group.append((body, "same key"))
         if rng.random() < NEW_KEY_SHARE:
-            post(body | {"idempotency_key": os.urandom(12).hex()}, "new key")
-        time.sleep(DEVICE_PAUSE * (0.5 + rng.random()))
+            group.append((body | {"idempotency_key": os.urandom(12).hex()}, "new key"))
+        sends.append(group)
+    first.add("ready", 1)
+
+    def post(phase: Phase, body: dict, kind: str) -> None:
+        status, data, ms = browser.request(
+            "POST", phase.post_path, urllib.parse.urlencode(body), headers
+        )
+        phase.stats.add("posts", ms)
+        try:
+            outcome = json.loads(data).get("outcome", f"http {status}")
+        except ValueError:
+            outcome = f"http {status}"
+        phase.stats.add("outcomes", (kind, outcome))
+        if status not in (200, 201):
+            phase.stats.add("errors", f"table {code} {kind} post: {status} {data[:200]!r}")
+
+    for phase in phases:
+        phase.start.wait()
+        time.sleep(rng.random() * DEVICE_PAUSE)  # the tables do not all finish at once
+        for group in sends:
+            for body, kind in group:
+                post(phase, body, kind)
+            time.sleep(DEVICE_PAUSE * (0.5 + rng.random()))
+        phase.stats.add("done", code)
 
 
-def reader(
-    ports: list[int],
-    path: str,
-    seed: int,
-    stats: Stats,
-    start: threading.Event,
-    stop: threading.Event,
-) -> None:
+def reader(ports: list[int], path: str, seed: int, revalidate: bool, phases: list[Phase]) -> None:
+    """``revalidate``: reloads with If-None-Match, as a browser revalidates a page sent with
+    an ETag and "no-cache" (mostly answered 304); otherwise plain reloads (real renders)."""
     rng = random.Random(seed)
     browser = Browser(ports)
+    first = phases[0].stats
     status, _, _ = browser.request("GET", path)  # opened before the clock starts, as the
     if status != 200:  # devices sign in: a warm server is measured
-        stats.add("errors", f"reader: first load {status}")
-    stats.add("ready", 1)
-    start.wait()
-    time.sleep(rng.random() * READER_PAUSE)
-    while not stop.is_set():
-        # as a browser revalidates a page sent with an ETag and "no-cache" (CONDITIONAL=0:
-        # plain reloads)
-        headers = {"If-None-Match": browser.etag} if CONDITIONAL and browser.etag else None
-        status, data, ms = browser.request("GET", path, headers=headers)
-        stats.add("reads", ms)
-        if status == 304:
-            stats.add("not_modified", 1)
-        elif status != 200:
-            stats.add("errors", f"reader: {status}")
-        time.sleep(READER_PAUSE * (0.5 + rng.random()))
+        first.add("errors", f"reader: first load {status}")
+    first.add("ready", 1)
+    for phase in phases:
+        phase.start.wait()
+        target = phase.read_path or path
+        if target != path:
+            browser.etag = None  # the ranking's ETag is not the empty view's
+        time.sleep(rng.random() * READER_PAUSE)
+        while not phase.stop.is_set():
+            headers = {"If-None-Match": browser.etag} if revalidate and browser.etag else None
+            status, data, ms = browser.request("GET", target, headers=headers)
+            phase.stats.add("reads", ms)
+            if status == 304:
+                phase.stats.add("reads_304", ms)
+            elif status == 200:
+                phase.stats.add("reads_200", ms)
+            else:
+                phase.stats.add("errors", f"reader: {status}")
+            time.sleep(READER_PAUSE * (0.5 + rng.random()))
+        phase.stats.add("done", seed)
 
 
 def percentiles(values: list[float]) -> str:
-    ordered = sorted(values)
-
-    def at(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
+    if not values:
+        return "n=0"
     return (
-        f"n={len(ordered)}  p50 {at(50):.1f}  p95 {at(95):.1f}  p99 {at(99):.1f}  "
-        f"max {ordered[-1]:.1f} ms"
+        f"n={len(values)}  p50 {pct(values, 50):.1f}  p95 {pct(values, 95):.1f}  p99 "
+        f"{pct(values, 99):.1f}  max {max(values):.1f} ms"
     )
 
 
-def p99(values: list[float]) -> float:
+def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def p99(values: list[float]) -> float:
+    return pct(values, 99) if values else float("nan")
 
 
 def start_gunicorn(port: int) -> subprocess.Popen:
-    env = os.environ | {"DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
+    # The product's settings with bench/live_urls.py's empty view added (the baseline); the
+    # Celery workers keep clubsite.settings.
+    env = os.environ | {
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "live_settings",
+        "PYTHONPATH": os.pathsep.join(
+            [str(ROOT / "bench"), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
     process = subprocess.Popen(
         [
             str(BIN / "gunicorn"),
@@ -458,6 +519,65 @@ def machine_busy() -> dict[int, float]:
     except OSError:
         return {}
     return {0: (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")}
+
+
+def run_phase(
+    phase: Phase,
+    web: list[int],
+    worker_pids: list[int],
+    devices: int,
+    readers: int,
+    at_least: float = 0.0,
+) -> None:
+    """Start ``phase``, end it when the devices are done and ``at_least`` seconds have
+    passed (the readers' duration); its duration and CPU seconds (gunicorn, Celery, this
+    process, the whole machine) on the phase object."""
+
+    def sample() -> list[dict[int, float]]:
+        return [
+            cpu_seconds(web),
+            cpu_seconds(worker_pids),
+            {0: sum(os.times()[:2])},
+            machine_busy(),
+        ]
+
+    before = sample()
+    began = time.perf_counter()
+    phase.start.set()
+    while len(phase.stats.done) < devices or time.perf_counter() - began < at_least:
+        time.sleep(0.05)
+    phase.stop.set()
+    deadline = time.monotonic() + 30
+    while len(phase.stats.done) < devices + readers and time.monotonic() < deadline:
+        time.sleep(0.05)  # the readers' last requests
+    phase.elapsed = time.perf_counter() - began
+    phase.cpu = [cpu_used(b, a) for b, a in zip(before, sample(), strict=True)]
+    phase.load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def cpu_per_request(phase: Phase) -> float:
+    """gunicorn's CPU milliseconds per request served in ``phase`` (posts and reads)."""
+    served = len(phase.stats.posts) + len(phase.stats.reads)
+    return phase.cpu[0] * 1000 / served if served else float("nan")
+
+
+def report(phase: Phase) -> None:
+    stats, elapsed, cpu = phase.stats, phase.elapsed, phase.cpu
+    reads = len(stats.reads) or 1
+    print(
+        f"-- {phase.name} phase: {elapsed:.1f} s, load average at its end {phase.load}"
+        + (" (posts and reads to /bench-empty/)" if phase.read_path else "")
+    )
+    print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
+    print(f"reads, all   : {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s)")
+    print(f"  200 ({len(stats.reads_200) / reads:4.0%}): {percentiles(stats.reads_200)}")
+    print(f"  304 ({len(stats.reads_304) / reads:4.0%}): {percentiles(stats.reads_304)}")
+    print(
+        f"CPU seconds: gunicorn {cpu[0]:.1f} ({cpu_per_request(phase):.2f} ms a request), "
+        f"Celery {cpu[1]:.1f}, load generator {cpu[2]:.1f}; the whole machine was busy "
+        f"{cpu[3]:.0f} of {elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, "
+        f"Redis, others)"
+    )
 
 
 def wait_until_ranked(section, timeout: float = 60.0) -> float | None:
@@ -621,16 +741,24 @@ def run() -> int:
     ports = [free_port() for _ in range(SERVERS)]
     workers = start_workers(SERVERS)
     servers = [start_gunicorn(port) for port in ports]
-    stats, start, stop = Stats(), threading.Event(), threading.Event()
+    real = Phase("real", "/table/result/", None)
+    empty = Phase("empty view", "/bench-empty/", "/bench-empty/")
+    phases = [real, empty]
+    stats = real.stats
+    revalidating = {"0": 0, "1": READERS}.get(CONDITIONAL, READERS // 2)
     versions = [Session.objects.get(pk=section.session_id).ranking_version]
     try:
         devices = [
-            threading.Thread(target=device, args=(ports, codes[t], plays[t], t, stats, start))
+            threading.Thread(
+                target=run_client, args=(device, codes[t], ports, codes[t], plays[t], t, phases)
+            )
             for t in sorted(codes)
         ]
         readers = [
             threading.Thread(
-                target=reader, args=(ports, ranking, 1000 + i, stats, start, stop), daemon=True
+                target=run_client,
+                args=(reader, 1000 + i, ports, ranking, 1000 + i, i < revalidating, phases),
+                daemon=True,
             )
             for i in range(READERS)
         ]
@@ -639,37 +767,17 @@ def run() -> int:
         deadline = time.monotonic() + 120
         while len(stats.ready) < len(devices) + len(readers) and time.monotonic() < deadline:
             time.sleep(0.1)  # every device signed in, every reader opened the page
-        began = time.perf_counter()
-        web = [pid for server in servers for pid in family(server.pid)]
         worker_pids = [worker.pid for worker in workers]
-        cpu_before = (
-            cpu_seconds(web),
-            cpu_seconds(worker_pids),
-            {0: sum(os.times()[:2])},
-            machine_busy(),
-        )
-        start.set()
-        for thread in devices:
-            thread.join()
-        stop.set()
-        for thread in readers:
-            thread.join(timeout=30)
-        elapsed = time.perf_counter() - began
-        cpu = [
-            cpu_used(before, after)
-            for before, after in zip(
-                cpu_before,
-                (
-                    cpu_seconds(web),
-                    cpu_seconds(worker_pids),
-                    {0: sum(os.times()[:2])},
-                    machine_busy(),
-                ),
-                strict=True,
-            )
-        ]
+        web = [pid for server in servers for pid in family(server.pid)]
+        run_phase(real, web, worker_pids, len(devices), len(readers))
         lag = wait_until_ranked(section)
         versions.append(Session.objects.get(pk=section.session_id).ranking_version)
+        # The empty view answers sooner, so its devices finish sooner: its readers go on for
+        # as long as the real phase's did.
+        run_phase(empty, web, worker_pids, len(devices), len(readers), real.elapsed)
+        versions.append(Session.objects.get(pk=section.session_id).ranking_version)
+        for thread in devices:
+            thread.join()
     finally:
         for process in servers + workers:
             stop_process(process)
@@ -686,28 +794,27 @@ def run() -> int:
     print(
         f"field: 1 section × {TABLES} tables ({TABLES * 2} pairs), {ROUNDS} rounds × "
         f"{BOARDS_PER_ROUND} boards; {TABLES} devices (a post every ~{DEVICE_PAUSE:g} s), "
-        f"{READERS} readers (a reload every ~{READER_PAUSE:g} s); {elapsed:.1f} s"
+        f"{READERS} readers (a reload every ~{READER_PAUSE:g} s; {revalidating} revalidate "
+        f"with If-None-Match, {READERS - revalidating} reload plainly)"
     )
-    print(f"result posts : {percentiles(stats.posts)}  ({len(stats.posts) / elapsed:.1f}/s)")
-    print(
-        f"ranking reads: {percentiles(stats.reads)}  ({len(stats.reads) / elapsed:.1f}/s; "
-        f"{len(stats.not_modified)} answered 304)"
-    )
-    print(
-        f"CPU seconds while loaded: gunicorn {cpu[0]:.1f}, Celery {cpu[1]:.1f}, load "
-        f"generator {cpu[2]:.1f}; the whole machine was busy {cpu[3]:.0f} of "
-        f"{elapsed * (os.cpu_count() or 1):.0f} core-seconds (PostgreSQL, Redis, others)"
-    )
+    for phase in phases:
+        report(phase)
+    elapsed = real.elapsed
     print(
         f"classifications by the worker: {versions[1] - versions[0]} in {elapsed:.0f} s "
         f"(RANKING_REFRESH_SECONDS={settings.RANKING_REFRESH_SECONDS}, RANKING_QUIET_SECONDS="
         f"{getattr(settings, 'RANKING_QUIET_SECONDS', '-')}); the ranking included "
         f"the last result "
         + (f"{lag:.2f} s after the devices finished" if lag is not None else "NOT within 60 s")
+        + f"; {versions[2] - versions[1]} more during the empty-view phase"
     )
-    failures = (
-        [f"{len(stats.errors)} HTTP errors, first: {stats.errors[0]}"] if stats.errors else []
-    )
+    failures = []
+    for phase in phases:
+        if phase.stats.errors:
+            failures.append(
+                f"{len(phase.stats.errors)} HTTP errors ({phase.name} phase), first: "
+                f"{phase.stats.errors[0]}"
+            )
     failures += check_results(section, stats)
     if lag is None:
         failures.append("the ranking never caught up with the last results")
@@ -719,6 +826,31 @@ def run() -> int:
         failures.append(f"post p99 {p99(stats.posts):.1f} ms ≥ {POST_P99_MS:g} ms")
     if p99(stats.reads) >= READ_P99_MS:
         failures.append(f"read p99 {p99(stats.reads):.1f} ms ≥ {READ_P99_MS:g} ms")
+
+    # The goals against the baseline: the same clients, the same pace, the same server.
+    ratios = [
+        ("posts", stats.posts, empty.stats.posts),
+        ("reads answered 200", stats.reads_200, empty.stats.reads),
+        ("reads answered 304", stats.reads_304, empty.stats.reads),
+    ]
+    shown = []
+    for name, values, baseline in ratios:
+        if not values or not baseline:
+            continue
+        ratio = p99(values) / p99(baseline)
+        shown.append(f"{name} {ratio:.2f}×")
+        if ratio > RATIO_GOAL:
+            failures.append(f"{name}: p99 {ratio:.2f}× the empty view's (goal ≤ {RATIO_GOAL:g}×)")
+    print(f"p99 real / p99 empty view: {', '.join(shown)} (goal ≤ {RATIO_GOAL:g}×)")
+    per_request = cpu_per_request(real)
+    print(
+        f"gunicorn CPU per request: real {per_request:.2f} ms (goal ≤ {CPU_MS_GOAL:g} ms), "
+        f"empty view {cpu_per_request(empty):.2f} ms"
+    )
+    if per_request > CPU_MS_GOAL:
+        failures.append(
+            f"gunicorn CPU per request {per_request:.2f} ms > {CPU_MS_GOAL:g} ms (real phase)"
+        )
 
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
