@@ -102,7 +102,7 @@ def refuse_unreached_round(section: Section, table: int, round_number: int, *, r
     """
     movement = section.movement
     earlier = sorted(
-        (s for s in plan.slots(movement) if s.table == table and s.round < round_number),
+        (s for s in plan.table_slots(movement, table) if s.round < round_number),
         key=lambda s: s.round,
         reverse=True,
     )

@@ -142,7 +142,7 @@ def table_round(table_code: TableCode, round_number: int | None = None) -> Table
             stored[key] = row
         else:
             conflicts.add(key)
-    slots = {s.round: s for s in plan.slots(movement) if s.table == table_code.table}
+    slots = {s.round: s for s in plan.table_slots(movement, table_code.table)}
     if round_number is None or round_number not in slots:
         round_number = next(
             (
