@@ -107,7 +107,7 @@ def _classify(session: Session) -> int:
     if taken is not None:  # what changed since this process's last run: rows that differ
         state, changes = taken
         return _store(session, state.data, state.marks, state.rankings, kept=state, changes=changes)
-    data = load_session(session)
+    data = load_session(session, result_stamps=False)
     if data.session.tournament.event_type == EventType.TEAMS:
         return classify_teams(data)
     state = incremental.build(data)
