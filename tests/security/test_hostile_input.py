@@ -31,7 +31,7 @@ from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import models
+from django.db import connection, models
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
@@ -183,12 +183,20 @@ def app_models():
 
 
 def counts():
-    return {m._meta.label: m._base_manager.count() for m in app_models()}
+    """Rows in every table of the apps, in one statement (a submission is checked against
+    them: one query a table made the crawl half again as long)."""
+    found = app_models()
+    quote = connection.ops.quote_name
+    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in found)
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+    return {m._meta.label: n for m, n in zip(found, row, strict=True)}
 
 
 def text_columns():
     return [
-        (m, f.name)
+        (m, f)
         for m in app_models()
         for f in m._meta.get_fields()
         if isinstance(f, (models.CharField, models.TextField)) and f.concrete
@@ -196,8 +204,16 @@ def text_columns():
 
 
 def stored(value: str) -> bool:
-    """Whether some text column holds ``value`` exactly."""
-    return any(m._base_manager.filter(**{name: value}).exists() for m, name in text_columns())
+    """Whether some text column holds ``value`` exactly (one statement for all of them)."""
+    quote = connection.ops.quote_name
+    columns = text_columns()
+    sql = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {quote(m._meta.db_table)} WHERE {quote(f.column)} = %s)"
+        for m, f in columns
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {sql}", [value] * len(columns))
+        return bool(cursor.fetchone()[0])
 
 
 # --- sending ----------------------------------------------------------------------------------
