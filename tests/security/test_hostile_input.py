@@ -37,6 +37,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from clubsite.models import Member, Season
 from tests.conftest import make_user
+from tests.row_counts import row_counts
 from tests.security import worlds
 from tests.security.hostile_corpus import SEED, corpus
 from tests.signed_in import sign_in_verified
@@ -183,15 +184,7 @@ def app_models():
 
 
 def counts():
-    """Rows in every table of the apps, in one statement (a submission is checked against
-    them: one query a table made the crawl half again as long)."""
-    found = app_models()
-    quote = connection.ops.quote_name
-    sql = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in found)
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        row = cursor.fetchone()
-    return {m._meta.label: n for m, n in zip(found, row, strict=True)}
+    return row_counts(app_models())
 
 
 def text_columns():

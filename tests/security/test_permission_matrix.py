@@ -15,6 +15,7 @@ import pytest
 from django.apps import apps
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
+from tests.row_counts import row_counts
 from tests.security.permission_expectations import (
     ADMIN,
     DECISIONS,
@@ -92,8 +93,8 @@ def declared_access(view) -> tuple | None:
 def _state() -> tuple:
     """Every table's row count (sessions and the sign-in audit of django-axes aside: signing
     in writes them) and the rows of the tables an action would edit in place."""
-    counts = tuple(
-        (model._meta.label, model._default_manager.count())
+    counts = row_counts(
+        model
         for model in apps.get_models()
         if model._meta.label != "sessions.Session" and model._meta.app_label != "axes"
     )
