@@ -50,7 +50,7 @@ from tournaments.services.table import entry as entry_service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-WRONG = {"round": 2, "table": 3}  # this table's first board of round 2 gets 7♠ made
+WRONG = {"round": 1, "table": 3}  # this table's first board of round 1 gets 7♠ made
 
 
 def _register_pairs(page, base, tournament, players) -> None:
@@ -121,7 +121,7 @@ def _wrong_or_choice(movement: dict):
 
 def _seven_tablets(page_for, base, section, rounds: int) -> tuple[int, int, int]:
     """Seven tablets sign in with their codes and play the first ``rounds`` rounds through
-    the buttons; table 4 loses its Wi-Fi for a board in round 2. Returns the wrong line."""
+    the buttons; table 4 loses its Wi-Fi for a board in the last. Returns the wrong line."""
     codes = {c.table: c for c in TableCode.objects.filter(section=section, active=True)}
     choose = _wrong_or_choice(section.movement)
     tablets = {}
@@ -131,10 +131,10 @@ def _seven_tablets(page_for, base, section, rounds: int) -> tuple[int, int, int]
     started = time.monotonic()
     for round_ in range(1, rounds + 1):
         for table, tablet in tablets.items():
-            if (table, round_) == (4, 2):
+            if (table, round_) == (4, rounds):
                 enter_with_a_dropped_connection(tablet, section, table, round_)
                 continue
-            shots = {(1, 1): "journey-table-1-round-1", (7, rounds): "journey-table-7-round-2"}
+            shots = {(1, 1): "journey-table-1-round-1", (7, rounds): "journey-table-7-last-round"}
             play_round(tablet, section, table, round_, shots.get((table, round_)), choose=choose)
     print(f"seven tablets entered {rounds} rounds in {time.monotonic() - started:.0f} s")
     lines = Result.objects.filter(section=section, status=ResultStatus.OK)
@@ -257,11 +257,11 @@ def test_director_journey(live_server, new_page, viewport):
         # refuses concurrent writers instead of waiting, so it is closed meanwhile.
         console = page.url
         page.goto("about:blank")
-        # The tablets play rounds 1 and 2 (the wrong result and the dropped Wi-Fi are in
-        # round 2); rounds 3 to 5 come through the services, as on the desktop: the table
-        # journeys (test_table_night_journey and others) tap whole evenings.
-        wrong_round, wrong_table, wrong_board = _seven_tablets(new_page, base, section, 2)
-        assert _enter_every_result(section, from_round=3) is None
+        # The tablets play round 1 (the wrong result and the dropped Wi-Fi are in it);
+        # rounds 2 to 5 come through the services, as on the desktop: the table journeys
+        # (test_table_night_journey and others) tap whole evenings.
+        wrong_round, wrong_table, wrong_board = _seven_tablets(new_page, base, section, 1)
+        assert _enter_every_result(section, from_round=2) is None
         page.goto(console)
     else:
         wrong_round, wrong_table, wrong_board = _enter_every_result(section)
