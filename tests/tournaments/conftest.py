@@ -91,6 +91,10 @@ def pairs():
 @pytest.fixture
 def members(db):
     """Sixty members, alternating women and men, licence numbers in order."""
+    return make_members()
+
+
+def make_members() -> list[Member]:
     return [
         Member.objects.create(
             first_name=f"Nombre{i:02d}",
@@ -133,6 +137,10 @@ def make_pairs(tournament, members, count):
 @pytest.fixture
 def mitchell_session(members):
     """A running 7-table Mitchell, 7 rounds of 2 boards, 14 registered pairs."""
+    return build_mitchell_session(members)
+
+
+def build_mitchell_session(members):
     tournament = setup.create_tournament(
         name="Martes", date=datetime.date(2025, 3, 4), scoring_method=ScoringMethod.MATCHPOINTS
     )
@@ -146,6 +154,10 @@ def mitchell_session(members):
 @pytest.fixture
 def howell_session(members):
     """A running Howell for seven pairs (pair 8 is the phantom), 7 rounds of 3 boards."""
+    return build_howell_session(members)
+
+
+def build_howell_session(members):
     tournament = setup.create_tournament(name="Jueves", date=datetime.date(2025, 3, 6))
     session = tournament.sessions.get()
     section = setup.add_section(session)

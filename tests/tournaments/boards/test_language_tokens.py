@@ -18,6 +18,7 @@ from django.test import Client
 
 from clubsite.demo import build_demo
 from tests.demo_pages import demo_pages
+from tests.module_rows import module_rows
 from tournaments.models import Tournament
 
 # The words each page prints, whatever engine stores what it shows.
@@ -107,13 +108,20 @@ def client_in(language: str) -> Client:
     return client
 
 
-@pytest.fixture
-def demo():
-    build_demo()
+@pytest.fixture(scope="module")
+def _demo_rows(django_db_setup, django_db_blocker):
+    """The whole demo and the laws, built once for the module's two tests that read them."""
     from laws.importer import parse_all
     from laws.services import store
 
-    store(parse_all())
+    with module_rows(django_db_blocker):
+        build_demo()
+        store(parse_all())
+        yield
+
+
+@pytest.fixture
+def demo(_demo_rows, db):
     return demo_pages()
 
 

@@ -3,22 +3,22 @@ its title, description and data table, numbers as SVG reads them whatever the lo
 the names typed by people escaped."""
 
 import collections
-import datetime
-import random
 import re
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tests.tournaments.results.test_public_views import finished
+from clubsite.accounts.permissions import Role
+from clubsite.models import Member
+from tests.conftest import make_user
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_howell_session, build_mitchell_session, make_members
+from tests.tournaments.results.public_pages import finished
 from tournaments import pdf
-from tournaments.demo import _swiss_teams
-from tournaments.models import Entry, RankingScope, StoredRanking
-from tournaments.services.results import player_history, publish
+from tournaments.models import Entry, RankingScope, StoredRanking, Tournament
+from tournaments.services.results import player_history
 from tournaments.services.results.snapshot_build import build_event_snapshot
-from tournaments.services.setup import events as setup
-from tournaments.services.teams import team_schedule, team_standings
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine_neutral]  # the SVG drawn from the figures
 
@@ -60,16 +60,34 @@ def _numbers_are_plain(figure: str):
         assert re.fullmatch(r"(-?\d+(\.\d+)?,-?\d+(\.\d+)? ?)+", points), points
 
 
+@pytest.fixture(scope="module")
+def _played_rows(django_db_setup, django_db_blocker):
+    """``mitchell_session`` and ``howell_session`` on the same members, the first member
+    named with a hostile name, both played and published by ``director``; built once for
+    the module."""
+    with module_rows(django_db_blocker):
+        members = make_members()
+        mitchell = build_mitchell_session(members)
+        howell = build_howell_session(members)
+        director = make_user("dir", Role.DIRECTOR)
+        member = members[0]
+        member.last_name = HOSTILE
+        member.save()
+        # the name a pair is ranked under, as an import or a substitution writes it
+        Entry.objects.filter(entry_players__member=member).update(display_name=HOSTILE)
+        tournament, _adj = finished(mitchell, director)
+        howell_event, _ = finished(howell, director, seed=8, adjust=False)
+        yield tournament.pk, howell_event.pk, member.pk
+
+
 @pytest.fixture
-def played(mitchell_session, howell_session, director, members):
-    member = members[0]
-    member.last_name = HOSTILE
-    member.save()
-    # the name a pair is ranked under, as an import or a substitution writes it
-    Entry.objects.filter(entry_players__member=member).update(display_name=HOSTILE)
-    tournament, _adj = finished(mitchell_session, director)
-    howell, _ = finished(howell_session, director, seed=8, adjust=False)
-    return tournament, howell, member
+def played(_played_rows, db):
+    tournament, howell, member = _played_rows
+    return (
+        Tournament.objects.get(pk=tournament),
+        Tournament.objects.get(pk=howell),
+        Member.objects.get(pk=member),
+    )
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "en"])
@@ -126,48 +144,6 @@ def test_the_club_average_is_every_pair_of_the_session(played):
             ).values_list("percentage", flat=True)
         )
         assert abs(p["club_average"] - sum(lines) / len(lines)) < 0.01
-
-
-def test_no_chart_without_results(client, mitchell_session, director):
-    setup.finish_session(mitchell_session.session)
-    tournament = mitchell_session.session.tournament
-    publish.publish_final(tournament, user=director)
-    html = client.get(reverse("results:section", args=[tournament.slug, 1, "A"])).content.decode()
-    assert "chart-bars" not in html
-
-
-@pytest.mark.parametrize("language", ["es", "pt", "en"])
-def test_team_progress_in_each_language(client, members, director, language):
-    tournament = _swiss_teams(members, random.Random(3), datetime.date(2025, 5, 6))
-    _in(client, language)
-    url = reverse("results:teams", args=[tournament.slug])
-    page = client.get(url)
-    chart = _figures(page.content.decode())["team"]
-    assert LANGUAGES[language][3] in chart
-    assert chart.count("<circle") == 8  # four rounds: the team and the field's average
-    _numbers_are_plain(chart)
-    leader = page.context["table"].data[0]
-    assert (
-        page.context["chosen"]
-        == min(page.context["table"].data, key=lambda r: r["position"])["entry_id"]
-    )
-    other = next(r for r in page.context["teams"] if r["entry_id"] != leader["entry_id"])
-    chosen = client.get(url, {"team": other["entry_id"]})
-    assert chosen.context["chosen"] == other["entry_id"]
-    assert other["name"] in _figures(chosen.content.decode())["team"]
-    # anything else than a team falls back to the leader
-    assert client.get(url, {"team": "abc"}).context["chosen"] == page.context["chosen"]
-    assert client.get(url, {"team": "999999"}).context["chosen"] == page.context["chosen"]
-
-
-def test_running_totals_end_at_the_standings(members, director):
-    tournament = _swiss_teams(members, random.Random(3), datetime.date(2025, 5, 6))
-    session = team_schedule.teams_session(tournament)
-    totals = team_standings.running_totals(session)
-    for line in team_standings.standings(session):
-        assert len(totals[line.entry_id]) == 4
-        assert totals[line.entry_id][-1] == line.points
-        assert totals[line.entry_id] == sorted(totals[line.entry_id])  # VPs only add up
 
 
 @pytest.mark.parametrize("language", ["es", "pt", "en"])

@@ -4,46 +4,14 @@ import subprocess
 
 import pytest
 
-from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
-from tests.tournaments.pdf.conftest import build_dealt_events
+from tests.tournaments.pdf.conftest import pdf_text
 from tournaments import documents, jobs
 from tournaments import pdf as pdfs
 from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def _events_rows(django_db_setup, django_db_blocker):
-    with module_rows(django_db_blocker):
-        build_dealt_events()
-        yield
-
-
-@pytest.fixture
-def demo_events(_events_rows, db, settings, tmp_path):
-    """The demo's Tuesday, Thursday and afternoon tournaments, their boards dealt."""
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return {t.name: t for t in Tournament.objects.all()}
-
-
-@pytest.fixture
-def request_pdf(django_capture_on_commit_callbacks):
-    """``pdfs.request_pdf`` with its on-commit task run (eagerly), as after a real commit."""
-
-    def run(*args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return jobs.request_pdf(*args, **kwargs)
-
-    return run
-
-
-def pdf_text(path) -> str:
-    return subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
 
 
 def test_results_pdf_is_made_stored_and_reused(demo_events, tmp_path, request_pdf):

@@ -8,7 +8,9 @@ import pytest
 from django.urls import reverse
 
 from clubsite.celery import app
-from tournaments import demo, documents, jobs
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
+from tournaments import documents, jobs
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, Result, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
@@ -18,20 +20,23 @@ from tournaments.services.running import corrections
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _thursday_rows(django_db_setup, django_db_blocker):
+    """The demo club and its Thursday Howell, published final, deals on its boards; built
+    once for the module."""
+    with module_rows(django_db_blocker):
+        build_demo_events("jueves")
+        rng = random.Random(9)
+        for board in Board.objects.all():
+            board.deal = random_deal(rng)
+            board.save(update_fields=["deal"])
+        yield
+
+
 @pytest.fixture
-def final(demo_club, movements, monkeypatch, settings, tmp_path):
+def final(_thursday_rows, db, settings, tmp_path):
     """A finished demo tournament, published final, with deals on its boards."""
     settings.MEDIA_ROOT = tmp_path / "media"
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("jueves",))
-    rng = random.Random(9)
-    for board in Board.objects.all():
-        board.deal = random_deal(rng)
-        board.save(update_fields=["deal"])
     return Tournament.objects.get(status="final")
 
 

@@ -7,23 +7,27 @@ from django.urls import reverse
 
 from clubsite.accounts.permissions import Role
 from tests.conftest import make_user
+from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
-from tournaments import demo, documents
+from tests.tournaments.conftest import build_demo_events
+from tournaments import documents
 from tournaments.models import AuditAction, AuditEntry, SessionStatus, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _tuesday_rows(django_db_setup, django_db_blocker):
+    """The demo club and its Tuesday Mitchell, built once for the module."""
+    with module_rows(django_db_blocker):
+        build_demo_events("martes")
+        yield
+
+
 @pytest.fixture
-def mitchell(demo_club, monkeypatch, movements, settings, tmp_path):
+def mitchell(_tuesday_rows, db, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes",))
     return Tournament.objects.get(name="Torneo de los martes")
 
 

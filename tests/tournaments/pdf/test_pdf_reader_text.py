@@ -6,7 +6,7 @@ front page names a revision only for a corrected PDF."""
 
 import pytest
 
-from tests.tournaments.pdf.test_pdf import demo_events, pdf_text, request_pdf  # noqa: F401
+from tests.tournaments.pdf.conftest import pdf_text
 from tournaments.models import Result
 from tournaments.services.running import corrections
 
@@ -16,7 +16,7 @@ pytestmark = [
 ]  # the PDF's text as a reader gets it
 
 
-def test_the_running_header_is_not_glued_to_hidden_words(demo_events, request_pdf):  # noqa: F811
+def test_the_running_header_is_not_glued_to_hidden_words(demo_events, request_pdf):
     tournament = demo_events["Torneo de los martes"]
     pdf, _created = request_pdf(tournament, language="es")
     pdf.refresh_from_db()
@@ -28,7 +28,7 @@ def test_the_running_header_is_not_glued_to_hidden_words(demo_events, request_pd
     assert f"Página 1 de {pdf.pages}" in text
 
 
-def test_the_front_page_names_a_revision_only_when_corrected(demo_events, request_pdf):  # noqa: F811
+def test_the_front_page_names_a_revision_only_when_corrected(demo_events, request_pdf):
     tournament = demo_events["Howell del jueves"]
     first, _created = request_pdf(tournament, language="es")
     first.refresh_from_db()

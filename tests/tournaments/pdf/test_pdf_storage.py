@@ -9,7 +9,9 @@ import pytest
 from django.core.files.storage import InMemoryStorage, default_storage
 from django.urls import reverse
 
-from tournaments import demo, jobs
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
+from tournaments import jobs
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.models.uploads import PdfState, ResultsPdf
 
@@ -28,14 +30,16 @@ def other_storage(settings, tmp_path):
     return settings.MEDIA_ROOT
 
 
+@pytest.fixture(scope="module")
+def _tuesday_rows(django_db_setup, django_db_blocker):
+    """The demo club and its Tuesday Mitchell, built once for the module."""
+    with module_rows(django_db_blocker):
+        build_demo_events("martes")
+        yield
+
+
 @pytest.fixture
-def tuesday(demo_club, monkeypatch, movements):
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes",))
+def tuesday(_tuesday_rows, db):
     return Tournament.objects.get(name="Torneo de los martes")
 
 

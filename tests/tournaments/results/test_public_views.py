@@ -10,23 +10,25 @@ from fractions import Fraction
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from clubsite.accounts.permissions import Role
+from clubsite.models import Member
 from tests.conftest import make_user
-from tests.signed_in import sign_in_verified
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_howell_session, build_mitchell_session, make_members
+from tests.tournaments.results.public_pages import finished, ranking_rows, section_url
 from tournaments.demo import play_rounds
 from tournaments.models import (
     Board,
     RankingScope,
     Result,
     ResultStatus,
-    ScoringMethod,
     Seating,
+    Section,
     Session,
     StoredMark,
     StoredRanking,
@@ -41,56 +43,43 @@ from tournaments.services.setup import events as setup
 pytestmark = pytest.mark.django_db
 
 
-def finished(section, director, seed=1, *, adjust=True, final=True):
-    """Play every board of ``section``, award a 60/40 (Law 12C2), finish and publish."""
-    play_rounds(section, random.Random(seed))
-    adjusted = None
-    if adjust:
-        adjusted = corrections.adjust_score(
-            user=director,
-            section=section,
-            round=2,
-            table=2,
-            board=section.movement["rounds"][1]["tables"][1]["boards"][0],
-            adjustment={"kind": "artificial", "ns": 60, "ew": 40},
-            reason="Información no autorizada",
-            law="12C2",
-        )
-    setup.finish_session(section.session)
-    tournament = section.session.tournament
-    if final:
-        publish.publish_final(tournament, user=director)
-    else:
-        publish.publish_provisional(tournament, user=director)
-    tournament.refresh_from_db()
-    return tournament, adjusted
+@pytest.fixture(scope="module")
+def _mitchell_rows(django_db_setup, django_db_blocker):
+    """The finished, published Mitchell most of these tests read (``mitchell_session``
+    played, adjusted and published by its director), built once for the module."""
+    with module_rows(django_db_blocker):
+        director = make_user("dir", Role.DIRECTOR)
+        section = build_mitchell_session(make_members())
+        _tournament, adjusted = finished(section, director)
+        yield {"section": section.pk, "adjusted": adjusted.pk}
 
 
 @pytest.fixture
-def mitchell(mitchell_session, director):
-    tournament, adjusted = finished(mitchell_session, director)
-    return mitchell_session, tournament, adjusted
+def mitchell(_mitchell_rows, db):
+    section = Section.objects.get(pk=_mitchell_rows["section"])
+    return section, section.session.tournament, Result.objects.get(pk=_mitchell_rows["adjusted"])
 
 
-def section_url(tournament, letter="A", session=1):
-    return reverse("results:section", args=[tournament.slug, session, letter])
+@pytest.fixture
+def mitchell_members(_mitchell_rows, db):
+    """The module's sixty members (``members``), in order."""
+    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
 
 
-def ranking_rows(response):
-    """(direction, [row dicts in displayed order]) for each table on a ranking page."""
-    return [
-        (item["direction"], [row.record for row in item["table"].rows])
-        for item in response.context["tables"]
-    ]
+@pytest.fixture
+def mitchell_director(_mitchell_rows, db):
+    """The director who published the module's Mitchell (``director``)."""
+    return User.objects.get(username="dir")
 
 
 # --- who sees what --------------------------------------------------------------------------
 
 
 def test_index_lists_published_tournaments_and_flags_the_running_one(
-    client, mitchell, members, movements, pairs, director
+    client, mitchell, mitchell_members, movements, pairs, mitchell_director
 ):
     _section, tournament, _adj = mitchell
+    members, director = mitchell_members, mitchell_director
     running = setup.create_tournament(name="Tarde", date=datetime.date(2025, 3, 9))
     session = running.sessions.get()
     section = setup.add_section(session)
@@ -133,16 +122,6 @@ def test_hidden_tournament_is_404_for_anonymous_and_visible_to_club_users(client
     assert tournament.slug in client.get(reverse("results:index")).content.decode()
 
 
-def test_unpublished_results_are_hidden_except_from_directors(client, mitchell_session, player):
-    tournament = mitchell_session.session.tournament  # running, nothing published
-    url = reverse("results:tournament", args=[tournament.slug])
-    assert client.get(url).status_code == 404
-    client.force_login(player)
-    assert client.get(url).status_code == 404
-    sign_in_verified(client, make_user("td", Role.DIRECTOR))
-    assert client.get(url).status_code == 200
-
-
 def test_unknown_tournament_session_section_and_pair_are_404(client, mitchell):
     _section, tournament, _adj = mitchell
     assert client.get(reverse("results:tournament", args=["nope"])).status_code == 404
@@ -176,13 +155,6 @@ def test_tournament_page_links_and_correction_period(client, mitchell):
     html = client.get(reverse("results:tournament", args=[tournament.slug])).content.decode()
     assert 'id="correction-period"' not in html
     assert 'data-status="final"' in html
-
-
-def test_provisional_results_are_marked_provisional(client, mitchell_session, director):
-    tournament, _adj = finished(mitchell_session, director, final=False)
-    html = client.get(section_url(tournament)).content.decode()
-    assert 'data-status="provisional"' in html
-    assert 'id="correction-period"' not in html
 
 
 # --- rankings -------------------------------------------------------------------------------
@@ -269,63 +241,9 @@ def test_tied_places_render_as_a_range(client, mitchell):
     assert len(re.findall(r'class="place"[^>]*>2-3<', html)) == 2
 
 
-def test_howell_has_one_ranking_and_pools_rank_sections_together(
-    client, howell_session, director, members, movements, pairs
-):
-    tournament, _adj = finished(howell_session, director, seed=3, adjust=False)
-    tables = ranking_rows(client.get(section_url(tournament)))
-    assert [d for d, _r in tables] == [""]
-    assert len(tables[0][1]) == 7
-
-    two = setup.create_tournament(name="Dos secciones", date=datetime.date(2025, 4, 1))
-    session = two.sessions.get()
-    entries = pairs(two, members[20:], 20)
-    sections = []
-    for i, letter in enumerate("AB"):
-        section = setup.add_section(session, letter, pool="X")
-        setup.seat_section(section, movements.mitchell(5, 5, 2), entries[i * 10 : i * 10 + 10])
-        sections.append(section)
-    setup.start_session(session)
-    plans = {}
-    for section in sections:
-        play_rounds(section, random.Random(6), plans=plans)
-    setup.finish_session(session)
-    publish.publish_final(two, user=director)
-    page = client.get(reverse("results:tournament", args=[two.slug])).content.decode()
-    pool_url = reverse("results:pool", args=[two.slug, 1, "X"])
-    assert pool_url in page
-    pool_tables = ranking_rows(client.get(pool_url))
-    assert [(d, len(rows)) for d, rows in pool_tables] == [("NS", 10), ("EW", 10)]
-    stored = StoredRanking.objects.filter(
-        session=session, scope=RankingScope.POOL, direction="NS"
-    ).order_by("place", "number")
-    assert [r["entry_id"] for r in pool_tables[0][1]] == [s.entry_id for s in stored]
-    assert {r["section__letter"] for r in pool_tables[0][1]} == {"A", "B"}
-
-
-def test_butler_ranking_shows_imps_not_percentages(client, members, movements, pairs, director):
-    tournament = setup.create_tournament(
-        name="Butler", date=datetime.date(2025, 5, 7), scoring_method=ScoringMethod.BUTLER
-    )
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, movements.mitchell(5, 5, 2), pairs(tournament, members, 10))
-    setup.start_session(session)
-    finished(section, director, seed=4, adjust=False)
-    response = client.get(section_url(tournament))
-    table = response.context["tables"][0]["table"]
-    names = [c.name for c in table.columns]
-    assert "percentage" not in names
-    assert table.columns["points"].header in ("IMPs", "IMP")
-    for direction, rows in ranking_rows(response):
-        stored = StoredRanking.objects.filter(section=section, direction=direction)
-        assert {r["entry_id"]: r["points"] for r in rows} == {s.entry_id: s.points for s in stored}
-    card = client.get(reverse("results:scorecard", args=[tournament.slug, 1, rows[0]["entry_id"]]))
-    assert card.context["card"].imps
-
-
-def test_stale_rankings_are_reclassified_before_reading(client, mitchell, director):
+def test_stale_rankings_are_reclassified_before_reading(client, mitchell, mitchell_director):
     section, tournament, _adj = mitchell
+    director = mitchell_director
     session = section.session
     version = Session.objects.get(pk=session.pk).ranking_version
     row = Result.objects.filter(
@@ -340,35 +258,6 @@ def test_stale_rankings_are_reclassified_before_reading(client, mitchell, direct
     for _direction, rows in ranking_rows(response):
         for r in rows:
             assert r["percentage"] == display_round(scored.totals[r["entry_id"]].percentage)
-
-
-def test_ranking_page_uses_a_constant_number_of_queries(
-    client, members, movements, pairs, director
-):
-    counts = []
-    for tables, name in ((3, "Pequeño"), (13, "Grande")):
-        tournament = setup.create_tournament(name=name, date=datetime.date(2025, 6, tables))
-        session = tournament.sessions.get()
-        section = setup.add_section(session)
-        setup.seat_section(
-            section,
-            movements.mitchell(tables, 3, 2),
-            pairs(tournament, members[: 2 * tables * 2], 2 * tables),
-        )
-        setup.start_session(session)
-        finished(section, director, seed=tables, adjust=False)
-        url = section_url(tournament)
-        client.get(url)  # any re-classification happens here, not in the measured requests
-        cache.clear()
-        measured = []
-        for _read in ("rendered", "from the cache"):
-            with CaptureQueriesContext(connection) as queries:
-                response = client.get(url)
-            assert response.content.decode().count("<tr data-entry=") == 2 * tables
-            measured.append(len(queries))
-        counts.append(tuple(measured))
-    assert counts[0] == counts[1], counts
-    assert counts[0][0] <= 6 and counts[0][1] < counts[0][0]
 
 
 def _ranking_keys() -> list[str]:
@@ -593,9 +482,11 @@ def test_parse_deal_rejects_malformed_text():
 
 
 def test_player_page_history_average_and_partners(
-    client, mitchell, howell_session, director, members
+    client, mitchell, mitchell_director, mitchell_members
 ):
     _section, tournament, _adj = mitchell
+    director, members = mitchell_director, mitchell_members
+    howell_session = build_howell_session(members)  # ``howell_session`` on the same members
     howell, _ = finished(howell_session, director, seed=8, adjust=False)
     member = members[0]  # first pair of both events
     response = client.get(reverse("results:player", args=[member.pk]))

@@ -18,10 +18,12 @@ from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 from endplay.parsers import pbn as endplay_pbn
 
-from tournaments import demo, jobs
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
+from tournaments import jobs
 from tournaments.exports import writers
 from tournaments.exports.deals import random_deal
-from tournaments.models import Board, TeamMatch, Tournament
+from tournaments.models import Board, Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 from tournaments.pdf import results_html
 from tournaments.services.results import snapshot_build
@@ -280,18 +282,20 @@ def test_a_snapshot_cannot_be_changed():
 # --- built from a played event --------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def _played_rows(django_db_setup, django_db_blocker):
+    """The demo club's Tuesday and Thursday, every board dealt, built once for the module."""
+    with module_rows(django_db_blocker):
+        build_demo_events("martes", "jueves")
+        rng = random.Random(8)
+        for board in Board.objects.all():
+            board.deal = random_deal(rng)
+            board.save(update_fields=["deal"])
+        yield
+
+
 @pytest.fixture
-def played(demo_club, monkeypatch, movements):
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes", "jueves"))
-    rng = random.Random(8)
-    for board in Board.objects.all():
-        board.deal = random_deal(rng)
-        board.save(update_fields=["deal"])
+def played(_played_rows, db):
     return {t.name: t for t in Tournament.objects.all()}
 
 
@@ -356,26 +360,3 @@ def test_the_pdf_refresh_brings_the_classification_up_to_date_once(
         made = jobs.refresh_results(tournament)
     assert sorted(pdf.language for pdf in made) == ["en", "es", "pt"]
     assert len(calls) == tournament.sessions.count() == 1
-
-
-@pytest.mark.django_db
-def test_the_teams_export_writes_the_match_totals_the_classification_stored(demo_club):
-    demo.build_tournaments(only=("equipos-de-otono",))
-    swiss = Tournament.objects.get()
-    snapshot_build.bring_current(swiss)
-    first = (
-        TeamMatch.objects.filter(session__tournament=swiss)
-        .exclude(away=None)
-        .order_by("round", "number")
-        .first()
-    )
-    TeamMatch.objects.filter(pk=first.pk).update(home_won=Decimal(99), boards_played=1)
-    root = ET.fromstring(
-        writers.write(snapshot_build.build_event_snapshot(swiss), "usebio").split("\n", 2)[2]
-    )
-    match = root.find("EVENT/SESSION/SECTION/MATCH")
-    assert (match.findtext("ROUND_NUMBER"), match.findtext("TABLE_NUMBER")) == (
-        str(first.round),
-        str(first.number),
-    )
-    assert (match.findtext("TEAM_IMPS"), match.findtext("BOARDS_PLAYED")) == ("99", "1")

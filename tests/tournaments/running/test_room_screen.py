@@ -6,13 +6,19 @@ import datetime
 import random
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from clubsite.accounts.permissions import Role
+from clubsite.models import Member
+from tests.conftest import make_user
+from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
+from tests.tournaments.conftest import build_mitchell_session, make_members
 from tournaments.demo import play_rounds
-from tournaments.models import RoomScreen
+from tournaments.models import RoomScreen, Section
 from tournaments.movements import Movement
 from tournaments.movements.instructions import LineSteps, places
 from tournaments.services.errors import TournamentError
@@ -43,26 +49,48 @@ def play_table(section, round_number, table, director):
         )
 
 
+@pytest.fixture(scope="module")
+def _second_round_rows(django_db_setup, django_db_blocker):
+    """``members``, the running Mitchell of ``mitchell_session`` seated on them and
+    ``director``; round 1 played, and of round 2, tables 1 to 3 have finished and table 4
+    has begun. Built once for the module."""
+    with module_rows(django_db_blocker):
+        section = build_mitchell_session(make_members())
+        director = make_user("dir", Role.DIRECTOR)
+        play_rounds(section, random.Random(2), rounds=1)
+        for table in (1, 2, 3):
+            play_table(section, 2, table, director)
+        slot = plan.slot_for(section.movement, 2, 4)
+        entry.submit_result(
+            user=director,
+            section=section,
+            table=4,
+            round=2,
+            board=slot.boards[0],
+            contract="4S",
+            declarer="N",
+            tricks=10,
+            idempotency_key="t-2-4-first",
+        )
+        yield section.pk
+
+
 @pytest.fixture
-def second_round(mitchell_session, director):
+def members(_second_round_rows, db):
+    """The module's sixty members (``members``), on which its Mitchell is seated."""
+    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
+
+
+@pytest.fixture
+def director(_second_round_rows, db):
+    """The module's director (``director``), who entered its results."""
+    return User.objects.get(username="dir")
+
+
+@pytest.fixture
+def second_round(_second_round_rows, db):
     """Round 1 played; of round 2, tables 1 to 3 have finished and table 4 has begun."""
-    play_rounds(mitchell_session, random.Random(2), rounds=1)
-    for table in (1, 2, 3):
-        play_table(mitchell_session, 2, table, director)
-    slot = plan.slot_for(mitchell_session.movement, 2, 4)
-    entry.submit_result(
-        user=director,
-        section=mitchell_session,
-        table=4,
-        round=2,
-        board=slot.boards[0],
-        contract="4S",
-        declarer="N",
-        tricks=10,
-        idempotency_key="t-2-4-first",
-    )
-    mitchell_session.session.refresh_from_db()
-    return mitchell_session
+    return Section.objects.get(pk=_second_round_rows)
 
 
 # --- the round and its tables ---------------------------------------------------------------
