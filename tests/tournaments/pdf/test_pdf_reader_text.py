@@ -6,7 +6,12 @@ front page names a revision only for a corrected PDF."""
 
 import pytest
 
-from tests.tournaments.pdf.test_pdf import demo_events, pdf_text, request_pdf  # noqa: F401
+from tests.tournaments.pdf.test_pdf import (  # noqa: F401
+    _events_rows,
+    demo_events,
+    pdf_text,
+    request_pdf,
+)
 from tournaments.models import Result
 from tournaments.services.running import corrections
 
