@@ -170,6 +170,11 @@ def build_howell_session(members):
 def played_howell(members):
     """A Howell of seven pairs today, every round played (seeded) and the session finished:
     not published, no master points yet (the master points tests start from it)."""
+    return build_played_howell(members)
+
+
+def build_played_howell(members):
+    """``played_howell``'s tournament, for a fixture of any scope."""
     tournament = setup.create_tournament(
         name="Jueves", date=datetime.date.today(), public_results=True
     )

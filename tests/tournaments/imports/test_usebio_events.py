@@ -2,7 +2,8 @@
 
 The events are the demo's finished Swiss teams (8 teams, 4 rounds of 6 boards, one
 artificial A+/A score) and its 16-player individual (with a 60/40), built by the demo's
-own builders, so the files carry what the club's pages show.
+own builders, so the files carry what the club's pages show. They are built once for the
+module inside a transaction (tests/module_rows.py), each test in a savepoint of it.
 """
 
 import datetime
@@ -17,6 +18,7 @@ from django.utils import translation
 from endplay.parsers import pbn as endplay_pbn
 
 from clubsite.models import Member
+from tests.module_rows import module_rows
 from tournaments import demo, documents
 from tournaments.exports import usebio
 from tournaments.exports.deals import random_deal
@@ -51,18 +53,35 @@ def _deal_everything(tournament, seed):
         board.save(update_fields=["deal"])
 
 
-@pytest.fixture
-def swiss(demo_club):
-    tournament = demo._swiss_teams(_players(), random.Random(demo.SEED), DAY)
-    _deal_everything(tournament, 5)
-    return tournament
+@pytest.fixture(scope="module")
+def _events_rows(django_db_setup, django_db_blocker):
+    """The demo club, its Swiss teams and its individual, every board dealt: built once for
+    the module (tests/module_rows.py)."""
+    from clubsite.demo import build_club
+
+    with module_rows(django_db_blocker):
+        build_club()
+        swiss = demo._swiss_teams(_players(), random.Random(demo.SEED), DAY)
+        _deal_everything(swiss, 5)
+        individual = demo._individual(_players(), random.Random(demo.SEED), DAY)
+        _deal_everything(individual, 6)
+        yield {"swiss": swiss.pk, "individual": individual.pk}
 
 
 @pytest.fixture
-def individual(demo_club):
-    tournament = demo._individual(_players(), random.Random(demo.SEED), DAY)
-    _deal_everything(tournament, 6)
-    return tournament
+def demo_club(_events_rows, db):
+    """The demo club as the module built it (its two events too), never built again on top
+    of the module's rows."""
+
+
+@pytest.fixture
+def swiss(_events_rows, db):
+    return Tournament.objects.get(pk=_events_rows["swiss"])
+
+
+@pytest.fixture
+def individual(_events_rows, db):
+    return Tournament.objects.get(pk=_events_rows["individual"])
 
 
 def _xml(text: str) -> ET.Element:

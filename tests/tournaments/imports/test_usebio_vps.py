@@ -2,7 +2,8 @@
 rounded to 0.1 (each team on its own, or the loser given 20 minus the winner's). The file is
 the demo's Swiss exported by us, its VPs rewritten here in each style (and the teams' totals
 and places with them); the import recognises the style, records it and scores the same way,
-so the verify report is empty."""
+so the verify report is empty. The club and its Swiss are built once for the module inside a
+transaction (tests/module_rows.py), each test in a savepoint of it."""
 
 import datetime
 import random
@@ -13,20 +14,31 @@ import pytest
 from django.utils import translation
 
 from clubsite.models import Member
+from tests.module_rows import module_rows
 from tournaments import demo, documents
 from tournaments.imports import usebio as usebio_import
-from tournaments.models import TeamMatch
+from tournaments.models import TeamMatch, Tournament
 
 pytestmark = pytest.mark.django_db
 TENTH = Decimal("0.1")
 
 
+@pytest.fixture(scope="module")
+def _swiss_rows(django_db_setup, django_db_blocker):
+    """The demo club and its Swiss, built once for the module (tests/module_rows.py)."""
+    from clubsite.demo import build_club
+
+    with module_rows(django_db_blocker):
+        build_club()
+        players = list(Member.objects.filter(status="active").order_by("licence_number"))
+        # seed 2: six matches whose VPs end in .x5, printed differently by the two styles
+        tournament = demo._swiss_teams(players, random.Random(2), datetime.date(2026, 10, 2))
+        yield tournament.pk
+
+
 @pytest.fixture
-def swiss_text(demo_club):
-    players = list(Member.objects.filter(status="active").order_by("licence_number"))
-    # seed 2: six matches whose VPs end in .x5, printed differently by the two styles
-    tournament = demo._swiss_teams(players, random.Random(2), datetime.date(2026, 10, 2))
-    return documents.export_text(tournament, "usebio")
+def swiss_text(_swiss_rows, db):
+    return documents.export_text(Tournament.objects.get(pk=_swiss_rows), "usebio")
 
 
 def _tenths(value: Decimal) -> Decimal:

@@ -1,13 +1,11 @@
 """Federation uploads against a fake federation on 127.0.0.1: retries, time-outs, refusals,
-idempotency, licence batches, the secretary's page, and a worker killed mid-upload."""
+idempotency, licence batches and the secretary's page.
+
+The tests share the demo club and its Tuesday Mitchell, built once for the module inside a
+transaction (tests/module_rows.py). The tests that need real commits are apart:
+test_upload_page_messages.py and test_upload_worker_killed.py."""
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -15,20 +13,13 @@ from django.urls import include, path, reverse
 
 import clubsite.urls
 from clubsite.models import Licence, LicenceStatus, Member, Season
-from tests.support_fake_federation import FakeFederation
-from tournaments import demo, jobs
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
+from tournaments import jobs
 from tournaments.exports.licences import licence_batch
 from tournaments.models import Tournament
-from tournaments.models.uploads import (
-    AuthKind,
-    FederationEndpoint,
-    FileFormat,
-    PostMode,
-    Upload,
-    UploadState,
-)
+from tournaments.models.uploads import AuthKind, FileFormat, PostMode, Upload, UploadState
 
-ROOT = Path(__file__).resolve().parents[3]
 _mounted = any(getattr(p, "namespace", None) == "uploads" for p in clubsite.urls.urlpatterns)
 urlpatterns = list(clubsite.urls.urlpatterns) + (
     [] if _mounted else [path("club/uploads/", include(("tournaments.urls.uploads", "uploads")))]
@@ -36,40 +27,23 @@ urlpatterns = list(clubsite.urls.urlpatterns) + (
 pytestmark = pytest.mark.urls(__name__)
 
 
-@pytest.fixture
-def fed(settings):
-    """The fake federation listens on 127.0.0.1 over plain http: allowed for these tests
-    only (production refuses both, see tests/tournaments/exports/test_federation_address.py)."""
-    settings.FEDERATION_ALLOW_HTTP = settings.FEDERATION_ALLOW_PRIVATE = True
-    server = FakeFederation().start()
-    yield server
-    server.stop()
+@pytest.fixture(scope="module")
+def _martes_rows(django_db_setup, django_db_blocker):
+    with module_rows(django_db_blocker):
+        build_demo_events("martes")
+        yield
 
 
 @pytest.fixture
-def mitchell(demo_club, monkeypatch, movements):
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes",))
+def mitchell(_martes_rows, db):
+    """The demo club's Tuesday Mitchell (a module's rows: see tests/module_rows.py)."""
     return Tournament.objects.get(name="Torneo de los martes")
 
 
 @pytest.fixture
-def endpoint(fed, db, settings):
-    settings.UPLOAD_RETRY_BASE_SECONDS = 0
-    return FederationEndpoint.objects.create(
-        name="AEB resultados",
-        url=fed.url,
-        auth=AuthKind.TOKEN,
-        secret="s3cret",
-        file_format=FileFormat.USEBIO,
-        mode=PostMode.FORM,
-        timeout=1,
-        max_retries=3,
-    )
+def demo_club(_martes_rows, db):
+    """The demo club as the module built it (its Tuesday Mitchell too, which no licence
+    reads), never built again on top of the module's rows."""
 
 
 @pytest.fixture
@@ -295,127 +269,3 @@ def test_the_secretarys_page(
     assert response.status_code == 200 and b"not a url" in response.content
     csv = secretary_client.get(reverse("uploads:licences") + "?download=1")
     assert csv["Content-Type"].startswith("text/csv")
-
-
-@pytest.mark.django_db(transaction=True)  # real commits: the eager job runs in the request
-def test_the_page_says_what_became_of_the_upload(
-    fed, endpoint, mitchell_session, secretary_client, monkeypatch
-):
-    from tournaments import jobs
-
-    def said(response):  # the messages shown on the page the post leads to
-        return [(m.level_tag, str(m)) for m in response.context["messages"]]
-
-    from django.conf import settings
-
-    secretary_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    tournament = mitchell_session.session.tournament
-    fed.script = ["fail"] * 4  # the first try and the endpoint's three retries
-    response = secretary_client.post(
-        reverse("uploads:send"), {"endpoint": endpoint.pk, "tournament": tournament.pk}, follow=True
-    )
-    failed = Upload.objects.get()
-    assert failed.state == UploadState.FAILED and "500" in failed.error
-    assert said(response) == [("error", f"The upload of {failed.file_name} failed: {failed.error}")]
-    response = secretary_client.post(reverse("uploads:retry", args=[failed.upload_id]), follow=True)
-    assert said(response) == [("success", f"Upload sent: {failed.file_name}.")]
-    # With a broker the job waits for a worker: only then is "queued" the truth.
-    monkeypatch.setattr(jobs.send_upload, "delay", lambda pk: None)
-    other = FederationEndpoint.objects.create(name="PBN", url=fed.url, file_format=FileFormat.PBN)
-    response = secretary_client.post(
-        reverse("uploads:send"), {"endpoint": other.pk, "tournament": tournament.pk}, follow=True
-    )
-    waiting = Upload.objects.get(endpoint=other)
-    assert waiting.state == UploadState.QUEUED
-    assert said(response) == [("info", f"Upload queued: {waiting.file_name}.")]
-
-
-# --- a real worker killed mid-upload -------------------------------------------------------
-
-WORKER = (
-    "import django, sys; django.setup(); import tournaments.jobs; "
-    "from clubsite.celery import app; "
-    "app.conf.broker_transport_options = {'visibility_timeout': 3, "
-    "'unacked_restore_throttle': 1}; "
-    "app.worker_main(['worker', '--pool=solo', '--concurrency=1', '-l', 'warning', "
-    "'--without-gossip', '--without-mingle', '--without-heartbeat', "
-    "'-n', __import__('os').environ['WORKER_NODE']])"
-)
-
-
-def start_worker(env):
-    return subprocess.Popen(
-        [sys.executable, "-c", WORKER], cwd=ROOT, env=env, start_new_session=True
-    )
-
-
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_a_worker_killed_mid_upload_is_redone_and_files_once(
-    celery_worker_process, fed, endpoint, mitchell
-):
-    """The fake federation holds the first request until the worker is SIGKILLed; acks_late
-    puts the task back, a restarted worker sends again with the same Idempotency-Key, the
-    federation answers with its first receipt, and our upload ends *sent* once."""
-
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DJANGO_SETTINGS_MODULE": "clubsite.settings",
-        "FEDERATION_ALLOW_HTTP": "1",
-        "FEDERATION_ALLOW_PRIVATE": "1",
-        "WORKER_NODE": celery_worker_process.node,
-    }  # answers the fixture's pings
-    celery_worker_process.process.terminate()  # the fixture's worker cannot see jobs.py yet
-    celery_worker_process.process.wait(timeout=30)
-    celery_worker_process.purge()
-    fed.script = ["hold"]
-    first = start_worker(env)
-    try:
-        _wait_for(celery_worker_process.ping)
-        made, created = jobs.request_upload(endpoint, tournament=mitchell)
-        assert created
-        assert fed.arrived.wait(60), "the worker never sent the upload"
-        os.killpg(first.pid, signal.SIGKILL)
-        first.wait(timeout=10)
-        fed.release.set()
-        made.refresh_from_db()
-        assert made.state == UploadState.SENDING
-        second = start_worker(env)
-        try:
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                made.refresh_from_db()
-                if made.state == UploadState.SENT:
-                    break
-                time.sleep(0.5)
-            assert made.state == UploadState.SENT
-            assert len(fed.filed) == 1 and len(fed.requests) == 2
-            assert {r["key"] for r in fed.requests} == {str(made.upload_id)}
-            attempts = list(made.attempts.all())
-            assert attempts[0].http_status is None and attempts[-1].http_status == 201
-            assert Upload.objects.count() == 1
-        finally:
-            os.killpg(second.pid, signal.SIGTERM)
-            second.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            os.killpg(first.pid, signal.SIGKILL)
-
-
-def _database_url() -> str:
-    from django.db import connection
-
-    db = connection.settings_dict
-    return (
-        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-        f"{db['PORT'] or 5432}/{db['NAME']}"
-    )
-
-
-def _wait_for(ping, seconds: int = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if ping():
-            return
-    raise AssertionError("the worker did not answer")

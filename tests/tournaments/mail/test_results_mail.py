@@ -1,5 +1,8 @@
 """Results by mail: the preview, each mail once (retried, run twice), batches, the opt-out,
-each member's language, the correction's diff, and the waiting-list notice."""
+each member's language, the correction's diff, and the waiting-list notice.
+
+The tests share the demo club's final Tuesday Mitchell, built once for the module inside a
+transaction (tests/module_rows.py); the real worker's test is in test_results_mail_worker.py."""
 
 import datetime
 
@@ -10,7 +13,9 @@ from django.utils import timezone, translation
 
 from clubsite.mail.records import deliver, take
 from clubsite.models import Member
-from tournaments import demo, documents
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
+from tournaments import documents
 from tournaments.jobs import mail as job_mail
 from tournaments.jobs import sweep as job_sweep
 from tournaments.models import MailingKind, PlayerMail, Result, ResultsMailing, Tournament
@@ -30,14 +35,17 @@ def english():
         yield
 
 
+@pytest.fixture(scope="module")
+def _final_rows(django_db_setup, django_db_blocker):
+    """The demo club and its Tuesday Mitchell, published final: built once for the module
+    (tests/module_rows.py), in English as each test's own build was (``english``)."""
+    with module_rows(django_db_blocker), translation.override("en"):
+        build_demo_events("martes")
+        yield
+
+
 @pytest.fixture
-def final(demo_club, monkeypatch, movements):
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes",))
+def final(_final_rows, db):
     return Tournament.objects.get(status="final")
 
 
@@ -221,48 +229,6 @@ def test_the_sweep_sends_mails_whose_message_was_lost(final, settings):
     assert sorted(swept.mails) == sorted(mailing.mails.values_list("pk", flat=True))
     assert len(mail.outbox) == mailing.mails.count()
     assert job_sweep.sweep(later).mails == []
-
-
-@pytest.fixture
-def small_batches(monkeypatch, settings):
-    """Batches of five, for this process and the worker it starts (listed before it)."""
-    monkeypatch.setenv("MAIL_BATCH_SIZE", "5")
-    settings.MAIL_BATCH_SIZE = 5
-
-
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_a_real_worker_sends_each_mail_once_in_batches(final, small_batches, celery_worker_process):
-    import time
-    from pathlib import Path
-
-    version = results_mail.preview(final, BASE).version
-    mailing = results_mail.confirm(final, version=version, user=None, base_url=BASE)
-    total = mailing.mails.count()
-    deadline = time.monotonic() + 60
-    while mailing.mails.filter(sent_at__isnull=True).exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not mailing.mails.filter(sent_at__isnull=True).exists()
-    files = list(Path(celery_worker_process.mail_dir).iterdir())  # one per SMTP connection
-    assert len(files) == -(-total // 5)
-    texts = "".join(f.read_text() for f in files)
-    assert texts.count("\nSubject: ") == total
-    # run again, with one new mail among them: only that one goes
-    member = mailing.mails.first().member
-    extra = PlayerMail.objects.create(
-        kind=MailingKind.PROMOTED,
-        tournament=final,
-        member=member,
-        email=member.email,
-        language="es",
-        subject="Una más",
-        body="Texto",
-    )
-    job_mail.send_player_mails.delay([*mailing.mails.values_list("pk", flat=True), extra.pk])
-    while time.monotonic() < deadline + 60 and not PlayerMail.objects.get(pk=extra.pk).sent_at:
-        time.sleep(0.2)
-    texts = "".join(f.read_text() for f in Path(celery_worker_process.mail_dir).iterdir())
-    assert texts.count("\nSubject: ") == total + 1
 
 
 def test_teams_and_individuals_get_the_results_page_instead_of_a_pair_scorecard(final):

@@ -1,5 +1,9 @@
 """Master points: the scale's rules without HTTP, the awards of a final tournament, a
-correction re-awarding them, the season's points and the player's page."""
+correction re-awarding them, the season's points and the player's page.
+
+The awarding tests share one played Howell and its members, built once for the module inside
+a transaction (tests/module_rows.py); the demo club's awards, a build of their own, are in
+test_master_points_demo.py."""
 
 import datetime
 from decimal import Decimal
@@ -8,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_played_howell, make_members
 from tournaments.models import (
     AuditAction,
     AuditEntry,
@@ -18,6 +24,7 @@ from tournaments.models import (
     PointsScaleRow,
     RankingScope,
     StoredRanking,
+    Tournament,
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.results import master_points, publish, season_ranking
@@ -144,6 +151,19 @@ def test_shared_places_never_give_more_than_the_places_they_cover(rows, field):
 
 
 # --- awarding a tournament ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def _howell_rows(django_db_setup, django_db_blocker):
+    """Sixty members and ``played_howell``'s finished Howell, built once for the module
+    (tests/module_rows.py)."""
+    with module_rows(django_db_blocker):
+        yield build_played_howell(make_members()).pk
+
+
+@pytest.fixture
+def played_howell(_howell_rows, db):
+    return Tournament.objects.get(pk=_howell_rows)
 
 
 @pytest.fixture
@@ -295,34 +315,6 @@ def test_the_usebio_export_carries_each_players_master_points(scale, played_howe
     players = list(root.iter("PLAYER"))
     assert len(players) == 14  # the pairs' players, those without points carry none
     assert sum(1 for p in players if p.find("MASTER_POINTS") is None) == 14 - len(seen)
-
-
-def test_the_demo_club_awards_points_in_every_kind_of_final_event(
-    demo_club, monkeypatch, movements
-):
-    from tournaments import demo, documents
-    from tournaments.models import Tournament, TournamentStatus
-
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments()
-    report = demo.build_master_points()
-    finals = Tournament.objects.filter(status=TournamentStatus.FINAL)
-    assert finals.count() == 4
-    for tournament in finals:
-        awards = PointsAward.objects.filter(tournament=tournament)
-        assert awards.exists(), tournament.name
-        assert stored(tournament) == {
-            m: a.points for m, a in master_points.compute(tournament).items()
-        }
-        usebio = documents.export_text(tournament, "usebio")
-        assert usebio.count("<MASTER_POINTS_AWARDED>") == awards.count(), tournament.name
-    assert PointsAwarding.objects.count() == 4
-    assert "17 scale rows" in report
-    assert "0 new awards" in demo.build_master_points()  # built once
 
 
 def test_an_imported_usebio_file_keeps_the_points_it_awarded(
