@@ -48,9 +48,7 @@ def is_individual(movement: dict) -> bool:
     # the tables as stored, not ``slots``: a classification asks this of every section and
     # building each slot of a 200-table session cost more than scoring one of its boards
     return any(
-        all(t.get(seat) is not None for seat in SEATS)
-        for rnd in movement.get("rounds", ())
-        for t in rnd.get("tables", ())
+        _seats_players(t) for rnd in movement.get("rounds", ()) for t in rnd.get("tables", ())
     )
 
 
@@ -75,10 +73,15 @@ def phantoms(movement: dict) -> frozenset[int]:
     return frozenset(contestant_number(p) for p in sitout if p is not None)
 
 
+def _seats_players(t: dict) -> bool:
+    """Whether a stored table names a player at each of its four seats (an individual's)."""
+    return all(t.get(seat) is not None for seat in SEATS)
+
+
 def _slot(round_number: int, t: dict) -> Slot:
     """One table of one round; an individual table names its four players."""
     boards = tuple(int(b) for b in t.get("boards", ()))
-    if all(t.get(seat) is not None for seat in SEATS):
+    if _seats_players(t):
         north, south, east, west = (int(t[seat]) for seat in SEATS)
         return Slot(round_number, int(t["table"]), north, east, boards, (north, south, east, west))
     return Slot(
