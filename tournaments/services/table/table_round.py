@@ -190,6 +190,45 @@ def table_round(table_code: TableCode, round_number: int | None = None) -> Table
     )
 
 
+def boards_ahead(tr: TableRound, count: int) -> list[tuple[int, list[int]]]:
+    """The ``count`` rounds after ``tr`` that the device keeps for a Wi-Fi drop, each with the
+    boards the table plays there (none in a round it sits out or does not play).
+
+    Only what the page list needs: the seats read once and the boards in one query, where
+    building each round (its results, its moves) cost four queries a round on every load
+    of the round page and of each page the device keeps."""
+    table_code = tr.table_code
+    section = table_code.section
+    movement = section.movement
+    slots = {s.round: s for s in plan.table_slots(movement, table_code.table)}
+    wanted = [
+        slots[n] for n in range(tr.round + 1, min(tr.rounds, tr.round + count) + 1) if n in slots
+    ]
+    if not wanted:
+        return []
+    seated = _seated(section)
+    players = {number: e for (number, _line), e in seated.items()}
+    existing = set(
+        Board.objects.filter(
+            session_id=section.session_id,
+            pool=section.pool,
+            number__in=[b + section.board_offset for s in wanted for b in s.boards],
+        ).values_list("number", flat=True)
+    )
+    out = []
+    for slot in wanted:
+        if slot.players is not None:
+            plays = all(seat.entry is not None for seat in individual.seats_at(slot, players))
+        else:
+            plays = (
+                seated.get(_pair_key(movement, slot.ns, "NS")) is not None
+                and seated.get(_pair_key(movement, slot.ew, "EW")) is not None
+            )
+        numbers = [b + section.board_offset for b in slot.boards] if plays else []
+        out.append((slot.round, [n for n in numbers if n in existing]))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class _Joined:
     """Two players' seatings shown as one side of an individual traveller line."""

@@ -80,20 +80,17 @@ def offline(request):
     return render(request, "tournaments/table/offline.html")
 
 
-def offline_urls(table_code, tr) -> list[str]:
+def offline_urls(tr) -> list[str]:
     """What table.js caches when the round page loads: the round and the next ones (their
     round pages and board pages), the table's first page, and the files the pages load."""
     from tournaments.services.table import table_round
 
     home = reverse("table:home")
     urls = [home, reverse("table:manifest"), reverse("table:offline")]
-    for number in range(tr.round, tr.round + ROUNDS_AHEAD + 1):
-        if number > tr.rounds:
-            break
-        shown = tr if number == tr.round else table_round.table_round(table_code, number)
+    here = [b.board.number for b in tr.boards] if tr.plays else []
+    for number, boards in [(tr.round, here), *table_round.boards_ahead(tr, ROUNDS_AHEAD)]:
         urls.append(f"{home}?round={number}")
-        if shown.plays:
-            urls += [reverse("table:board", args=[number, b.board.number]) for b in shown.boards]
+        urls += [reverse("table:board", args=[number, board]) for board in boards]
     urls += [
         static(path)
         for path in (

@@ -75,7 +75,7 @@ def home(request):
             "round_numbers": range(1, shown.rounds + 1),
             "boards": [_board_row(b, states) for b in shown.boards],
             "js_text": js_text(),
-            "offline_urls": table_app.offline_urls(request.table_code, shown),
+            "offline_urls": table_app.offline_urls(shown),
             **teams_context(request.table_code, shown),  # a teams match and the Swiss wait
         },
     )
