@@ -62,6 +62,20 @@ def timed(
     return best
 
 
+def timed_in_turn(
+    fns: tuple[Callable[[list[tuple[list[int], int]]], None], ...],
+    boards: list[tuple[list[int], int]],
+) -> list[float]:
+    """Best of 3 of each, run in turn, so a neighbour's burst of load falls on both alike."""
+    best = [math.inf] * len(fns)
+    for _ in range(3):
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn(boards)
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
+
+
 def run_mp(boards: list[tuple[list[int], int]]) -> None:
     for scores, expected in boards:
         matchpoints(scores, expected)
@@ -155,18 +169,23 @@ def main() -> int:
             f"(log k bound {k_bound:.2f}; O(k²) would be 100)"
         )
 
-    # The same-run baseline: the same boards through the plain double loop, timed alike.
+    rate = sizes[1] / times[("matchpoints+Neuberg", sizes[1])]
+    print(f"\nmatchpoints: {rate:,.0f} results/s (target ≥ {TARGET_MP_PER_SECOND:,})")
+    ok &= rate >= TARGET_MP_PER_SECOND
+    # The same-run baseline: the same boards through the plain double loop, which must give
+    # the same marks, timed in turn with matchpoints (each best of 3).
     boards = make_boards(sizes[1], RESULTS_PER_BOARD)
     for scores, expected in boards:
         assert matchpoints(scores, expected) == plain_matchpoints(scores, expected)
-    plain_rate = sizes[1] / timed(run_plain_mp, boards)
-    rate = sizes[1] / times[("matchpoints+Neuberg", sizes[1])]
-    print(f"\nmatchpoints: {rate:,.0f} results/s (target ≥ {TARGET_MP_PER_SECOND:,})")
-    print(f"plain double loop, same boards: {plain_rate:,.0f} results/s")
+    mp_time, plain_time = timed_in_turn((run_mp, run_plain_mp), boards)
+    mp_rate, plain_rate = sizes[1] / mp_time, sizes[1] / plain_time
     print(
-        f"matchpoints / plain loop: {rate / plain_rate:.2f}× (target ≥ {TARGET_MP_OVER_PLAIN:.1f}×)"
+        f"in turn with a plain double loop, same boards: matchpoints {mp_rate:,.0f}, "
+        f"plain loop {plain_rate:,.0f} results/s"
     )
-    ok &= rate >= TARGET_MP_PER_SECOND and rate / plain_rate >= TARGET_MP_OVER_PLAIN
+    ratio = mp_rate / plain_rate
+    print(f"matchpoints / plain loop: {ratio:.2f}× (target ≥ {TARGET_MP_OVER_PLAIN:.1f}×)")
+    ok &= ratio >= TARGET_MP_OVER_PLAIN
     for name in ("IMPs (Butler)", "cross-IMPs", "Butler board marks", "cross-IMP board marks"):
         rate = sizes[1] / times[(name, sizes[1])]
         club = name in ("IMPs (Butler)", "cross-IMPs")
