@@ -16,11 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from numbers import Real
+from typing import TypeGuard
 
 from .errors import ScoringError
 from .numeric import Exact, Number
 
 Score = int | Fraction
+
+# A board of whole points is what the classification scores, a hundred thousand results at a
+# time: ``set(map(type, scores)) <= _WHOLE_POINTS`` checks it in one pass in C (a bool's type
+# is bool, so bools are not let through), where the general check calls isinstance with the
+# numbers.Real ABC once a result.
+_WHOLE_POINTS = frozenset({int})
 
 
 def top_for(expected: int) -> int:
@@ -47,8 +54,37 @@ def _check_scores(scores: Sequence[Number]) -> None:
             raise ScoringError("score", s, "board results are numbers (NS point of view)")
 
 
+def _whole_board(scores: Sequence[Number], expected: int | None) -> TypeGuard[Sequence[int]]:
+    """True for valid whole-point scores and ``expected`` (None or an int ≥ n): the fast path."""
+    n = len(scores)
+    return (
+        n > 0
+        and set(map(type, scores)) <= _WHOLE_POINTS
+        and (expected is None or (type(expected) is int and expected >= n))
+    )
+
+
+def _marks_by_score(scores: Sequence[int]) -> dict[int, int]:
+    """2·lower + equal others for each distinct score, from one pass over the sorted runs.
+
+    A run of equal scores from sorted position ``start`` to ``end`` gives each of them
+    ``start`` lower results and ``end − start`` equal others: ``start + end``.
+    """
+    ordered = sorted(scores)
+    marks: dict[int, int] = {}
+    start, run = 0, ordered[0]
+    for i, score in enumerate(ordered):
+        if score != run:
+            marks[run] = start + i - 1
+            start, run = i, score
+    marks[run] = start + len(ordered) - 1
+    return marks
+
+
 def base_matchpoints(scores: Sequence[Number]) -> list[int]:
     """2 per lower result and 1 per equal one among ``scores`` only (no factoring)."""
+    if _whole_board(scores, None):
+        return list(map(_marks_by_score(scores).__getitem__, scores))
     n = len(scores)
     ordered = sorted(scores)
     last = {v: i for i, v in enumerate(ordered)}
@@ -75,7 +111,17 @@ def matchpoints_exact(scores: Sequence[Number], expected: int | None = None) -> 
 
 
 def matchpoints(scores: Sequence[Number], expected: int | None = None) -> list[float]:
-    """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1)."""
+    """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1).
+
+    Whole points take a fast path (one type check in C, one sort and one pass, no Fraction),
+    since the classification scores every board through here; it gives the same floats.
+    """
+    if _whole_board(scores, expected):
+        n = len(scores)
+        marks = _marks_by_score(scores)
+        if expected is None or expected == n:
+            return list(map(float, map(marks.__getitem__, scores)))
+        return [(expected * (marks[s] + 1) - n) / n for s in scores]
     _check_scores(scores)
     n = len(scores)
     big_n = _check_expected(n, expected)
