@@ -122,13 +122,23 @@ SMALL_FIELD = 48
 
 
 def _cross_imp_sums_small(scores: Sequence[int]) -> list[int]:
+    """Each pair looked up once: imps(b − a) = −imps(a − b) gives the later result its share.
+
+    Half the k² lookups of comparing every result with every other one, which is what
+    cross-IMPs spend their time on at a club (the bench holds them to 1,000,000 results/s).
+    """
     table = _IMPS_BY_DIFFERENCE
-    shifted = [SPAN - s for s in scores]
-    sums: dict[int, int] = {}
-    for s in scores:
-        if s not in sums:
-            sums[s] = sum([table[s + o] for o in shifted])
-    return [sums[s] for s in scores]
+    n = len(scores)
+    sums = [0] * n
+    for i, score in enumerate(scores):
+        index = score + SPAN
+        total = sums[i]  # already holds the earlier results' comparisons with this one
+        for j in range(i + 1, n):
+            imp = table[index - scores[j]]
+            total += imp
+            sums[j] -= imp
+        sums[i] = total
+    return sums
 
 
 def cross_imps_exact(scores: Sequence[Number]) -> list[Fraction]:
@@ -150,4 +160,5 @@ def cross_imps(scores: Sequence[Number]) -> list[float]:
         for s in scores:
             _check(s, "score")
         return [0.0] * n
-    return [v / (n - 1) for v in cross_imp_sums(scores)]
+    comparisons = n - 1
+    return [v / comparisons for v in cross_imp_sums(scores)]
