@@ -20,7 +20,7 @@ from tournaments.scoring import (
     score_board,
     victory_points,
 )
-from tournaments.scoring.imps import IMP_THRESHOLDS
+from tournaments.scoring.imps import IMP_THRESHOLDS, imps_against
 
 scores = st.integers(min_value=-76, max_value=298).map(lambda v: v * 10)
 boards = st.lists(scores, min_size=1, max_size=30)
@@ -123,6 +123,21 @@ def test_imps_antisymmetric_and_monotone(d: int | Fraction) -> None:
     assert imps(-d) == -imps(d)
     assert imps(d + 10) >= imps(d)
     assert 0 <= abs(imps(d)) <= 24
+
+
+@PROFILE
+@given(
+    st.lists(st.integers(min_value=-9000, max_value=9000), max_size=8),
+    st.integers(min_value=-9000 * 13, max_value=9000 * 13),
+    st.integers(min_value=1, max_value=13),
+)
+def test_imps_against_a_fractional_datum_equal_the_fraction_s_imps(
+    board: list[int], numerator: int, denominator: int
+) -> None:
+    # Near the datum as well as far from it (and beyond the lookup table's span).
+    board = [*board, numerator // denominator, numerator // denominator + 1]
+    datum = Fraction(numerator, denominator)
+    assert imps_against(board, numerator, denominator) == [imps(s - datum) for s in board]
 
 
 @PROFILE
