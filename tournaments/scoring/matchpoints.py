@@ -83,14 +83,19 @@ def _marks_by_score(scores: Sequence[int], marks: Sequence[M]) -> dict[int, M]:
     return by_score
 
 
-@lru_cache(maxsize=1024)
 def _float_marks(n: int, expected: int) -> tuple[float, ...]:
     """The float mark of each preliminary mark 0 … 2·(n − 1) among n results, of ``expected``.
 
-    (N·(mp + 1) − n)/n, one rounding (N = n gives mp itself). A session's boards share a few
-    (n, expected) pairs, so each board reads its marks from here instead of working them out.
+    (N·(mp + 1) − n)/n, one rounding (N = n gives mp itself).
     """
     return tuple([(expected * (mp + 1) - n) / n for mp in range(2 * n - 1)])
+
+
+# A session's boards share a few (n, expected) pairs, so a board reads its marks from here
+# instead of working them out; boards over CACHED_UP_TO results (none at a club) are not kept,
+# which bounds the cache to a few megabytes.
+CACHED_UP_TO = 2000
+_cached_float_marks = lru_cache(maxsize=64)(_float_marks)
 
 
 def base_matchpoints(scores: Sequence[Number]) -> list[int]:
@@ -132,7 +137,11 @@ def matchpoints(scores: Sequence[Number], expected: int | None = None) -> list[f
     """
     if _whole_board(scores, expected):
         n = len(scores)
-        marks = _float_marks(n, n if expected is None else expected)
+        big_n = n if expected is None else expected
+        if n <= CACHED_UP_TO:
+            marks = _cached_float_marks(n, big_n)
+        else:
+            marks = _float_marks(n, big_n)
         return list(map(_marks_by_score(scores, marks).__getitem__, scores))
     _check_scores(scores)
     n = len(scores)
