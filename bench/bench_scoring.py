@@ -4,6 +4,11 @@ Run from the repository root: ``python bench/bench_scoring.py``. It scores 10,00
 100,000 random board results, prints results per second, and shows that time grows no
 worse than n·log n: (a) across total results at a fixed board size, and (b) per board as
 the board size k grows (cross-IMPs use sorted bisection, O(k log k), not O(k²)).
+
+The machine is shared and its speed moves from day to day, so matchpoints are also held
+against a baseline timed in the same run: a plain double loop over each board's scores, as a
+newcomer would write Law 78A. Exit status 1 when matchpoints are under 2× that loop, when
+Butler or cross-IMPs score under 1,000,000 results/s at 13 a board, or a growth check fails.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from tournaments.scoring import (  # noqa: E402
 RESULTS_PER_BOARD = 13
 TARGET_MP_PER_SECOND = 200_000
 TARGET_IMP_PER_SECOND = 500_000  # Butler and cross-IMPs, on the classification's path too
+TARGET_IMP_CLUB_PER_SECOND = 1_000_000  # Butler and cross-IMPs alone, 13 results a board
+TARGET_MP_OVER_PLAIN = 2.0  # matchpoints against the plain double loop, same run
 
 
 def make_boards(total: int, per_board: int, seed: int = 2003) -> list[tuple[list[int], int]]:
@@ -55,9 +62,53 @@ def timed(
     return best
 
 
+def timed_in_turn(
+    fns: tuple[Callable[[list[tuple[list[int], int]]], None], ...],
+    boards: list[tuple[list[int], int]],
+) -> list[float]:
+    """Best of 3 of each, run in turn, in CPU seconds of this process.
+
+    A ratio of two wall-clock figures on this shared machine was whatever the neighbours did
+    in those tenths of a second (1.2× and 3.5× on the same code, minutes apart); the CPU time
+    the process itself spent is what the code decides.
+    """
+    best = [math.inf] * len(fns)
+    for _ in range(3):
+        for i, fn in enumerate(fns):
+            start = time.process_time()
+            fn(boards)
+            best[i] = min(best[i], time.process_time() - start)
+    return best
+
+
 def run_mp(boards: list[tuple[list[int], int]]) -> None:
     for scores, expected in boards:
         matchpoints(scores, expected)
+
+
+def plain_matchpoints(scores: list[int], expected: int) -> list[float]:
+    """Law 78A the plain way: compare each score with every other one, then Neuberg."""
+    n = len(scores)
+    marks = []
+    for i, score in enumerate(scores):
+        mp = 0
+        for j, other in enumerate(scores):
+            if i == j:
+                continue
+            if other < score:
+                mp += 2
+            elif other == score:
+                mp += 1
+        if expected > n:
+            marks.append((expected * (mp + 1) - n) / n)
+        else:
+            marks.append(float(mp))
+    return marks
+
+
+def run_plain_mp(boards: list[tuple[list[int], int]]) -> None:
+    for scores, expected in boards:
+        plain_matchpoints(scores, expected)
 
 
 def run_imps(boards: list[tuple[list[int], int]]) -> None:
@@ -126,10 +177,26 @@ def main() -> int:
     rate = sizes[1] / times[("matchpoints+Neuberg", sizes[1])]
     print(f"\nmatchpoints: {rate:,.0f} results/s (target ≥ {TARGET_MP_PER_SECOND:,})")
     ok &= rate >= TARGET_MP_PER_SECOND
+    # The same-run baseline: the same boards through the plain double loop, which must give
+    # the same marks, timed in turn with matchpoints (each best of 3, CPU time).
+    boards = make_boards(sizes[1], RESULTS_PER_BOARD)
+    for scores, expected in boards:
+        assert matchpoints(scores, expected) == plain_matchpoints(scores, expected)
+    mp_time, plain_time = timed_in_turn((run_mp, run_plain_mp), boards)
+    mp_rate, plain_rate = sizes[1] / mp_time, sizes[1] / plain_time
+    print(
+        f"in turn with a plain double loop, same boards, per CPU second: "
+        f"matchpoints {mp_rate:,.0f}, plain loop {plain_rate:,.0f} results/s"
+    )
+    ratio = mp_rate / plain_rate
+    print(f"matchpoints / plain loop: {ratio:.2f}× (target ≥ {TARGET_MP_OVER_PLAIN:.1f}×)")
+    ok &= ratio >= TARGET_MP_OVER_PLAIN
     for name in ("IMPs (Butler)", "cross-IMPs", "Butler board marks", "cross-IMP board marks"):
         rate = sizes[1] / times[(name, sizes[1])]
-        print(f"{name}: {rate:,.0f} results/s (target ≥ {TARGET_IMP_PER_SECOND:,})")
-        ok &= rate >= TARGET_IMP_PER_SECOND
+        club = name in ("IMPs (Butler)", "cross-IMPs")
+        target = TARGET_IMP_CLUB_PER_SECOND if club else TARGET_IMP_PER_SECOND
+        print(f"{name}: {rate:,.0f} results/s (target ≥ {target:,})")
+        ok &= rate >= target
     print("OK" if ok else "BELOW TARGET")
     return 0 if ok else 1
 

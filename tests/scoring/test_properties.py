@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.scoring import (
+    ScoringError,
+    base_matchpoints,
     contract_score,
     cross_imp_sums,
     cross_imps,
@@ -17,7 +20,7 @@ from tournaments.scoring import (
     score_board,
     victory_points,
 )
-from tournaments.scoring.imps import IMP_THRESHOLDS
+from tournaments.scoring.imps import IMP_THRESHOLDS, imps_against
 
 scores = st.integers(min_value=-76, max_value=298).map(lambda v: v * 10)
 boards = st.lists(scores, min_size=1, max_size=30)
@@ -60,12 +63,81 @@ def test_matchpoints_equal_pairwise_definition(board: list[int]) -> None:
     assert matchpoints(board) == [float(v) for v in naive]
 
 
+# Few distinct values so that ties are common; whole points take matchpoints' fast path,
+# Fractions and floats (alone or mixed in) the general one.
+tied_scores = st.integers(min_value=-3, max_value=3).map(lambda v: v * 10)
+any_scores = (
+    tied_scores
+    | st.fractions(min_value=-30, max_value=30, max_denominator=4)
+    | st.floats(min_value=-30, max_value=30, allow_nan=False)
+)
+
+
+@PROFILE
+@given(
+    st.lists(tied_scores, min_size=1, max_size=20) | st.lists(any_scores, min_size=1, max_size=20),
+    st.integers(min_value=0, max_value=5),
+)
+def test_matchpoints_equal_pairwise_definition_with_neuberg(
+    board: list[int | float | Fraction], missing: int
+) -> None:
+    n = len(board)
+    expected = n + missing
+    base = [
+        sum(2 if o < s else 1 if o == s else 0 for j, o in enumerate(board) if j != i)
+        for i, s in enumerate(board)
+    ]
+    assert base_matchpoints(board) == base
+    assert matchpoints_exact(board, expected) == [
+        Fraction(expected * (mp + 1), n) - 1 for mp in base
+    ]
+    # The floats promised by matchpoints(): (N·(mp + 1) − n)/n, one rounding, with or without
+    # ``expected``.
+    floats = [(expected * (mp + 1) - n) / n for mp in base]
+    assert matchpoints(board, expected) == floats
+    if not missing:
+        assert matchpoints(board) == floats
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        ([420, True, 450], None),
+        ([420, "450"], None),
+        ([420, None], 3),
+        ([1, 2, 3], 2),
+        ([1, 2, 3], True),
+        ([1, 2, 3], 0),
+        ([1, 2, 3], 3.0),
+        ([], 0),
+    ],
+)
+def test_matchpoints_fast_path_keeps_the_checks(board: list[object], expected: object) -> None:
+    with pytest.raises(ScoringError):
+        matchpoints(board, expected)  # type: ignore[arg-type]
+
+
 @PROFILE
 @given(st.integers(min_value=-8000, max_value=8000) | st.fractions(min_value=-8000, max_value=8000))
 def test_imps_antisymmetric_and_monotone(d: int | Fraction) -> None:
     assert imps(-d) == -imps(d)
     assert imps(d + 10) >= imps(d)
     assert 0 <= abs(imps(d)) <= 24
+
+
+@PROFILE
+@given(
+    st.lists(st.integers(min_value=-9000, max_value=9000), max_size=8),
+    st.integers(min_value=-9000 * 13, max_value=9000 * 13),
+    st.integers(min_value=1, max_value=13),
+)
+def test_imps_against_a_fractional_datum_equal_the_fraction_s_imps(
+    board: list[int], numerator: int, denominator: int
+) -> None:
+    # Near the datum as well as far from it (and beyond the lookup table's span).
+    board = [*board, numerator // denominator, numerator // denominator + 1]
+    datum = Fraction(numerator, denominator)
+    assert imps_against(board, numerator, denominator) == [imps(s - datum) for s in board]
 
 
 @PROFILE

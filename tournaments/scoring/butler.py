@@ -41,7 +41,7 @@ AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
 
 
 def _whole(values: Sequence[Number]) -> bool:
-    return all(type(v) is int for v in values)
+    return all_whole(values)
 
 
 def butler_datum(
@@ -58,9 +58,13 @@ def butler_datum(
     if not scores:
         raise ScoringError("scores", list(scores), "a datum needs at least one result")
     # Whole points (the usual case) are summed as ints and divided once.
-    values = sorted(
-        s if type(s) is int else Fraction(str(s)) if isinstance(s, float) else Fraction(s)
-        for s in scores
+    values = (
+        sorted(scores)
+        if all_whole(scores)
+        else sorted(
+            s if type(s) is int else Fraction(str(s)) if isinstance(s, float) else Fraction(s)
+            for s in scores
+        )
     )
     if callable(rule):
         datum = Fraction(rule(scores))

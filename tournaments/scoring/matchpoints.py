@@ -15,12 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from numbers import Real
+from typing import TypeGuard, TypeVar
 
 from .errors import ScoringError
 from .numeric import Exact, Number
 
 Score = int | Fraction
+M = TypeVar("M", int, float)
+
+# A board of whole points is what the classification scores, a hundred thousand results at a
+# time: ``set(map(type, scores)) <= _WHOLE_POINTS`` checks it in one pass in C (a bool's type
+# is bool, so bools are not let through), where the general check calls isinstance with the
+# numbers.Real ABC once a result.
+_WHOLE_POINTS = frozenset({int})
 
 
 def top_for(expected: int) -> int:
@@ -47,8 +56,53 @@ def _check_scores(scores: Sequence[Number]) -> None:
             raise ScoringError("score", s, "board results are numbers (NS point of view)")
 
 
+def _whole_board(scores: Sequence[Number], expected: int | None) -> TypeGuard[Sequence[int]]:
+    """True for valid whole-point scores and ``expected`` (None or an int ≥ n): the fast path."""
+    n = len(scores)
+    return (
+        n > 0
+        and set(map(type, scores)) <= _WHOLE_POINTS
+        and (expected is None or (type(expected) is int and expected >= n))
+    )
+
+
+def _marks_by_score(scores: Sequence[int], marks: Sequence[M]) -> dict[int, M]:
+    """``marks[2·lower + equal others]`` for each distinct score, from one pass over sorted runs.
+
+    A run of equal scores from sorted position ``start`` to ``end`` gives each of them
+    ``start`` lower results and ``end − start`` equal others: ``start + end``.
+    """
+    ordered = sorted(scores)
+    by_score: dict[int, M] = {}
+    start, run = 0, ordered[0]
+    for i, score in enumerate(ordered):
+        if score != run:
+            by_score[run] = marks[start + i - 1]
+            start, run = i, score
+    by_score[run] = marks[start + len(ordered) - 1]
+    return by_score
+
+
+def _float_marks(n: int, expected: int) -> tuple[float, ...]:
+    """The float mark of each preliminary mark 0 … 2·(n − 1) among n results, of ``expected``.
+
+    (N·(mp + 1) − n)/n, one rounding (N = n gives mp itself).
+    """
+    return tuple([(expected * (mp + 1) - n) / n for mp in range(2 * n - 1)])
+
+
+# A session's boards share a few (n, expected) pairs, so a board reads its marks from here
+# instead of working them out; boards over CACHED_UP_TO results (none at a club) are not kept,
+# which bounds the cache to a few megabytes.
+CACHED_UP_TO = 2000
+_cached_float_marks = lru_cache(maxsize=64)(_float_marks)
+
+
 def base_matchpoints(scores: Sequence[Number]) -> list[int]:
     """2 per lower result and 1 per equal one among ``scores`` only (no factoring)."""
+    if _whole_board(scores, None):
+        by_score = _marks_by_score(scores, range(2 * len(scores) - 1))
+        return list(map(by_score.__getitem__, scores))
     n = len(scores)
     ordered = sorted(scores)
     last = {v: i for i, v in enumerate(ordered)}
@@ -75,7 +129,20 @@ def matchpoints_exact(scores: Sequence[Number], expected: int | None = None) -> 
 
 
 def matchpoints(scores: Sequence[Number], expected: int | None = None) -> list[float]:
-    """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1)."""
+    """NS matchpoints per result (floats); EW = top − NS with top = 2·(expected − 1).
+
+    Whole points take a fast path (one type check in C, one sort and one pass, each float
+    mark worked out once per board size), since the classification scores every board
+    through here; it gives the same floats.
+    """
+    if _whole_board(scores, expected):
+        n = len(scores)
+        big_n = n if expected is None else expected
+        if n <= CACHED_UP_TO:
+            marks = _cached_float_marks(n, big_n)
+        else:
+            marks = _float_marks(n, big_n)
+        return list(map(_marks_by_score(scores, marks).__getitem__, scores))
     _check_scores(scores)
     n = len(scores)
     big_n = _check_expected(n, expected)

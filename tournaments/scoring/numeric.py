@@ -15,7 +15,13 @@ from typing import TypeGuard
 Number = int | float | Fraction  # a score, margin or percentage as ``numbers.Real`` takes it
 Exact = int | Fraction  # as ``numbers.Rational`` takes it: whole points or an exact fraction
 
+_INT = frozenset({int})
+
 
 def all_whole(values: Sequence[object]) -> TypeGuard[Sequence[int]]:
-    """Every value is a plain ``int`` (no bool, no whole Fraction): the whole-points paths."""
-    return all(type(v) is int for v in values)
+    """Every value is a plain ``int`` (no bool, no whole Fraction): the whole-points paths.
+
+    The types are collected in C (``set(map(type, ...))``): a generator expression cost a
+    microsecond a board, a tenth of what scoring a club board now takes.
+    """
+    return set(map(type, values)) <= _INT
