@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client, override_settings
 
 from clubsite.accounts.permissions import Role
@@ -185,11 +185,20 @@ def _build(media_root) -> World:
     )
 
 
+def checked(world: World) -> World:
+    """``world`` with its foreign keys checked now, once. PostgreSQL defers the checks of
+    the rows inserted to the end of the transaction; a test's teardown checks them
+    (``SET CONSTRAINTS ALL IMMEDIATE``), and rolling back its savepoint marks the world's
+    unchecked again: every test of a module paid for checking the whole world's rows."""
+    connection.check_constraints()
+    return world
+
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker, tmp_path_factory):
     """The world, rolled back at the end of the module (never committed)."""
     media_root = tmp_path_factory.mktemp("matrix-media")
     with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media_root):
         with transaction.atomic():
-            yield _build(media_root)
+            yield checked(_build(media_root))
             transaction.set_rollback(True)
