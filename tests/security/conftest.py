@@ -7,16 +7,21 @@ is rolled back when the module ends; each test runs in its own savepoint inside 
 what an allowed role's POST changes is undone before the next test.
 """
 
+import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import import_module
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.sessions.backends.base import UpdateError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client, override_settings
 
 from clubsite.accounts.permissions import Role
+from clubsite.accounts.staff_sessions import LAST_SEEN
 from tests.conftest import make_user
 from tests.security import worlds
 from tests.security.permission_expectations import (
@@ -65,17 +70,39 @@ class World:
     edition: object
     reset_uid: str
     reset_token: str
+    sessions: dict = field(default_factory=dict)  # role → (session key, its signed-in data)
 
     def client(self, role: str) -> Client:
-        """A fresh client in ``role``: a logged-in user, a table device, or nobody."""
+        """A fresh client in ``role``: a logged-in user, a table device, or nobody.
+
+        Each role is signed in once, with the world: a sign-in for every request was a
+        tenth of the matrix. The role's session row is written back to its signed-in state
+        first, so nothing a request before did to it (a sign-out, a new key, a note kept)
+        reaches this client, and a staff session is as freshly active as after a sign-in."""
         client = Client()
-        if role in (DEVICE_A, DEVICE_OTHER):
-            session = client.session
-            session[SESSION_KEY] = (self.code_a if role == DEVICE_A else self.code_other).pk
-            session.save()
-        elif role != ANONYMOUS:
-            sign_in_verified(client, self.users[role])
+        if role != ANONYMOUS:
+            key, data = self.sessions[role]
+            _restore_session(key, data)
+            client.cookies[settings.SESSION_COOKIE_NAME] = key
         return client
+
+
+def _signed_in(client: Client) -> tuple[str, dict]:
+    """The key and the data of ``client``'s session, to hand to the clients of its role."""
+    session = client.session
+    return session.session_key, dict(session.items())
+
+
+def _restore_session(key: str, data: dict) -> None:
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    store.clear()  # the signed-in data, not what the row holds now
+    store.update(data)
+    if LAST_SEEN in data:
+        store[LAST_SEEN] = time.time()  # what ``stamp_sign_in`` writes at a sign-in
+    try:
+        store.save()
+    except UpdateError:  # signed out, or moved to a new key: the row is gone
+        store.save(must_create=True)
 
 
 def _build(media_root) -> World:
@@ -112,8 +139,9 @@ def _build(media_root) -> World:
         PLAYER: make_user("matrix-player", Role.PLAYER),
         ADMIN: User.objects.create_superuser("matrix-admin", password="pass-1234-word"),
     }
-    for user in users.values():  # each with an authenticator app, before any state is read
-        sign_in_verified(Client(), user)
+    sessions = {  # each with an authenticator app, before any state is read
+        role: _signed_in(sign_in_verified(Client(), user)) for role, user in users.items()
+    }
     published = Tournament.objects.get(slug__endswith="torneo-de-los-martes")
     published_section = published.sessions.get().sections.get(letter="A")
     published_entry = published.entries.first()
@@ -125,6 +153,12 @@ def _build(media_root) -> World:
     section = running.sessions.get().sections.get(letter="A")
     code_a = TableCode.objects.get(section=section, table=1, active=True)
     code_other = TableCode.objects.get(section=section, table=2, active=True)
+    for role, code in ((DEVICE_A, code_a), (DEVICE_OTHER, code_other)):
+        device = Client()
+        session = device.session
+        session[SESSION_KEY] = code.pk
+        session.save()
+        sessions[role] = _signed_in(device)
     played = Result.objects.filter(section=section, status=ResultStatus.OK, round=1)
     # Not yet agreed by the opponents: a confirmation that got through would show.
     played.filter(table__in=(1, 2)).update(confirmed=False)
@@ -182,7 +216,17 @@ def _build(media_root) -> World:
         edition=Edition.objects.order_by("position").first(),
         reset_uid=reset_uid,
         reset_token=reset_token,
+        sessions=sessions,
     )
+
+
+def checked(world: World) -> World:
+    """``world`` with its foreign keys checked now, once. PostgreSQL defers the checks of
+    the rows inserted to the end of the transaction; a test's teardown checks them
+    (``SET CONSTRAINTS ALL IMMEDIATE``), and rolling back its savepoint marks the world's
+    unchecked again: every test of a module paid for checking the whole world's rows."""
+    connection.check_constraints()
+    return world
 
 
 @pytest.fixture(scope="module")
@@ -191,5 +235,5 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
     media_root = tmp_path_factory.mktemp("matrix-media")
     with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media_root):
         with transaction.atomic():
-            yield _build(media_root)
+            yield checked(_build(media_root))
             transaction.set_rollback(True)

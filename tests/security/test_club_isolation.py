@@ -21,7 +21,7 @@ from django_scopes import scopes_disabled
 
 from clubsite.models import Club, Member
 from clubsite.tenancy import club_scope
-from tests.security.conftest import _build
+from tests.security.conftest import _build, checked
 from tests.security.permission_expectations import (
     ADMIN,
     DECISIONS,
@@ -54,7 +54,7 @@ def club_b_world(django_db_setup, django_db_blocker, tmp_path_factory):
                 world = _build(media_root)
                 Tournament.objects.update(name=Concat(F("name"), Value(f" {MARK}")))
                 Member.objects.update(last_name=Concat(F("last_name"), Value(f" {MARK}")))
-            yield world
+            yield checked(world)
             transaction.set_rollback(True)
 
 

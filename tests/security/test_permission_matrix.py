@@ -15,7 +15,7 @@ import pytest
 from django.apps import apps
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
-from tests.row_counts import row_counts
+from tests.row_counts import row_counts, table_rows
 from tests.security.permission_expectations import (
     ADMIN,
     DECISIONS,
@@ -98,11 +98,7 @@ def _state() -> tuple:
         for model in apps.get_models()
         if model._meta.label != "sessions.Session" and model._meta.app_label != "axes"
     )
-    rows = tuple(
-        (label, tuple(apps.get_model(label)._default_manager.order_by("pk").values_list()))
-        for label in SNAPSHOT
-    )
-    return counts, rows
+    return counts, table_rows(apps.get_model(label) for label in SNAPSHOT)
 
 
 def _miss(response, outcome, name, role, method) -> str | None:

@@ -2,25 +2,46 @@
 (``?pair=abc`` was a NoReverseMatch, ``?season=abc`` a ValueError inside the ORM)."""
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
-from tests.tournaments.results.test_public_views import finished
-from tournaments.models import Result
+from clubsite.accounts.permissions import Role
+from tests.conftest import make_user
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.results.public_pages import finished
+from tournaments.models import Result, Section
 
 pytestmark = pytest.mark.django_db
 JUNK = ["abc", "1e3", "-1", "99999999999999999999999", "<script>", "١٢", "1 OR 1=1", ""]
 
 
-@pytest.mark.parametrize("junk", JUNK)
-def test_a_board_page_ignores_a_pair_that_is_not_a_number(client, mitchell_session, director, junk):
-    tournament, _ = finished(mitchell_session, director)
-    url = reverse("results:board", args=[tournament.slug, 1, mitchell_session.pool, 1])
-    response = client.get(url, {"pair": junk})
-    assert response.status_code == 200
-    assert response.context["highlight"] == ""
-    assert "<script>" not in response.content.decode()
-    pair = Result.objects.filter(board__number=1).first().ns_id
-    assert client.get(url, {"pair": pair}).context["highlight"] == str(pair)
+@pytest.fixture(scope="class")
+def finished_mitchell(django_db_setup, django_db_blocker):
+    """``mitchell_session`` played, finished and published by ``director``, built once for
+    the class (each case rolls back to it): playing it was most of each case's time. A
+    class's, not the module's: the tests after it build a running Mitchell of their own."""
+    with module_rows(django_db_blocker):
+        section = build_mitchell_session(make_members())
+        finished(section, make_user("dir", Role.DIRECTOR))
+        connection.check_constraints()  # once, not again at each case's teardown
+        yield section.pk
+
+
+class TestBoardPage:
+    @pytest.mark.parametrize("junk", JUNK)
+    def test_a_board_page_ignores_a_pair_that_is_not_a_number(
+        self, client, finished_mitchell, junk
+    ):
+        section = Section.objects.select_related("session__tournament").get(pk=finished_mitchell)
+        tournament = section.session.tournament
+        url = reverse("results:board", args=[tournament.slug, 1, section.pool, 1])
+        response = client.get(url, {"pair": junk})
+        assert response.status_code == 200
+        assert response.context["highlight"] == ""
+        assert "<script>" not in response.content.decode()
+        pair = Result.objects.filter(board__number=1).first().ns_id
+        assert client.get(url, {"pair": pair}).context["highlight"] == str(pair)
 
 
 @pytest.mark.parametrize("junk", JUNK)
