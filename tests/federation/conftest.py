@@ -1,6 +1,7 @@
 """The federation tests' clubs: Norte (the default club, whichever club that is) and Sur of the AEB, Lisboa of the
 FPB, each with the demo's members and a published, final pairs tournament with its master
-points; made once per module and rolled back after it."""
+points; made once for the package (both modules read the same three clubs, a build of
+twenty seconds each) and rolled back after it, each test in a savepoint of it."""
 
 import pytest
 from django.db import transaction
@@ -13,7 +14,7 @@ SUR_HOST = "sur.example.org"
 LISBOA_HOST = "lisboa.example.pt"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def clubs(django_db_setup, django_db_blocker):
     from clubsite.demo import build_club
     from tournaments.demo import build_master_points, build_tournaments

@@ -217,6 +217,11 @@ def broker(settings, monkeypatch):
 def shown(mitchell_session):
     """The running Mitchell after two rounds, published as provisional (so classified);
     players follow its ranking during play."""
+    return build_shown(mitchell_session)
+
+
+def build_shown(mitchell_session):
+    """``shown``, for a fixture of any scope."""
     play_rounds(mitchell_session, random.Random(11), rounds=2)
     tournament = mitchell_session.session.tournament
     tournament.live_ranking = True

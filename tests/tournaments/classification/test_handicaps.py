@@ -1,17 +1,35 @@
 """A handicap event of our own: the director turns it on, types every pair's handicap (a bad
 value names itself, keeps what was typed and saves nothing), and the ranking shows the
-scratch order and the handicapped one (percentage + handicap / 2) side by side."""
+scratch order and the handicapped one (percentage + handicap / 2) side by side.
+
+The played Howell they start from is built once for the module (tests/module_rows.py), each
+test in a savepoint of it."""
 
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
-from tournaments.models import AuditAction, AuditEntry, RankingScope, StoredRanking
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_played_howell, make_members
+from tournaments.models import AuditAction, AuditEntry, RankingScope, StoredRanking, Tournament
 from tournaments.services.classification.classify import classify_tournament
 from tournaments.services.results import publish
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def _howell_rows(django_db_setup, django_db_blocker):
+    """``members`` and ``played_howell`` on them, built once for the module."""
+    with module_rows(django_db_blocker):
+        yield build_played_howell(make_members()).pk
+
+
+@pytest.fixture
+def played_howell(_howell_rows, db):
+    """The module's played Howell (``played_howell``), read afresh."""
+    return Tournament.objects.get(pk=_howell_rows)
 
 
 def _rows(tournament):

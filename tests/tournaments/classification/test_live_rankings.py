@@ -4,9 +4,12 @@ With a broker, a table's post asks for one classification per refresh window (qu
 the end of the window, not run in the post); pages show the stored ranking and say which
 results it includes. A director's correction is classified at once. Without a broker
 (the embedded site) the page that finds the session stale classifies it in-process.
+
+Tonight's Mitchell after two rounds (``shown``) is built once for the module
+(tests/module_rows.py), each test in a savepoint of it; a real worker's test, which commits,
+is test_live_ranking_worker.py.
 """
 
-import datetime
 import random
 import time
 import uuid
@@ -16,20 +19,21 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, build_shown, make_members
 from tournaments.demo import play_rounds
 from tournaments.models import (
     RankingScope,
     Result,
     ResultStatus,
+    Section,
     Session,
     StoredRanking,
     TableCode,
 )
 from tournaments.scoring import BoardResult, TravellerLine, display_round, score_session
-from tournaments.services.classification import classify as classification
 from tournaments.services.classification import reclassification, store
 from tournaments.services.running import corrections
-from tournaments.services.setup import events as setup
 from tournaments.services.table import entry
 
 
@@ -83,6 +87,20 @@ def post_from_table(client, section, table, round_, board):
         },
         HTTP_ACCEPT="application/json",
     )
+
+
+@pytest.fixture(scope="module")
+def _shown_rows(django_db_setup, django_db_blocker):
+    """``members`` and the Mitchell of ``shown`` on them, built once for the module."""
+    with module_rows(django_db_blocker):
+        yield build_shown(build_mitchell_session(make_members())).pk
+
+
+@pytest.fixture
+def shown(_shown_rows, db):
+    """The running Mitchell after two rounds, published as provisional (``shown``); read
+    afresh."""
+    return Section.objects.get(pk=_shown_rows)
 
 
 def version(section) -> int:
@@ -241,25 +259,3 @@ def test_the_ranking_page_renders_its_tables_once_per_stored_version(client, sho
     assert "tables" in after.context
     rows = [r for item in after.context["tables"] for r in item["table"].data]
     assert {r["entry_id"]: r["percentage"] for r in rows} == core_percentages(shown)
-
-
-@pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
-def test_a_real_worker_classifies_what_the_tables_post(
-    members, movements, pairs, celery_worker_process, settings
-):
-    settings.RANKING_REFRESH_SECONDS = 1
-    tournament = setup.create_tournament(name="En directo", date=datetime.date(2026, 1, 13))
-    session = tournament.sessions.get()
-    section = setup.add_section(session)
-    setup.seat_section(section, movements.mitchell(5, 5, 2), pairs(tournament, members, 10))
-    setup.start_session(session)
-    play_rounds(section, random.Random(14))  # each post asks the worker
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        session.refresh_from_db()
-        if session.ranking_version and not classification.is_stale(session):
-            break
-        time.sleep(0.2)
-    assert session.ranking_version >= 1 and not classification.is_stale(session)
-    assert stored_percentages(section) == core_percentages(section)

@@ -5,6 +5,9 @@ and leaves the row waiting; a worker killed mid-job leaves it running. The sweep
 (``tournaments.jobs.sweep``) sends both again once they are ``JOB_STALL_SECONDS`` past due,
 and the row makes a second run a no-op. The live version (a real worker with its embedded
 beat, Redis stopped and restarted, the worker SIGKILLed) is tests/faults/.
+
+Tonight's Mitchell, every round played, is built once for the module (tests/module_rows.py),
+each test in a savepoint of it; a live run's claim, which commits, is test_pdf_claim_live.py.
 """
 
 import datetime
@@ -15,11 +18,14 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from clubsite.celery import app as celery_app
+from tests.module_rows import module_rows
 from tests.support_fake_federation import FakeFederation
+from tests.tournaments.conftest import build_mitchell_session, make_members
 from tournaments import jobs
 from tournaments.demo import play_rounds
 from tournaments.exports import federation
 from tournaments.jobs import sweep as job_sweep
+from tournaments.models import Tournament
 from tournaments.models.uploads import (
     AuthKind,
     FederationEndpoint,
@@ -63,6 +69,11 @@ class Broker:
 
 @pytest.fixture
 def broker(monkeypatch, settings):
+    return make_broker(monkeypatch, settings)
+
+
+def make_broker(monkeypatch, settings):
+    """``broker``: the tasks' messages recorded by a ``Broker``, sent or refused."""
     celery_app.conf.task_always_eager = False  # the autouse _celery_mode fixture restores it
     settings.JOB_STALL_SECONDS = 60
     monkeypatch.setattr(windows, "_broker_down_until", 0.0)
@@ -77,10 +88,23 @@ def broker(monkeypatch, settings):
     )
 
 
-@pytest.fixture
-def played(mitchell_session):
+def play_all(mitchell_session):
+    """``mitchell_session`` with its seven rounds played; its tournament."""
     play_rounds(mitchell_session, random.Random(5), rounds=7)
     return mitchell_session.session.tournament
+
+
+@pytest.fixture(scope="module")
+def _played_rows(django_db_setup, django_db_blocker):
+    """``members`` and the played Mitchell on them, built once for the module."""
+    with module_rows(django_db_blocker):
+        yield play_all(build_mitchell_session(make_members())).pk
+
+
+@pytest.fixture
+def played(_played_rows, db):
+    """The module's played Mitchell's tournament, read afresh."""
+    return Tournament.objects.get(pk=_played_rows)
 
 
 def later(seconds: float) -> datetime.datetime:
@@ -238,20 +262,3 @@ def test_only_the_worker_with_the_beat_sweeps_when_it_starts(monkeypatch):
     assert queued == []  # `celery worker` without -B leaves it to the one with the beat
     job_sweep._sweep_when_ready(sender=SimpleNamespace(controller=SimpleNamespace(beat=object())))
     assert queued == [1]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_live_run_keeps_its_claim_however_long_the_pdf_takes(broker, played, settings):
-    """A PDF that takes longer than ``JOB_STALL_SECONDS`` (a large field on a busy machine)
-    is not taken over by a second delivery of its job while its run is alive: the run
-    stamps its claim as it works, and only once it stops can another run take over."""
-    import time
-
-    settings.JOB_STALL_SECONDS = 1
-    pdf, _ = jobs.request_pdf(played)
-    assert jobs.take(pdf.pk, "run-1")
-    with jobs.holding(pdf.pk, "run-1"):
-        time.sleep(1.6)  # longer than the stall time
-        assert not jobs.take(pdf.pk, "run-2")
-    time.sleep(1.3)  # run-1 silent past the stall time (its worker killed)
-    assert jobs.take(pdf.pk, "run-2")

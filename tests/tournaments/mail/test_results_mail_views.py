@@ -1,33 +1,31 @@
-"""The director's results-mail page and the player's choices, through HTTP: the preview sends
-nothing, the button sends once, bad or stale posts are answered by a clear message, the
-waiting-list notice goes once, and a member's opt-out and language are theirs to set."""
+"""The director's results-mail page through HTTP: the preview sends nothing, the button sends
+once, bad or stale posts are answered by a clear message.
 
-import datetime
+The demo club's Tuesday tournament is built once for the module (tests/module_rows.py), each
+test in a savepoint of it; the player's choices and the waiting-list notice, which start from
+an empty club, are in test_player_mail_choices.py and test_waiting_list_mail.py."""
 
 import pytest
 from django.core import mail
 from django.urls import reverse
-from django.utils import timezone
 
-from clubsite.models import Member
-from tests.conftest import make_user
-from tests.signed_in import sign_in_verified
-from tournaments import demo
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_demo_events
 from tournaments.models import PlayerMail, ResultsMailing, Tournament
-from tournaments.services.entries import online_entry
-from tournaments.services.setup import events as setup
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _martes_rows(django_db_setup, django_db_blocker):
+    with module_rows(django_db_blocker):
+        build_demo_events("martes")
+        yield
+
+
 @pytest.fixture
-def final(demo_club, monkeypatch, movements):
-    monkeypatch.setattr(
-        demo,
-        "_movements",
-        lambda: (movements.mitchell, lambda tables, boards: movements.howell(boards, phantom=None)),
-    )
-    demo.build_tournaments(only=("martes",))
+def final(_martes_rows, db):
+    """The demo's Tuesday tournament, final, read afresh."""
     return Tournament.objects.get(status="final")
 
 
@@ -88,76 +86,3 @@ def test_provisional_results_are_not_offered_for_mail(final, director_client):
     page = director_client.get(reverse("director:results_mail", args=[final.pk]))
     assert page.status_code == 200 and b'id="mail-problem"' in page.content
     assert b'id="send-mails"' not in page.content
-
-
-def test_a_player_opts_out_and_chooses_the_language_of_mails(db, client):
-    user = make_user("socia", "Player")
-    member = Member.objects.create(
-        first_name="Ana", last_name="Sol", user=user, email="ana@example.org"
-    )
-    sign_in_verified(client, user)
-    answer = client.post(
-        reverse("clubsite:profile"),
-        {"email": "ana@example.org", "phone": "", "language": "pt", "results_mail": ""},
-    )
-    assert answer.status_code == 302
-    member.refresh_from_db()
-    assert member.results_mail is False and member.language == "pt"
-    bad = client.post(
-        reverse("clubsite:profile"),
-        {"email": "not-an-address", "phone": "", "language": "xx", "results_mail": "on"},
-    )
-    assert bad.status_code == 200 and bad.context["form"].errors.keys() == {"email", "language"}
-    assert b"not-an-address" in bad.content
-    member.refresh_from_db()
-    assert member.results_mail is False and member.email == "ana@example.org"
-
-
-def test_the_secretary_sees_the_opt_out(db, secretary_client):
-    member = Member.objects.create(first_name="Ana", last_name="Sol", results_mail=False)
-    page = secretary_client.get(member.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="es")
-    assert 'id="member-results-mail">no (se ha dado de baja)' in page.content.decode()
-
-
-def test_players_moving_up_from_the_waiting_list_are_told_once(
-    db, django_capture_on_commit_callbacks
-):
-    people = [
-        Member.objects.create(
-            first_name=f"N{i}",
-            last_name=f"A{i}",
-            email=f"p{i}@example.org" if i != 5 else "",
-            language=["en", "pt", "", "es", "en", ""][i],
-            user=make_user(f"w{i}", "Player"),
-        )
-        for i in range(6)
-    ]
-    now = timezone.make_aware(datetime.datetime(2026, 3, 2, 12, 0))
-    tournament = setup.create_tournament(
-        name="Torneo de primavera",
-        date=datetime.date(2026, 3, 10),
-        online_entry=True,
-        max_tables=1,
-        start_time=datetime.time(19, 0),
-    )
-    regs = [
-        online_entry.enter(
-            tournament,
-            people[2 * i : 2 * i + 2],
-            user=people[2 * i].user,
-            now=now + datetime.timedelta(minutes=i),
-        )
-        for i in range(3)
-    ]
-    assert regs[2].status == "waiting" and mail.outbox == []
-    with django_capture_on_commit_callbacks(execute=True):
-        online_entry.cancel(regs[0], user=people[0].user, now=now)
-    assert [m.to for m in mail.outbox] == [["p4@example.org"]]  # people[5] has no address
-    assert mail.outbox[0].subject.startswith("Club") and "place" in mail.outbox[0].subject
-    with django_capture_on_commit_callbacks(execute=True):
-        online_entry.fill_places(tournament)  # nobody else moves up: nothing more
-    from tournaments.services.mail import waiting_mail
-
-    with django_capture_on_commit_callbacks(execute=True):
-        waiting_mail.promoted([regs[2]])  # told again by mistake: recorded once
-    assert len(mail.outbox) == 1 and PlayerMail.objects.count() == 1

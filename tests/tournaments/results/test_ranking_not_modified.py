@@ -1,29 +1,47 @@
 """The live ranking answers 304 to a visitor who already holds its current version (ETag),
-and the full page again as soon as anything it shows changes."""
+and the full page again as soon as anything it shows changes.
 
-import datetime
-import random
+Tonight's Mitchell, played and published as provisional, is built once for the module
+(tests/module_rows.py), each test in a savepoint of it; the tests that play their own
+tournament are in test_ranking_pool_and_poll.py."""
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
-from tests.tournaments.results.test_public_views import finished, section_url
-from tournaments.demo import play_rounds
-from tournaments.models import Result, ResultStatus
-from tournaments.services.results import publish
+from clubsite.accounts.permissions import Role
+from tests.conftest import make_user
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.results.public_pages import finished, section_url
+from tournaments.models import Result, ResultStatus, Section
 from tournaments.services.running import corrections
-from tournaments.services.setup import events as setup
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def _published_rows(django_db_setup, django_db_blocker):
+    """``members``, the director and ``published``, built once for the module."""
+    with module_rows(django_db_blocker):
+        section = build_mitchell_session(make_members())
+        finished(section, make_user("dir", Role.DIRECTOR), final=False)
+        yield section.pk
+
+
 @pytest.fixture
-def published(mitchell_session, director):
-    tournament, _adjusted = finished(mitchell_session, director, final=False)
-    return mitchell_session, tournament
+def director(_published_rows, db):
+    """The director (``director``) who published the module's Mitchell."""
+    return User.objects.get(username="dir")
+
+
+@pytest.fixture
+def published(_published_rows, db):
+    """The Mitchell, finished and published as provisional, and its tournament; read afresh."""
+    section = Section.objects.get(pk=_published_rows)
+    return section, section.session.tournament
 
 
 def test_an_unchanged_ranking_is_answered_304_without_a_body(client, published):
@@ -70,40 +88,3 @@ def test_language_sort_and_visitor_are_part_of_the_etag(client, published, playe
     # signing in changes the menu: the page is sent again
     client.force_login(player)
     assert client.get(url, HTTP_IF_NONE_MATCH=english["ETag"]).status_code == 200
-
-
-def test_the_pool_ranking_is_conditional_too(client, members, movements, pairs, director):
-    tournament = setup.create_tournament(name="Dos secciones", date=datetime.date(2025, 7, 1))
-    session = tournament.sessions.get()
-    entries = pairs(tournament, members[:24], 12)
-    sections = []
-    for letter, part in (("A", entries[:6]), ("B", entries[6:])):
-        section = setup.add_section(session, letter, pool="A")
-        setup.seat_section(section, movements.mitchell(3, 3, 2), part)
-        sections.append(section)
-    setup.start_session(session)
-    for section in sections:
-        play_rounds(section, random.Random(section.pk))
-    publish.publish_provisional(tournament, user=director)
-    url = reverse("results:pool", args=[tournament.slug, 1, "A"])
-    first = client.get(url)
-    assert first.status_code == 200 and first["ETag"]
-    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
-    # the section's page is another page
-    assert client.get(section_url(tournament), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
-
-
-def test_only_a_session_being_played_polls_its_ranking(
-    client, mitchell_session, director, settings
-):
-    settings.LIVE_RANKING_POLL_SECONDS = 7
-    play_rounds(mitchell_session, random.Random(2), rounds=2)
-    tournament = mitchell_session.session.tournament
-    publish.publish_provisional(tournament, user=director)
-    url = section_url(tournament)
-    live = client.get(url).content.decode()
-    assert 'data-poll="7"' in live and 'hx-trigger="every 7s"' in live
-    assert f'hx-get="{url}"' in live and 'hx-select="#live-ranking"' in live
-    setup.finish_session(mitchell_session.session)
-    done = client.get(url).content.decode()
-    assert 'id="live-ranking"' in done and "data-poll" not in done and "every 7s" not in done

@@ -1,15 +1,24 @@
-"""The club's season ranking: the rule stored per season, applied to final results only."""
+"""The club's season ranking: the rule stored per season, applied to final results only.
+
+Its five events are built once for the module (tests/module_rows.py), each test in a savepoint
+of it; the rule's own tests, and a private event's, which start from a club without them, are
+in test_season_ranking_rules.py."""
 
 import datetime
 import random
 from decimal import Decimal
+from types import SimpleNamespace
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import User
 from django.urls import reverse
 
-from clubsite.models import Season
+from clubsite.accounts.permissions import Role
+from clubsite.models import Member, Season
+from tests.conftest import make_user
+from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
+from tests.tournaments.conftest import make_members, make_pairs, mitchell_dict
 from tournaments.demo import play_rounds
 from tournaments.models import (
     EntryPlayer,
@@ -17,9 +26,10 @@ from tournaments.models import (
     SeasonRankingRule,
     SeasonRule,
     StoredRanking,
+    Tournament,
 )
 from tournaments.services.results import publish
-from tournaments.services.results.season_ranking import Played, apply_rule, season_ranking
+from tournaments.services.results.season_ranking import season_ranking
 from tournaments.services.setup import events as setup
 
 pytestmark = pytest.mark.django_db
@@ -49,8 +59,36 @@ def play_event(
     return tournament
 
 
+@pytest.fixture(scope="module")
+def _events_rows(django_db_setup, django_db_blocker):
+    """``members``, the director and their ``events``, built once for the module."""
+    with module_rows(django_db_blocker):
+        season = Season.for_date(datetime.date(2025, 3, 1))
+        members = make_members()
+        director = make_user("dir", Role.DIRECTOR)
+        movements = SimpleNamespace(mitchell=mitchell_dict)
+        yield [t.pk for t in build_events(season, members, movements, make_pairs, director)]
+
+
 @pytest.fixture
-def events(season, members, movements, pairs, director):
+def members(_events_rows, db):
+    """The module's sixty members (``members``), who played its events."""
+    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
+
+
+@pytest.fixture
+def director(_events_rows, db):
+    """The director (``director``) who published the module's events."""
+    return User.objects.get(username="dir")
+
+
+@pytest.fixture
+def events(_events_rows, db):
+    """The three final events, read afresh."""
+    return [Tournament.objects.get(pk=pk) for pk in _events_rows]
+
+
+def build_events(season, members, movements, pairs, director):
     """Three final events (players shuffled between them), one provisional, one outside."""
     made = []
     for i in range(3):
@@ -135,49 +173,6 @@ def test_points_by_position(season, events):
     assert max(line.score for line in ranking.lines) <= 15
 
 
-def test_apply_rule_counts_the_best_and_skips_imp_events():
-    rule = SeasonRankingRule(rule=SeasonRule.BEST_PERCENTAGES, n=2)
-    day = datetime.date(2025, 1, 1)
-    played = [
-        Played(1, day, Decimal("55.00"), 3, Decimal("55.00")),
-        Played(2, day, None, 1, Decimal(0)),
-        Played(3, day, Decimal("61.50"), 1, Decimal("61.50")),
-        Played(4, day, Decimal("48.00"), 5, Decimal("48.00")),
-    ]
-    assert apply_rule(rule, played) == (Decimal("116.50"), 2)
-    assert [p.counted for p in played] == [True, False, True, False]
-    rule = SeasonRankingRule(rule=SeasonRule.POSITION_POINTS, n=0, position_points="10,6,4")
-    played = [
-        Played(1, day, None, 1, Decimal(10)),
-        Played(2, day, None, 3, Decimal(4)),
-        Played(3, day, None, 7, Decimal(0)),
-    ]
-    assert apply_rule(rule, played) == (Decimal(14), 3)
-
-
-def test_rule_validation_and_default(season):
-    rule = SeasonRankingRule(
-        season=season, rule=SeasonRule.POSITION_POINTS, position_points="10, x, 3"
-    )
-    with pytest.raises(ValidationError) as error:
-        rule.full_clean()
-    assert "position_points" in error.value.message_dict
-    with pytest.raises(ValidationError):
-        SeasonRankingRule(season=season, rule=SeasonRule.BEST_PERCENTAGES, n=0).full_clean()
-    default = season_ranking(season).rule
-    assert default.pk is None and default.rule == SeasonRule.BEST_PERCENTAGES and default.n == 10
-
-
-def test_hidden_events_count_only_for_logged_in_users(
-    season, members, movements, pairs, director, player
-):
-    play_event(
-        "Privado", season.start, members[:12], movements, pairs, director, seed=3, public=False
-    )
-    assert season_ranking(season).tournaments == 0
-    assert season_ranking(season, player).tournaments == 1
-
-
 def test_season_page_states_the_rule_and_sorts(client, season, events):
     SeasonRankingRule.objects.create(season=season, rule=SeasonRule.BEST_PERCENTAGES, n=2)
     url = reverse("results:season_for", args=[season.pk])
@@ -252,25 +247,3 @@ def test_the_season_tables_are_computed_once_a_change(
     )
     after = client.get(url).context["tables"].rows
     assert after != before
-
-
-def test_rule_is_editable_in_the_admin(client, season):
-    from django.contrib.auth.models import User
-
-    admin = User.objects.create_superuser("boss", password="pass-1234-word")
-    sign_in_verified(client, admin)
-    response = client.post(
-        reverse("admin:tournaments_seasonrankingrule_add"),
-        {
-            "season": season.pk,
-            "rule": SeasonRule.POSITION_POINTS,
-            "n": 8,
-            "position_points": "10,8,6",
-        },
-    )
-    assert response.status_code == 302
-    rule = SeasonRankingRule.objects.get(season=season)
-    assert (rule.rule, rule.n, rule.points) == (SeasonRule.POSITION_POINTS, 8, [10, 8, 6])
-    client.logout()
-    html = client.get(reverse("results:season_for", args=[season.pk])).content.decode()
-    assert 'data-rule="position"' in html and "10, 8, 6" in html

@@ -1,6 +1,10 @@
 """The audit trail: every action that changes results leaves one row (who, when, before,
 after), the admin cannot change results behind its back, and the director downloads it as
-a CSV file per session."""
+a CSV file per session.
+
+Tonight's running Mitchell and its members are built once for the module
+(tests/module_rows.py), each test in a savepoint of it; a teams event's and an import's audit rows, from a club
+without them, are in test_audit_line_up_and_import.py."""
 
 import csv
 import datetime
@@ -11,15 +15,15 @@ import pytest
 from django.urls import reverse
 
 from clubsite.models import Member
+from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
-from tests.tournaments.imports.test_usebio_import import flat_file
-from tests.tournaments.support.team_lineups import seat, teams_of_six
-from tournaments.imports import usebio
+from tests.tournaments.conftest import build_mitchell_session, make_members
 from tournaments.models import (
     AuditAction,
     AuditEntry,
     Penalty,
     Result,
+    Section,
     Session,
     StoredRanking,
     TableCode,
@@ -31,6 +35,26 @@ from tournaments.services.setup import events as setup
 from tournaments.services.table import entry
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def _mitchell_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
+    for the module."""
+    with module_rows(django_db_blocker):
+        yield build_mitchell_session(make_members()).pk
+
+
+@pytest.fixture
+def members(_mitchell_rows, db):
+    """The module's sixty members (``members``), on which its Mitchell is seated."""
+    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
+
+
+@pytest.fixture
+def mitchell_session(_mitchell_rows, db):
+    """The module's running Mitchell (``mitchell_session``), read afresh."""
+    return Section.objects.get(pk=_mitchell_rows)
 
 
 def code(section, table):
@@ -194,31 +218,6 @@ def test_table_code_replacement_is_audited_without_the_code(mitchell_session, di
     assert replaced.before == {"table": "A3", "device": old.pk}
     assert replaced.after == {"table": "A3", "device": new.pk}
     assert old.code not in str(replaced.after) + str(replaced.before)
-
-
-def test_line_up_change_is_audited(members, director):
-    match, home, _away = teams_of_six(members)
-    seat(match, match.home, 1, home[:4])
-    # the same four players, rooms swapped: a change of line-up and nothing else
-    changed = one_new_row(
-        AuditAction.LINEUP,
-        lambda: seat(match, match.home, 1, [home[2], home[3], home[0], home[1]], user=director),
-    )
-    assert changed.user == director
-    assert (changed.before["open"], changed.before["closed"]) == (
-        changed.after["closed"],
-        changed.after["open"],
-    )
-
-
-def test_usebio_import_is_audited_with_what_it_brought(db):
-    for first, last, number in (("Ana", "Pérez", "L-1"), ("Luis", "Gil", "L-2")):
-        Member.objects.create(first_name=first, last_name=last, licence_number=number)
-    record = usebio.import_file(flat_file(), file_name="antiguo.xml")
-    row = AuditEntry.objects.get(tournament=record.tournament)
-    assert row.action == AuditAction.PUBLISHED
-    assert row.before == {"results": 0}
-    assert row.after["results"] == 6 and row.after["imported"] == "antiguo.xml"
 
 
 # --- the admin ------------------------------------------------------------------------------

@@ -1,29 +1,21 @@
-"""Individual events over HTTP: the director's set-up, the table screens, the public pages."""
+"""Individual events over HTTP: the director's set-up, the table screens, the director's lines.
+
+A running individual of sixteen players is built once for the module (tests/module_rows.py),
+each test in a savepoint of it; the tests that seat or play their own individual are in
+test_individual_set_up.py, the public pages of a played one in test_individual_results.py."""
 
 import datetime
-import random
 import uuid
 
 import pytest
 from django.urls import reverse
 
-from tournaments.demo import play_rounds
-from tournaments.models import (
-    EventType,
-    RankingScope,
-    Result,
-    ScoringMethod,
-    Seating,
-    SessionStatus,
-    StoredMark,
-    StoredRanking,
-    TableCode,
-)
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import make_members
+from tournaments.models import EventType, Result, Seating, Section, SessionStatus, TableCode
 from tournaments.services.entries import registration
-from tournaments.services.results import publish
 from tournaments.services.setup import events as setup
 from tournaments.services.setup import individual, plan
-from tournaments.tables import IndividualImpRankingTable, IndividualRankingTable
 
 pytestmark = pytest.mark.django_db
 
@@ -38,12 +30,25 @@ def individual_event(members, players=16):
     return section, entries
 
 
-@pytest.fixture
-def running(members):
+def build_running(members):
+    """An individual of sixteen players on the course movement, started."""
     section, entries = individual_event(members)
     setup.seat_section(section, individual.build_movement(16), entries)
     setup.start_session(section.session)
     return section
+
+
+@pytest.fixture(scope="module")
+def _running_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running individual seated on them, built once for the module."""
+    with module_rows(django_db_blocker):
+        yield build_running(make_members()).pk
+
+
+@pytest.fixture
+def running(_running_rows, db):
+    """The module's running individual, read afresh."""
+    return Section.objects.get(pk=_running_rows)
 
 
 def sign_in(client, section, table):
@@ -73,64 +78,6 @@ def result_data(round_, board, **fields):
 
 
 # --- the director ---------------------------------------------------------------------------
-
-
-def test_the_pairs_movement_page_sends_an_individual_to_its_own(director_client, members):
-    section, _entries = individual_event(members)
-    response = director_client.get(reverse("director:movement", args=[section.pk]))
-    assert response.status_code == 302
-    assert response["Location"] == reverse("director:individual_movement", args=[section.pk])
-
-
-def test_director_seats_sixteen_players_in_the_course_movement(director_client, members):
-    section, entries = individual_event(members)
-    url = reverse("director:individual_movement", args=[section.pk])
-    page = director_client.get(url)
-    assert page.status_code == 200
-    assert page.context["count"] == 16 and page.context["form"].initial["players"] == 16
-    response = director_client.post(
-        url, {"players": 16, "boards_per_round": 2, "entries": [e.pk for e in entries]}
-    )
-    assert response.status_code == 302
-    assert response["Location"] == reverse("director:seating", args=[section.pk])
-    numbers = dict(Seating.objects.filter(section=section).values_list("entry_id", "number"))
-    assert [numbers[e.pk] for e in entries] == list(range(1, 17))
-    section.refresh_from_db()
-    assert plan.is_individual(section.movement) and plan.round_count(section.movement) == 15
-    session_page = director_client.get(reverse("director:session", args=[section.session_id]))
-    html = session_page.content.decode()
-    assert (
-        session_page.context["cards"][0]["individual"]
-        and reverse("director:print_pairs", args=[section.pk]) not in html
-    )
-
-
-def test_a_movement_for_another_number_of_players_is_refused_and_nothing_is_seated(
-    director_client, members
-):
-    section, entries = individual_event(members, players=15)
-    url = reverse("director:individual_movement", args=[section.pk])
-    response = director_client.post(
-        url, {"players": 16, "boards_per_round": 2, "entries": [e.pk for e in entries]}
-    )
-    assert response.status_code == 400
-    assert "hay 15 presentes" in response.content.decode()  # Spanish, the club's language
-    assert not Seating.objects.filter(section=section).exists()
-    sixteen = director_client.post(
-        url, {"players": 16, "boards_per_round": 3, "entries": [e.pk for e in entries]}
-    )
-    assert sixteen.status_code == 400 and sixteen.context["form"].errors["boards_per_round"]
-
-
-def test_twelve_players_with_three_boards_a_round(director_client, members):
-    section, entries = individual_event(members, players=12)
-    response = director_client.post(
-        reverse("director:individual_movement", args=[section.pk]),
-        {"players": 12, "boards_per_round": 3, "entries": [e.pk for e in entries]},
-    )
-    assert response.status_code == 302
-    section.refresh_from_db()
-    assert (plan.round_count(section.movement), plan.boards_per_round(section.movement)) == (11, 3)
 
 
 def test_table_cards_show_four_seats_a_round(director_client, running):
@@ -212,54 +159,6 @@ def test_moves_tell_each_player_their_next_table_and_seat(client, running):
     assert html.count('class="move"') == 4 and 'id="next-round"' in html
 
 
-# --- the public pages -----------------------------------------------------------------------
-
-
-@pytest.fixture
-def published(running, director):
-    play_rounds(running, random.Random(5))
-    setup.finish_session(running.session)
-    publish.publish_final(running.session.tournament, user=director)
-    return running
-
-
-def test_the_ranking_has_one_winner_and_a_player_column(client, published):
-    tournament = published.session.tournament
-    response = client.get(reverse("results:section", args=[tournament.slug, 1, "A"]))
-    assert response.status_code == 200
-    tables = response.context["tables"]
-    assert len(tables) == 1
-    html = response.content.decode()
-    assert html.count("<tr data-entry=") == 16
-    assert isinstance(tables[0]["table"], IndividualRankingTable)
-
-
-def test_a_player_scorecard_names_partner_and_opponents(client, published):
-    tournament = published.session.tournament
-    first = Seating.objects.get(section=published, number=1)
-    response = client.get(reverse("results:scorecard", args=[tournament.slug, 1, first.entry_id]))
-    assert response.status_code == 200
-    card = response.context["card"]
-    assert card.individual and len(card.rows) == 30
-    partners = {row["partner"]["number"] for row in card.rows}
-    assert partners == set(range(2, 17))  # partners everyone once (two boards each)
-    round_one = next(row for row in card.rows if row["round"] == 1)
-    assert round_one["partner"]["number"] == 2
-    assert [o["number"] for o in round_one["opponents"]] == [3, 4]
-    html = response.content.decode()
-    assert html.count('class="partner"') == 30 and html.count('class="opponents"') == 30
-
-
-def test_the_traveller_shows_four_players_a_line(client, published):
-    tournament = published.session.tournament
-    response = client.get(reverse("results:board", args=[tournament.slug, 1, "A", 1]))
-    assert response.status_code == 200
-    rows = response.context["data"].rows
-    assert len(rows) == 4 and all(len(row["players"]) == 4 for row in rows)
-    html = response.content.decode()
-    assert html.count('class="individual-side"') == 8
-
-
 def test_the_director_enters_corrects_and_adjusts_an_individual_line(director_client, running):
     slot = plan.slot_for(running.movement, 1, 3)
     board = slot.boards[0]
@@ -310,83 +209,6 @@ def test_board_lists_name_both_players_of_each_side(director_client, running):
     first = response.context["lists"][0]
     assert first.number == 1 and len(first.plays) == 4  # four tables play every board
     assert (first.plays[0].ns.label, first.plays[0].ew.label) == ("1–2", "3–4")
-
-
-@pytest.mark.parametrize(
-    ("method", "accepted"),
-    [(ScoringMethod.BUTLER, True), (ScoringMethod.CROSS_IMPS, True), (ScoringMethod.IMPS, False)],
-)
-def test_an_individual_is_scored_in_matchpoints_or_pairs_imps(
-    director_client, members, method, accepted
-):
-    section, entries = individual_event(members)
-    tournament = section.session.tournament
-    tournament.scoring_method = method
-    tournament.save()
-    response = director_client.post(
-        reverse("director:individual_movement", args=[section.pk]),
-        {"players": 16, "boards_per_round": 2, "entries": [e.pk for e in entries]},
-    )
-    assert response.status_code == (302 if accepted else 400)
-    assert Seating.objects.filter(section=section).exists() == accepted
-    if not accepted:
-        assert response.context["form"].non_field_errors()
-
-
-def test_a_butler_individual_ranks_and_scores_in_imps(client, members, director):
-    section, entries = individual_event(members)
-    tournament = section.session.tournament
-    tournament.scoring_method = ScoringMethod.BUTLER
-    tournament.save()
-    setup.seat_section(section, individual.build_movement(16), entries)
-    setup.start_session(section.session)
-    play_rounds(section, random.Random(5))
-    setup.finish_session(section.session)
-    publish.publish_final(tournament, user=director)
-    response = client.get(reverse("results:section", args=[tournament.slug, 1, "A"]))
-    assert response.status_code == 200
-    table = response.context["tables"][0]["table"]
-    assert isinstance(table, IndividualImpRankingTable)
-    assert response.content.decode().count("<tr data-entry=") == 16
-    rows = StoredRanking.objects.filter(session=section.session, scope=RankingScope.SECTION)
-    assert all(r.percentage is None for r in rows)
-    first = Seating.objects.get(section=section, number=1)
-    card = client.get(reverse("results:scorecard", args=[tournament.slug, 1, first.entry_id]))
-    assert card.status_code == 200
-    scorecard = card.context["card"]
-    assert scorecard.imps and scorecard.individual and len(scorecard.rows) == 30
-    mine = {
-        m.board_number: m.mark
-        for m in StoredMark.objects.filter(session=section.session, entry_id=first.entry_id)
-    }
-    assert {row["board"]: row["mark"] for row in scorecard.rows} == mine
-    # the player's total in IMPs is the sum of the IMPs on their boards
-    assert rows.get(entry_id=first.entry_id).points == sum(mine.values())
-
-
-def test_single_players_register_as_members_or_guests(director_client, members):
-    section, _entries = individual_event(members, players=0)
-    tournament = section.session.tournament
-    url = reverse("director:entries", args=[tournament.pk])
-    page = director_client.get(url)
-    assert len(page.context["slots"]) == 1  # one player per entry
-    assert director_client.post(url, {"player1": members[0].pk}).status_code == 302
-    added = director_client.post(
-        url,
-        {
-            "action": "guest1",
-            "guest1-first_name": "Rocío",
-            "guest1-last_name": "Quintana",
-            "guest1-home_club": "Alicante",
-        },
-    )
-    guest = added.context["slots"][0]["chosen"]
-    assert guest.is_guest and guest.full_name.startswith("Rocío")
-    assert director_client.post(url, {"player1": guest.pk}).status_code == 302
-    again = director_client.post(url, {"player1": members[0].pk})
-    assert again.status_code == 400  # already playing
-    names = [e.display_name for e in tournament.entries.order_by("id")]
-    assert names == [members[0].full_name, guest.full_name]
 
 
 def test_player_cards_from_the_set_up_page(director_client, running):

@@ -1,18 +1,38 @@
 """Every writer of a result settles its stored board state with its own write
 (``board_states.settle``): after each one, every result's stored state equals the state worked
 out again from its whole trail, and the state is the one the writer's action leads to. A
-writer that forgot to settle it leaves a stale state and fails here by name."""
+writer that forgot to settle it leaves a stale state and fails here by name.
+
+Tonight's running Mitchell is built once for the module
+(tests/module_rows.py), each test in a savepoint of it."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, make_members
 from tests.tournaments.table.test_table_corrections import code, saved
-from tournaments.models import BoardState, Result
+from tournaments.models import BoardState, Result, Section
 from tournaments.services.running import corrections
 from tournaments.services.table import board_states, entry, revisions, table_corrections
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def _mitchell_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
+    for the module."""
+    with module_rows(django_db_blocker):
+        yield build_mitchell_session(make_members()).pk
+
+
+@pytest.fixture
+def mitchell_session(_mitchell_rows, db):
+    """The module's running Mitchell (``mitchell_session``), read afresh."""
+    return Section.objects.get(pk=_mitchell_rows)
+
 
 ENTERED, CONFIRMED = BoardState.ENTERED, BoardState.CONFIRMED
 DISPUTED, CORRECTED = BoardState.DISPUTED, BoardState.CORRECTED

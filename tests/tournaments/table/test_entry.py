@@ -1,14 +1,40 @@
-"""Writing results: once per key and per line, conflicts to the director, table-code scope."""
+"""Writing results: once per key and per line, conflicts to the director, table-code scope.
+
+Tonight's running Mitchell and its members are built once for the module
+(tests/module_rows.py), each test in a savepoint of it."""
 
 import pytest
 
-from tournaments.models import AuditAction, AuditEntry, Result, ResultStatus, TableCode
+from clubsite.models import Member
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, make_members
+from tournaments.models import AuditAction, AuditEntry, Result, ResultStatus, Section, TableCode
 from tournaments.services.errors import InvalidResult, NotAllowed
 from tournaments.services.running import corrections
 from tournaments.services.setup import events as setup
 from tournaments.services.table import entry
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def _mitchell_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
+    for the module."""
+    with module_rows(django_db_blocker):
+        yield build_mitchell_session(make_members()).pk
+
+
+@pytest.fixture
+def members(_mitchell_rows, db):
+    """The module's sixty members (``members``), on which its Mitchell is seated."""
+    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
+
+
+@pytest.fixture
+def mitchell_session(_mitchell_rows, db):
+    """The module's running Mitchell (``mitchell_session``), read afresh."""
+    return Section.objects.get(pk=_mitchell_rows)
 
 
 def code(section, table):

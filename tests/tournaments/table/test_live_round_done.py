@@ -1,19 +1,35 @@
 """Issue 20: the result that completes its section's round asks for the classification at
 once (not at the window's end), once; the others leave it to the window. And table posts of
-the same board on different lines no longer wait for each other (PostgreSQL)."""
+the same board on different lines no longer wait for each other (PostgreSQL), in
+test_line_lock.py: that test commits, and cannot run inside this module's shared rows.
+
+Tonight's Mitchell after two rounds (``shown``) is built once for the module
+(tests/module_rows.py), each test in a savepoint of it."""
 
 import random
-import threading
 import uuid
 
 import pytest
-from django.db import connection, transaction
 
-from clubsite.tenancy import thread_in_scope
-from tests.tournaments.conftest import play_rounds_before
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, build_shown, make_members
 from tournaments.demo import play_rounds
-from tournaments.models import Entry, EntryStatus, Result, ResultStatus, Seating, TableCode
-from tournaments.services.table import entry, line_write, round_done
+from tournaments.models import Entry, EntryStatus, Result, ResultStatus, Seating, Section, TableCode
+from tournaments.services.table import entry, round_done
+
+
+@pytest.fixture(scope="module")
+def _shown_rows(django_db_setup, django_db_blocker):
+    """``members`` and the Mitchell of ``shown`` on them, built once for the module."""
+    with module_rows(django_db_blocker):
+        yield build_shown(build_mitchell_session(make_members())).pk
+
+
+@pytest.fixture
+def shown(_shown_rows, db):
+    """The running Mitchell after two rounds, published as provisional (``shown``); read
+    afresh."""
+    return Section.objects.get(pk=_shown_rows)
 
 
 def lines(section, round_number):
@@ -88,55 +104,6 @@ def test_a_withdrawn_pairs_table_is_not_waited_for(shown):
     play_rounds(shown, random.Random(4), rounds=4)
     assert round_done.completes_round(shown, 4)
     assert not round_done.completes_round(shown, 5)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_posts_of_one_board_at_other_tables_do_not_wait_for_each_other(mitchell_session, director):
-    if connection.vendor != "postgresql":
-        pytest.skip("the line lock is PostgreSQL's (SQLite writes one at a time)")
-    section = mitchell_session
-    by_board: dict[int, list] = {}
-    for rnd in (1, 2, 3):
-        for table, board in lines(section, rnd):
-            by_board.setdefault(board, []).append((rnd, table))
-    board, played = next((b, p) for b, p in by_board.items() if len(p) >= 2)
-    (held_round, held_table), (other_round, other_table) = played[:2]
-    held = entry.resolve_line(section, held_round, held_table, board)
-    play_rounds_before(section, other_table, other_round, director)  # its round is open
-    locked, release = threading.Event(), threading.Event()
-
-    def hold() -> None:  # another table's post of the same board, still in its transaction
-        try:
-            with transaction.atomic():
-                line_write.lock_line(held)
-                locked.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    holder = thread_in_scope(hold)
-    holder.start()
-    try:
-        assert locked.wait(30)
-        with connection.cursor() as cursor:  # waiting for that post would fail, not hang
-            cursor.execute("SET lock_timeout = '3s'")
-        code = TableCode.objects.get(section=section, table=other_table, active=True)
-        outcome = entry.submit_result(
-            table_code=code,
-            round=other_round,
-            board=board,
-            contract="3NT",
-            declarer="N",
-            tricks=9,
-            idempotency_key="other-table",
-        )
-        assert outcome.outcome == "created"
-    finally:
-        release.set()
-        holder.join()
-        with connection.cursor() as cursor:
-            cursor.execute("SET lock_timeout = 0")
-    assert Result.objects.filter(board__number=board, status=ResultStatus.OK).count() == 1
 
 
 @pytest.mark.django_db

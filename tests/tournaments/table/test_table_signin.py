@@ -1,4 +1,7 @@
-"""Signing a table in, without HTTP: the link token, the code with its table, the throttle."""
+"""Signing a table in, without HTTP: the link token, the code with its table, the throttle.
+
+Tonight's running Mitchell is built once for the module (tests/module_rows.py), each test in
+a savepoint of it."""
 
 import logging
 import math
@@ -8,7 +11,9 @@ import pytest
 from django.core.cache import cache
 
 from clubsite.tenancy import current_club_id
-from tournaments.models import TableCode
+from tests.module_rows import module_rows
+from tests.tournaments.conftest import build_mitchell_session, make_members
+from tournaments.models import Section, TableCode
 from tournaments.services.errors import NotAllowed
 from tournaments.services.setup import events as setup
 from tournaments.services.table import table_signin
@@ -18,6 +23,20 @@ pytestmark = pytest.mark.django_db
 
 IP = "192.0.2.7"
 URL_SAFE = set(string.ascii_letters + string.digits + "-_")
+
+
+@pytest.fixture(scope="module")
+def _mitchell_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
+    for the module."""
+    with module_rows(django_db_blocker):
+        yield build_mitchell_session(make_members()).pk
+
+
+@pytest.fixture
+def mitchell_session(_mitchell_rows, db):
+    """The module's running Mitchell (``mitchell_session``), read afresh."""
+    return Section.objects.get(pk=_mitchell_rows)
 
 
 def code(section, table):
