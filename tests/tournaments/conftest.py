@@ -13,7 +13,7 @@ import pytest
 from clubsite.celery import app as celery_app
 from clubsite.models import Member
 from tournaments.demo import play_rounds
-from tournaments.models import PointsScale, PointsScaleRow, ScoringMethod
+from tournaments.models import PointsScale, PointsScaleRow, ScoringMethod, Section
 from tournaments.services.entries import registration
 from tournaments.services.results import publish
 from tournaments.services.setup import events as setup
@@ -149,6 +149,33 @@ def build_mitchell_session(members):
     setup.seat_section(section, mitchell_dict(7, 7, 2), make_pairs(tournament, members, 14))
     setup.start_session(session)
     return section
+
+
+@pytest.fixture(scope="module")
+def shared_mitchell_rows(django_db_setup, django_db_blocker):
+    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
+    for each module that asks (tests/module_rows.py): the section's id."""
+    from tests.module_rows import module_rows
+
+    with module_rows(django_db_blocker):
+        yield build_mitchell_session(make_members()).pk
+
+
+def shared_mitchell():
+    """``members, mitchell_session = shared_mitchell()`` at a module's top: both fixtures read
+    afresh for each test from rows built once for the module, instead of built again."""
+
+    @pytest.fixture
+    def members(shared_mitchell_rows, db):
+        return list(
+            Member.objects.filter(licence_number__startswith="T-").order_by("licence_number")
+        )
+
+    @pytest.fixture
+    def mitchell_session(shared_mitchell_rows, db):
+        return Section.objects.get(pk=shared_mitchell_rows)
+
+    return members, mitchell_session
 
 
 @pytest.fixture

@@ -15,15 +15,13 @@ import pytest
 from django.urls import reverse
 
 from clubsite.models import Member
-from tests.module_rows import module_rows
 from tests.signed_in import sign_in_verified
-from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.conftest import shared_mitchell
 from tournaments.models import (
     AuditAction,
     AuditEntry,
     Penalty,
     Result,
-    Section,
     Session,
     StoredRanking,
     TableCode,
@@ -37,24 +35,7 @@ from tournaments.services.table import entry
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def members(_mitchell_rows, db):
-    """The module's sixty members (``members``), on which its Mitchell is seated."""
-    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 def code(section, table):

@@ -8,9 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.models import Member
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.conftest import shared_mitchell
 from tournaments.models import (
     AuditAction,
     AuditEntry,
@@ -19,7 +17,6 @@ from tournaments.models import (
     Result,
     ResultStatus,
     Seating,
-    Section,
     SessionStatus,
     TableCode,
     TournamentStatus,
@@ -31,24 +28,7 @@ from tournaments.views.table.device import SESSION_KEY as TABLE_SESSION_KEY
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def members(_mitchell_rows, db):
-    """The module's sixty members (``members``), on which its Mitchell is seated."""
-    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 def _pages(section):

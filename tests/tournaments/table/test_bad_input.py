@@ -10,10 +10,9 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.conftest import shared_mitchell
 from tests.tournaments.table.test_table_views import result_data, sign_in
-from tournaments.models import AuditEntry, Result, Section
+from tournaments.models import AuditEntry, Result
 from tournaments.scoring import LEGAL_NS_SCORES, is_legal_score
 from tournaments.services.errors import InvalidResult
 from tournaments.services.table import entry
@@ -21,18 +20,7 @@ from tournaments.services.table import entry
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 def post_raw(client, body: bytes | str):

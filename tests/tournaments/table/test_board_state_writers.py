@@ -10,28 +10,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, make_members
+from tests.tournaments.conftest import shared_mitchell
 from tests.tournaments.table.test_table_corrections import code, saved
-from tournaments.models import BoardState, Result, Section
+from tournaments.models import BoardState, Result
 from tournaments.services.running import corrections
 from tournaments.services.table import board_states, entry, revisions, table_corrections
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 ENTERED, CONFIRMED = BoardState.ENTERED, BoardState.CONFIRMED

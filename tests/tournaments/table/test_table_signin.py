@@ -11,9 +11,8 @@ import pytest
 from django.core.cache import cache
 
 from clubsite.tenancy import current_club_id
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, make_members
-from tournaments.models import Section, TableCode
+from tests.tournaments.conftest import shared_mitchell
+from tournaments.models import TableCode
 from tournaments.services.errors import NotAllowed
 from tournaments.services.setup import events as setup
 from tournaments.services.table import table_signin
@@ -25,18 +24,7 @@ IP = "192.0.2.7"
 URL_SAFE = set(string.ascii_letters + string.digits + "-_")
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 def code(section, table):

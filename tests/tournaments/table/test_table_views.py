@@ -6,10 +6,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from clubsite.models import Member
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, make_members, play_rounds_before
-from tournaments.models import Result, ResultStatus, Section, TableCode
+from tests.tournaments.conftest import play_rounds_before, shared_mitchell
+from tournaments.models import Result, ResultStatus, TableCode
 from tournaments.services.setup import events as setup
 from tournaments.services.setup import plan
 from tournaments.services.table import entry, table_round
@@ -18,24 +16,7 @@ from tournaments.views.table.device import SESSION_KEY
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def _mitchell_rows(django_db_setup, django_db_blocker):
-    """``members`` and the running Mitchell of ``mitchell_session`` seated on them, built once
-    for the module."""
-    with module_rows(django_db_blocker):
-        yield build_mitchell_session(make_members()).pk
-
-
-@pytest.fixture
-def members(_mitchell_rows, db):
-    """The module's sixty members (``members``), on which its Mitchell is seated."""
-    return list(Member.objects.filter(licence_number__startswith="T-").order_by("licence_number"))
-
-
-@pytest.fixture
-def mitchell_session(_mitchell_rows, db):
-    """The module's running Mitchell (``mitchell_session``), read afresh."""
-    return Section.objects.get(pk=_mitchell_rows)
+members, mitchell_session = shared_mitchell()
 
 
 def code(section, table):
