@@ -76,6 +76,19 @@ def build_demo_events(*names: str) -> None:
         demo.build_tournaments(only=names)
 
 
+def build_dealt_demo_events(seed: int) -> None:
+    """The demo's Tuesday Mitchell and Thursday Howell (``build_demo_events``), every board
+    given a random deal drawn with ``seed``."""
+    from tournaments.exports.deals import random_deal
+    from tournaments.models import Board
+
+    build_demo_events("martes", "jueves")
+    rng = random.Random(seed)
+    for board in Board.objects.all():
+        board.deal = random_deal(rng)
+        board.save(update_fields=["deal"])
+
+
 @pytest.fixture
 def movements():
     """``movements.mitchell(tables, rounds, boards)`` and ``movements.howell(boards, phantom)``."""

@@ -8,7 +8,7 @@ import pytest
 from endplay.parsers import pbn as endplay_pbn
 
 from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_demo_events
+from tests.tournaments.conftest import build_dealt_demo_events
 from tournaments import documents
 from tournaments.exports.deals import random_deal
 from tournaments.models import Board, RankingScope, Result, ResultStatus, StoredRanking, Tournament
@@ -21,11 +21,7 @@ pytestmark = pytest.mark.django_db
 def _events_rows(django_db_setup, django_db_blocker):
     """The demo club's Tuesday and Thursday, every board dealt, built once for the module."""
     with module_rows(django_db_blocker):
-        build_demo_events("martes", "jueves")
-        rng = random.Random(8)
-        for board in Board.objects.all():
-            board.deal = random_deal(rng)
-            board.save(update_fields=["deal"])
+        build_dealt_demo_events(8)
         yield
 
 

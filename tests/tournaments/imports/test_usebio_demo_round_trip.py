@@ -6,17 +6,15 @@ club and its two events, built once for the module inside a transaction
 (tests/module_rows.py), each test in a savepoint of it."""
 
 import io
-import random
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from clubsite.models import Member
 from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_demo_events
+from tests.tournaments.conftest import build_dealt_demo_events
 from tests.tournaments.imports.test_usebio_import import section_ranking
 from tournaments import documents
-from tournaments.exports.deals import random_deal
 from tournaments.imports import usebio
 from tournaments.models import (
     Board,
@@ -34,11 +32,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def _events_rows(django_db_setup, django_db_blocker):
     with module_rows(django_db_blocker):
-        build_demo_events("martes", "jueves")
-        rng = random.Random(3)
-        for board in Board.objects.all():
-            board.deal = random_deal(rng)
-            board.save(update_fields=["deal"])
+        build_dealt_demo_events(3)
         yield
 
 

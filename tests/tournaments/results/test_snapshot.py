@@ -8,7 +8,6 @@ classification brought up to date once per refresh, and the stored match totals 
 
 import dataclasses
 import datetime
-import random
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 
@@ -19,11 +18,10 @@ from django.test.utils import CaptureQueriesContext
 from endplay.parsers import pbn as endplay_pbn
 
 from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_demo_events
+from tests.tournaments.conftest import build_dealt_demo_events
 from tournaments import jobs
 from tournaments.exports import writers
-from tournaments.exports.deals import random_deal
-from tournaments.models import Board, Tournament
+from tournaments.models import Tournament
 from tournaments.models.uploads import PdfKind, PdfState, ResultsPdf
 from tournaments.pdf import results_html
 from tournaments.services.results import snapshot_build
@@ -286,11 +284,7 @@ def test_a_snapshot_cannot_be_changed():
 def _played_rows(django_db_setup, django_db_blocker):
     """The demo club's Tuesday and Thursday, every board dealt, built once for the module."""
     with module_rows(django_db_blocker):
-        build_demo_events("martes", "jueves")
-        rng = random.Random(8)
-        for board in Board.objects.all():
-            board.deal = random_deal(rng)
-            board.save(update_fields=["deal"])
+        build_dealt_demo_events(8)
         yield
 
 
