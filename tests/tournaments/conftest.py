@@ -260,6 +260,27 @@ def shown(mitchell_session):
     return build_shown(mitchell_session)
 
 
+@pytest.fixture(scope="module")
+def shared_shown_rows(django_db_setup, django_db_blocker):
+    """``members`` and the Mitchell of ``shown`` on them, built once for each module that
+    asks (tests/module_rows.py): the section's id."""
+    from tests.module_rows import module_rows
+
+    with module_rows(django_db_blocker):
+        yield build_shown(build_mitchell_session(make_members())).pk
+
+
+def shared_shown():
+    """``shown = shared_shown()`` at a module's top: ``shown`` read afresh for each test from
+    rows built once for the module."""
+
+    @pytest.fixture
+    def shown(shared_shown_rows, db):
+        return Section.objects.get(pk=shared_shown_rows)
+
+    return shown
+
+
 def build_shown(mitchell_session):
     """``shown``, for a fixture of any scope."""
     play_rounds(mitchell_session, random.Random(11), rounds=2)

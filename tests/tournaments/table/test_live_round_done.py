@@ -11,25 +11,12 @@ import uuid
 
 import pytest
 
-from tests.module_rows import module_rows
-from tests.tournaments.conftest import build_mitchell_session, build_shown, make_members
+from tests.tournaments.conftest import shared_shown
 from tournaments.demo import play_rounds
-from tournaments.models import Entry, EntryStatus, Result, ResultStatus, Seating, Section, TableCode
+from tournaments.models import Entry, EntryStatus, Result, ResultStatus, Seating, TableCode
 from tournaments.services.table import entry, round_done
 
-
-@pytest.fixture(scope="module")
-def _shown_rows(django_db_setup, django_db_blocker):
-    """``members`` and the Mitchell of ``shown`` on them, built once for the module."""
-    with module_rows(django_db_blocker):
-        yield build_shown(build_mitchell_session(make_members())).pk
-
-
-@pytest.fixture
-def shown(_shown_rows, db):
-    """The running Mitchell after two rounds, published as provisional (``shown``); read
-    afresh."""
-    return Section.objects.get(pk=_shown_rows)
+shown = shared_shown()
 
 
 def lines(section, round_number):
