@@ -40,10 +40,6 @@ AEB_ARTIFICIAL_IMPS: dict[Role, Fraction] = {
 }
 
 
-def _whole(values: Sequence[Number]) -> bool:
-    return all_whole(values)
-
-
 def butler_datum(
     scores: Sequence[Number], rule: DatumRule = "course", round_to: int | None = None
 ) -> Fraction:
@@ -70,16 +66,20 @@ def butler_datum(
         datum = Fraction(rule(scores))
     elif rule == "course":
         kept = values[1:-1] if len(values) >= 3 else values
-        datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
+        datum = (
+            Fraction(sum(kept), len(kept)) if all_whole(kept) else sum(kept) / Fraction(len(kept))
+        )
     elif rule == "mean":
         datum = (
             Fraction(sum(values), len(values))
-            if _whole(values)
+            if all_whole(values)
             else sum(values) / Fraction(len(values))
         )
     elif rule == "trim2":
         kept = values[2:-2] if len(values) >= 5 else values[1:-1] if len(values) >= 3 else values
-        datum = Fraction(sum(kept), len(kept)) if _whole(kept) else sum(kept) / Fraction(len(kept))
+        datum = (
+            Fraction(sum(kept), len(kept)) if all_whole(kept) else sum(kept) / Fraction(len(kept))
+        )
     else:
         raise ScoringError(
             "rule", rule, "datum rule must be 'course', 'mean', 'trim2' or a callable"

@@ -20,16 +20,10 @@ from numbers import Real
 from typing import TypeGuard, TypeVar
 
 from .errors import ScoringError
-from .numeric import Exact, Number
+from .numeric import Exact, Number, all_whole
 
 Score = int | Fraction
 M = TypeVar("M", int, float)
-
-# A board of whole points is what the classification scores, a hundred thousand results at a
-# time: ``set(map(type, scores)) <= _WHOLE_POINTS`` checks it in one pass in C (a bool's type
-# is bool, so bools are not let through), where the general check calls isinstance with the
-# numbers.Real ABC once a result.
-_WHOLE_POINTS = frozenset({int})
 
 
 def top_for(expected: int) -> int:
@@ -61,7 +55,7 @@ def _whole_board(scores: Sequence[Number], expected: int | None) -> TypeGuard[Se
     n = len(scores)
     return (
         n > 0
-        and set(map(type, scores)) <= _WHOLE_POINTS
+        and all_whole(scores)
         and (expected is None or (type(expected) is int and expected >= n))
     )
 
